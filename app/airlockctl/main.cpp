@@ -1,0 +1,15 @@
+// airlockctl: the command-line twin of every GUI action (docs: cli.md).
+#include "ctl/command.h"
+
+#include <QCoreApplication>
+#include <csignal>
+
+int main(int argc, char **argv)
+{
+    ::signal(SIGPIPE, SIG_IGN);
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("airlockctl"));
+    auto &registry = airlock::ctl::Registry::instance();
+    airlock::ctl::registerBaseCommands(registry);
+    return registry.run(QCoreApplication::arguments().mid(1));
+}

@@ -1,0 +1,106 @@
+// airlockd: the one owner of Airlock's state (see design.md, "Processes").
+#include "core/config.h"
+#include "core/logging.h"
+#include "daemon/daemon.h"
+#include "daemon/signalwatcher.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace airlock;
+
+namespace {
+
+// Forks into the background; the parent exits only when the child is listening (0) or
+// failed (1), so `airlockd && airlockctl status` never races the socket.
+int daemonize(const QString &logPath, int *readyFd)
+{
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0)
+        return -1;
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return -1;
+    if (pid > 0) {
+        ::close(pipeFds[1]);
+        char verdict = 1;
+        const bool told = ::read(pipeFds[0], &verdict, 1) == 1;
+        std::_Exit(told && verdict == 0 ? 0 : 1);
+    }
+    ::close(pipeFds[0]);
+    ::setsid();
+    const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    ::dup2(devnull, STDIN_FILENO);
+    const QByteArray log = QFile::encodeName(logPath);
+    const int logFd = ::open(log.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (logFd >= 0) {
+        ::dup2(logFd, STDOUT_FILENO);
+        // stderr stays on the terminal until start-up has succeeded, so errors are seen
+    }
+    *readyFd = pipeFds[1];
+    return logFd;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("airlockd"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(AIRLOCK_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Airlock daemon: owns sandboxes, the egress broker and the vault."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption foreground(QStringLiteral("foreground"), QStringLiteral("Stay in the foreground and log to stderr."));
+    const QCommandLineOption socket(QStringLiteral("socket"), QStringLiteral("Unix socket to listen on."), QStringLiteral("path"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Directory for the store and images."), QStringLiteral("dir"));
+    const QCommandLineOption libvirtUri(QStringLiteral("libvirt-uri"), QStringLiteral("libvirt connection URI."), QStringLiteral("uri"));
+    const QCommandLineOption accel(QStringLiteral("accel"), QStringLiteral("auto, kvm or tcg."), QStringLiteral("mode"));
+    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel});
+    parser.process(app);
+
+    DaemonConfig config = DaemonConfig::defaults();
+    config.applyEnvironment();
+    if (parser.isSet(socket)) config.socketPath = QDir::cleanPath(QDir::current().absoluteFilePath(parser.value(socket)));
+    if (parser.isSet(dataDir)) config.dataDir = QDir::cleanPath(QDir::current().absoluteFilePath(parser.value(dataDir)));
+    if (parser.isSet(libvirtUri)) config.libvirtUri = parser.value(libvirtUri);
+    if (parser.isSet(accel) && !parseAccel(parser.value(accel), &config.accel)) {
+        std::fprintf(stderr, "airlockd: --accel %s : use auto, kvm or tcg\n", qPrintable(parser.value(accel)));
+        return 2;
+    }
+
+    int readyFd = -1;
+    int logFd = -1;
+    if (!parser.isSet(foreground)) {
+        QDir().mkpath(config.dataDir);
+        logFd = daemonize(config.dataDir + QStringLiteral("/airlockd.log"), &readyFd);
+    }
+
+    SignalWatcher signalWatcher;
+    Daemon daemon(config);
+    QObject::connect(&signalWatcher, &SignalWatcher::terminationRequested, &app, [](int sig) {
+        qCInfo(lcDaemon) << "signal" << sig << "received, shutting down";
+        QCoreApplication::quit();
+    });
+    if (Status s = daemon.start(); !s) {
+        std::fprintf(stderr, "airlockd: %s\n", qPrintable(s.error().message()));
+        return 1; // the parent sees the pipe close without a verdict and exits 1
+    }
+    if (readyFd >= 0) {
+        const char verdict = 0;
+        [[maybe_unused]] const ssize_t n = ::write(readyFd, &verdict, 1);
+        ::close(readyFd);
+        if (logFd >= 0)
+            ::dup2(logFd, STDERR_FILENO);
+    }
+    const int rc = QCoreApplication::exec();
+    daemon.stop();
+    return rc;
+}

@@ -1,0 +1,40 @@
+#pragma once
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <functional>
+
+namespace airlock {
+
+// A synchronous JSON-RPC client over the daemon's Unix socket, for airlockctl and tests:
+// no event loop, plain blocking I/O with a timeout.
+class BlockingClient {
+public:
+    BlockingClient() = default;
+    ~BlockingClient();
+    BlockingClient(const BlockingClient &) = delete;
+    BlockingClient &operator=(const BlockingClient &) = delete;
+
+    Status connectTo(const QString &socketPath);
+    int fd() const { return m_fd; }
+
+    // Sends one request and waits for its answer; events that arrive meanwhile go to
+    // `onEvent` when set. A JSON-RPC error becomes an Error whose code is the RPC code.
+    Result<QJsonValue> call(const QString &method, const QJsonObject &params = {}, int timeoutMs = 600000);
+
+    // Reads the next notification ("event"); used by --follow.
+    Result<QJsonObject> nextEvent(int timeoutMs = -1);
+    std::function<void(const QJsonObject &)> onEvent;
+
+private:
+    Result<QJsonObject> readMessage(int timeoutMs);
+    int m_fd = -1;
+    int m_nextId = 1;
+    QByteArray m_buffer;
+    QString m_path;
+};
+
+} // namespace airlock

@@ -1,0 +1,151 @@
+#include "ctl/command.h"
+#include "core/config.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cstdio>
+
+namespace airlock::ctl {
+
+QStringList Args::values(const QString &name) const
+{
+    QStringList all = options.values(name);
+    std::reverse(all.begin(), all.end()); // QMultiMap returns the newest first
+    return all;
+}
+
+Status Context::connect() { return client.connectTo(socketPath); }
+
+std::optional<QJsonValue> Context::call(const QString &method, const QJsonObject &params)
+{
+    Result<QJsonValue> r = client.call(method, params);
+    if (!r) {
+        fail(r.error().why.isEmpty() ? r.error().what : r.error().why);
+        return std::nullopt;
+    }
+    return r.value();
+}
+
+int Context::fail(const QString &why, int code) const
+{
+    std::fprintf(stderr, "airlockctl: %s : %s\n", qPrintable(commandName), qPrintable(why));
+    return code;
+}
+
+void Context::printJson(const QJsonValue &value) const
+{
+    const QJsonDocument doc = value.isArray() ? QJsonDocument(value.toArray()) : QJsonDocument(value.toObject());
+    std::fputs(doc.toJson(QJsonDocument::Indented).constData(), stdout);
+    std::fflush(stdout);
+}
+
+Registry &Registry::instance()
+{
+    static Registry registry;
+    return registry;
+}
+
+void Registry::add(Command command) { m_commands.append(std::move(command)); }
+
+void Registry::printHelp(FILE *out) const
+{
+    std::fputs("usage: airlockctl [--socket PATH] [--json] COMMAND [ARGS]\n\ncommands:\n", out);
+    for (const Command &c : m_commands)
+        std::fprintf(out, "  %-18s %-40s %s\n", qPrintable(c.name), qPrintable(c.usage), qPrintable(c.summary));
+}
+
+int Registry::run(const QStringList &arguments)
+{
+    Context ctx;
+    ctx.socketPath = defaultSocketPath();
+    QStringList words;
+    // Global options may stand anywhere before "--".
+    QStringList remaining;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &a = arguments.at(i);
+        if (a == QLatin1String("--")) {
+            remaining += arguments.mid(i);
+            break;
+        }
+        if (a == QLatin1String("--json")) {
+            ctx.json = true;
+        } else if (a == QLatin1String("--socket") || a.startsWith(QLatin1String("--socket="))) {
+            if (a.contains(QLatin1Char('='))) {
+                ctx.socketPath = a.section(QLatin1Char('='), 1);
+            } else if (i + 1 < arguments.size()) {
+                ctx.socketPath = arguments.at(++i);
+            } else {
+                std::fputs("airlockctl: --socket : needs a path\n", stderr);
+                return kUsage;
+            }
+        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            printHelp(stdout);
+            return 0;
+        } else if (a == QLatin1String("--version")) {
+            std::printf("airlockctl %s\n", AIRLOCK_VERSION);
+            return 0;
+        } else {
+            remaining.append(a);
+        }
+    }
+
+    // Longest command name that matches the leading words.
+    const Command *command = nullptr;
+    qsizetype used = 0;
+    for (const Command &c : m_commands) {
+        const QStringList name = c.name.split(QLatin1Char(' '));
+        if (name.size() > remaining.size() || name.size() <= used)
+            continue;
+        if (remaining.mid(0, name.size()) == name) {
+            command = &c;
+            used = name.size();
+        }
+    }
+    if (!command) {
+        const QString what = remaining.isEmpty() ? QStringLiteral("no command given") :
+                             QStringLiteral("unknown command \"%1\"").arg(remaining.join(QLatin1Char(' ')));
+        std::fprintf(stderr, "airlockctl: %s : see `airlockctl --help`\n", qPrintable(what));
+        return kUsage;
+    }
+    ctx.commandName = command->name;
+
+    Args args;
+    for (qsizetype i = used; i < remaining.size(); ++i) {
+        const QString &a = remaining.at(i);
+        if (a == QLatin1String("--")) {
+            args.rest = remaining.mid(i + 1);
+            break;
+        }
+        if (a.startsWith(QLatin1String("--"))) {
+            const QString key = a.section(QLatin1Char('='), 0, 0);
+            if (command->flagOptions.contains(key)) {
+                args.options.insert(key, QString());
+            } else if (command->valueOptions.contains(key)) {
+                QString value;
+                if (a.contains(QLatin1Char('=')))
+                    value = a.section(QLatin1Char('='), 1);
+                else if (i + 1 < remaining.size())
+                    value = remaining.at(++i);
+                else
+                    return ctx.fail(QStringLiteral("%1 needs a value; usage: airlockctl %2 %3").arg(key, command->name, command->usage), kUsage);
+                args.options.insert(key, value);
+            } else {
+                return ctx.fail(QStringLiteral("unknown option %1; usage: airlockctl %2 %3").arg(key, command->name, command->usage), kUsage);
+            }
+            continue;
+        }
+        args.positional.append(a);
+    }
+    if (args.positional.size() < command->minPositional ||
+        (command->maxPositional >= 0 && args.positional.size() > command->maxPositional))
+        return ctx.fail(QStringLiteral("usage: airlockctl %1 %2").arg(command->name, command->usage), kUsage);
+
+    if (command->needsDaemon) {
+        if (Status s = ctx.connect(); !s)
+            return ctx.fail(s.error().message());
+    }
+    return command->run(ctx, args);
+}
+
+} // namespace airlock::ctl

@@ -1,0 +1,111 @@
+#include "daemon/daemon.h"
+#include "daemon/services.h"
+#include "core/logging.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLocalSocket>
+#include <QSqlQuery>
+#include <grp.h>
+#include <unistd.h>
+
+namespace airlock {
+
+namespace {
+
+// The installed system service shares its socket with the `airlock` group.
+AccessPolicy accessPolicyFor(const DaemonConfig &config)
+{
+    AccessPolicy policy;
+    policy.daemonUid = ::geteuid();
+    if (policy.daemonUid == 0 && config.socketPath == QLatin1String("/run/airlock/airlockd.sock")) {
+        if (const group *g = ::getgrnam("airlock")) {
+            policy.groupAccess = true;
+            policy.group = g->gr_gid;
+        }
+    }
+    return policy;
+}
+
+bool somebodyListens(const QString &path)
+{
+    QLocalSocket probe;
+    probe.connectToServer(path);
+    const bool alive = probe.waitForConnected(500);
+    probe.abort();
+    return alive;
+}
+
+int countRows(const Store &store, const char *table)
+{
+    QSqlQuery q(store.db());
+    if (q.exec(QStringLiteral("SELECT count(*) FROM ") + QLatin1String(table)) && q.next())
+        return q.value(0).toInt();
+    return 0;
+}
+
+} // namespace
+
+Daemon::Daemon(DaemonConfig config, QObject *parent) : QObject(parent), m_config(std::move(config)) {}
+
+Daemon::~Daemon() { stop(); }
+
+Status Daemon::start()
+{
+    if (!QDir().mkpath(m_config.dataDir))
+        return Error{QStringLiteral("cannot create the data directory %1").arg(m_config.dataDir),
+                     QStringLiteral("check its parent's permissions or pass another --data-dir")};
+    QFile::setPermissions(m_config.dataDir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    if (Status s = m_lock.acquire(m_config.lockPath()); !s)
+        return s;
+    if (QFileInfo::exists(m_config.socketPath) && somebodyListens(m_config.socketPath))
+        return Error{QStringLiteral("another daemon is listening on %1").arg(m_config.socketPath),
+                     QStringLiteral("stop it or pass another --socket")};
+
+    Result<Store> store = Store::open(m_config.databasePath());
+    if (!store)
+        return store.error();
+    m_store = std::move(store.value());
+
+    m_api = std::make_unique<ApiServer>(accessPolicyFor(m_config));
+    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
+
+    m_services = makeServices(*this);
+    for (auto &service : m_services) {
+        if (Status s = service->start(); !s)
+            return Error{QStringLiteral("cannot start %1").arg(service->name()), s.error().message(), s.error().code};
+        service->registerMethods(*m_api);
+    }
+    if (Status s = m_api->listen(m_config.socketPath); !s)
+        return s;
+    m_started = true;
+    qCInfo(lcDaemon) << "airlockd" << AIRLOCK_VERSION << "serving" << m_config.dataDir << "on" << m_config.socketPath;
+    return ok();
+}
+
+void Daemon::stop()
+{
+    if (!m_started)
+        return;
+    m_started = false;
+    m_api.reset(); // stop taking requests before the services go away
+    for (auto it = m_services.rbegin(); it != m_services.rend(); ++it)
+        (*it)->stop();
+    qCInfo(lcDaemon) << "airlockd stopped";
+}
+
+QJsonObject Daemon::status() const
+{
+    QJsonObject s{
+        {QStringLiteral("version"), QStringLiteral(AIRLOCK_VERSION)},
+        {QStringLiteral("libvirt_uri"), m_config.libvirtUri},
+        {QStringLiteral("accel"), m_config.accel == AccelChoice::Kvm ? QStringLiteral("kvm") : QStringLiteral("tcg")},
+        {QStringLiteral("vault"), countRows(m_store, "key_slots") > 0 ? QStringLiteral("locked") : QStringLiteral("uninitialised")},
+        {QStringLiteral("sandboxes"), countRows(m_store, "sandboxes")},
+    };
+    for (const auto &service : m_services)
+        service->contributeStatus(s);
+    return s;
+}
+
+} // namespace airlock

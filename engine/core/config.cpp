@@ -1,0 +1,89 @@
+#include "core/config.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QtGlobal>
+#include <unistd.h>
+
+namespace airlock {
+
+namespace {
+bool runningAsRoot() { return ::geteuid() == 0; }
+
+QString envOr(const char *name, const QString &fallback)
+{
+    const QString v = qEnvironmentVariable(name);
+    return v.isEmpty() ? fallback : v;
+}
+} // namespace
+
+QString defaultDataDir()
+{
+    if (runningAsRoot())
+        return QStringLiteral("/var/lib/airlock");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/airlock");
+}
+
+QString defaultSocketPath()
+{
+    const QString fromEnv = qEnvironmentVariable("AIRLOCK_SOCKET");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    if (runningAsRoot())
+        return QStringLiteral("/run/airlock/airlockd.sock");
+    QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (runtime.isEmpty())
+        runtime = QDir::tempPath() + QStringLiteral("/airlock-") + QString::number(::getuid());
+    return runtime + QStringLiteral("/airlock/airlockd.sock");
+}
+
+QString defaultLibvirtUri()
+{
+    // Bridges and nftables need the system instance; a session URI cannot host sandboxes.
+    return QStringLiteral("qemu:///system");
+}
+
+DaemonConfig DaemonConfig::defaults()
+{
+    DaemonConfig c;
+    c.socketPath = runningAsRoot() ? QStringLiteral("/run/airlock/airlockd.sock") : defaultSocketPath();
+    c.dataDir = defaultDataDir();
+    c.libvirtUri = defaultLibvirtUri();
+    return c;
+}
+
+void DaemonConfig::applyEnvironment()
+{
+    socketPath = envOr("AIRLOCK_SOCKET", socketPath);
+    dataDir = envOr("AIRLOCK_HOME", dataDir);
+    libvirtUri = envOr("AIRLOCK_LIBVIRT_URI", libvirtUri);
+    AccelChoice a;
+    if (parseAccel(qEnvironmentVariable("AIRLOCK_ACCEL"), &a))
+        accel = a;
+    upstreamHostsFile = envOr("AIRLOCK_UPSTREAM_HOSTS", upstreamHostsFile);
+    upstreamCaFile = envOr("AIRLOCK_UPSTREAM_CA", upstreamCaFile);
+}
+
+QString DaemonConfig::databasePath() const { return dataDir + QStringLiteral("/airlock.db"); }
+QString DaemonConfig::lockPath() const { return dataDir + QStringLiteral("/airlockd.lock"); }
+
+QString accelName(AccelChoice a)
+{
+    switch (a) {
+    case AccelChoice::Kvm: return QStringLiteral("kvm");
+    case AccelChoice::Tcg: return QStringLiteral("tcg");
+    case AccelChoice::Auto: break;
+    }
+    return QStringLiteral("auto");
+}
+
+bool parseAccel(const QString &text, AccelChoice *out)
+{
+    if (text == QLatin1String("auto")) *out = AccelChoice::Auto;
+    else if (text == QLatin1String("kvm")) *out = AccelChoice::Kvm;
+    else if (text == QLatin1String("tcg")) *out = AccelChoice::Tcg;
+    else return false;
+    return true;
+}
+
+} // namespace airlock

@@ -1,0 +1,33 @@
+#pragma once
+#include <QString>
+#include <QStringList>
+
+namespace airlock {
+
+enum class AccelChoice { Auto, Kvm, Tcg };
+
+// Daemon settings: built-in defaults, overridden by the environment, overridden by options
+// (docs: cli.md, "Daemon").
+struct DaemonConfig {
+    QString socketPath;
+    QString dataDir;
+    QString libvirtUri;
+    AccelChoice accel = AccelChoice::Auto;
+    QString upstreamHostsFile; // tests only: AIRLOCK_UPSTREAM_HOSTS
+    QString upstreamCaFile;    // tests only: AIRLOCK_UPSTREAM_CA
+
+    static DaemonConfig defaults();        // embedded defaults for this user
+    void applyEnvironment();               // AIRLOCK_SOCKET, AIRLOCK_HOME, ...
+    QString databasePath() const;          // <dataDir>/airlock.db
+    QString lockPath() const;              // <dataDir>/airlockd.lock
+};
+
+// Where a client looks for the daemon: $AIRLOCK_SOCKET, else the daemon's default.
+QString defaultSocketPath();
+QString defaultDataDir();
+QString defaultLibvirtUri();
+
+QString accelName(AccelChoice a);
+bool parseAccel(const QString &text, AccelChoice *out);
+
+} // namespace airlock

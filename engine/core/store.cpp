@@ -1,0 +1,316 @@
+#include "core/store.h"
+#include "core/logging.h"
+
+#include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace airlock {
+
+namespace {
+
+QString nextConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("airlock-store-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+Error sqlError(const QString &what, const QSqlError &e)
+{
+    return Error{what, e.text()};
+}
+
+Status exec(QSqlDatabase &db, const QString &sql)
+{
+    QSqlQuery q(db);
+    if (!q.exec(sql))
+        return sqlError(QStringLiteral("SQL failed (%1)").arg(sql.left(80)), q.lastError());
+    return ok();
+}
+
+// The first 16 bytes of every SQLite 3 database.
+bool looksLikeSqlite(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(16);
+    return head.isEmpty() || head == QByteArrayLiteral("SQLite format 3\0");
+}
+
+} // namespace
+
+// Schema. Never edit a step that has shipped; add a new one.
+const std::vector<Migration> &Store::migrations()
+{
+    static const std::vector<Migration> steps = {
+        {1, QStringLiteral("initial schema"), QStringLiteral(R"SQL(
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE images (
+    name        TEXT PRIMARY KEY,
+    recipe      TEXT NOT NULL,
+    kernel      TEXT NOT NULL,
+    initrd      TEXT NOT NULL,
+    rootfs      TEXT NOT NULL,
+    size_bytes  INTEGER NOT NULL DEFAULT 0,
+    digest      TEXT NOT NULL DEFAULT '',
+    created     TEXT NOT NULL
+);
+CREATE TABLE networks (
+    name        TEXT PRIMARY KEY,
+    bridge      TEXT NOT NULL UNIQUE,
+    subnet      TEXT NOT NULL UNIQUE,
+    gateway     TEXT NOT NULL,
+    guest_ip    TEXT NOT NULL,
+    created     TEXT NOT NULL
+);
+CREATE TABLE sandboxes (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    owner_uid   INTEGER NOT NULL,
+    image       TEXT NOT NULL REFERENCES images(name),
+    template    TEXT NOT NULL DEFAULT '',
+    cpus        INTEGER NOT NULL,
+    memory_mib  INTEGER NOT NULL,
+    disk_gib    INTEGER NOT NULL,
+    mac         TEXT NOT NULL UNIQUE,
+    network     TEXT REFERENCES networks(name),
+    env_json    TEXT NOT NULL DEFAULT '{}',
+    desired     TEXT NOT NULL DEFAULT 'stopped',
+    top_layer   INTEGER,
+    created     TEXT NOT NULL
+);
+CREATE TABLE layers (
+    id          INTEGER PRIMARY KEY,
+    sandbox_id  INTEGER REFERENCES sandboxes(id) ON DELETE SET NULL,
+    parent_id   INTEGER REFERENCES layers(id) ON DELETE RESTRICT,
+    volume      TEXT NOT NULL UNIQUE,
+    frozen      INTEGER NOT NULL DEFAULT 0,
+    created     TEXT NOT NULL
+);
+CREATE TABLE snapshots (
+    id          INTEGER PRIMARY KEY,
+    sandbox_id  INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    layer_id    INTEGER NOT NULL REFERENCES layers(id) ON DELETE RESTRICT,
+    parent_id   INTEGER REFERENCES snapshots(id) ON DELETE SET NULL,
+    label       TEXT NOT NULL DEFAULT '',
+    created     TEXT NOT NULL
+);
+CREATE TABLE rules (
+    id          INTEGER PRIMARY KEY,
+    sandbox_id  INTEGER REFERENCES sandboxes(id) ON DELETE CASCADE,
+    owner_uid   INTEGER NOT NULL,
+    action      TEXT NOT NULL CHECK (action IN ('allow', 'deny')),
+    pattern     TEXT NOT NULL,
+    port        INTEGER,
+    expires     TEXT,
+    once        INTEGER NOT NULL DEFAULT 0,
+    created     TEXT NOT NULL
+);
+CREATE TABLE egress_events (
+    id          INTEGER PRIMARY KEY,
+    sandbox     TEXT NOT NULL,
+    time        TEXT NOT NULL,
+    proto       TEXT NOT NULL,
+    host        TEXT NOT NULL DEFAULT '',
+    ip          TEXT NOT NULL DEFAULT '',
+    port        INTEGER NOT NULL DEFAULT 0,
+    sni         TEXT NOT NULL DEFAULT '',
+    method      TEXT NOT NULL DEFAULT '',
+    path        TEXT NOT NULL DEFAULT '',
+    decision    TEXT NOT NULL,
+    rule        INTEGER,
+    reason      TEXT NOT NULL DEFAULT '',
+    bytes_up    INTEGER NOT NULL DEFAULT 0,
+    bytes_down  INTEGER NOT NULL DEFAULT 0,
+    duration_ms INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX egress_events_by_sandbox ON egress_events(sandbox, id);
+CREATE TABLE key_slots (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL CHECK (kind IN ('passphrase', 'keyring')),
+    kdf_params  TEXT NOT NULL DEFAULT '{}',
+    salt        BLOB,
+    wrapped_key BLOB NOT NULL,
+    created     TEXT NOT NULL
+);
+CREATE TABLE secrets (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    owner_uid   INTEGER NOT NULL,
+    hosts_json  TEXT NOT NULL,
+    header      TEXT NOT NULL,
+    value_len   INTEGER NOT NULL,
+    nonce       BLOB NOT NULL,
+    ciphertext  BLOB NOT NULL,
+    created     TEXT NOT NULL
+);
+CREATE TABLE sandbox_secrets (
+    sandbox_id  INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    secret_id   INTEGER NOT NULL REFERENCES secrets(id) ON DELETE RESTRICT,
+    env_var     TEXT NOT NULL,
+    placeholder TEXT NOT NULL,
+    PRIMARY KEY (sandbox_id, secret_id)
+);
+CREATE TABLE operations (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    step        TEXT NOT NULL,
+    state_json  TEXT NOT NULL DEFAULT '{}',
+    started     TEXT NOT NULL
+)
+)SQL")},
+    };
+    return steps;
+}
+
+int Store::schemaVersion() { return migrations().back().version; }
+
+Store::~Store()
+{
+    if (m_connection.isEmpty())
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+Store::Store(Store &&other) noexcept
+    : m_connection(std::exchange(other.m_connection, QString()))
+    , m_path(std::move(other.m_path))
+{
+}
+
+Store &Store::operator=(Store &&other) noexcept
+{
+    if (this != &other) {
+        Store dropped(std::move(*this));
+        m_connection = std::exchange(other.m_connection, QString());
+        m_path = std::move(other.m_path);
+    }
+    return *this;
+}
+
+QSqlDatabase Store::db() const { return QSqlDatabase::database(m_connection, false); }
+
+int Store::version() const
+{
+    QSqlQuery q(db());
+    if (q.exec(QStringLiteral("PRAGMA user_version")) && q.next())
+        return q.value(0).toInt();
+    return -1;
+}
+
+Result<Store> Store::open(const QString &path) { return open(path, migrations()); }
+
+Result<Store> Store::open(const QString &path, const std::vector<Migration> &steps)
+{
+    const QString what = QStringLiteral("cannot open the store %1").arg(path);
+    const bool existed = QFileInfo::exists(path);
+    if (existed && !looksLikeSqlite(path))
+        return Error{what, QStringLiteral("the file is not a SQLite database (corrupt or foreign); it was left "
+                                          "untouched: move it aside or restore a backup, then start airlockd again")};
+
+    Store store;
+    store.m_path = path;
+    store.m_connection = nextConnectionName();
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), store.m_connection);
+    db.setDatabaseName(path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    if (!db.open())
+        return sqlError(what, db.lastError());
+
+    // Ask SQLite itself before anything writes: a damaged file must not be "repaired" by us.
+    {
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("PRAGMA quick_check")) || !q.next())
+            return Error{what, QStringLiteral("SQLite cannot read it (%1); it was left untouched: move it aside or "
+                                              "restore a backup").arg(q.lastError().text())};
+        const QString verdict = q.value(0).toString();
+        if (verdict != QLatin1String("ok"))
+            return Error{what, QStringLiteral("the database is damaged (%1); it was left untouched: move it aside "
+                                              "or restore a backup").arg(verdict)};
+    }
+
+    const int current = store.version();
+    const int newest = steps.empty() ? 0 : steps.back().version;
+    if (current > newest)
+        return Error{what, QStringLiteral("it was written by a newer Airlock (schema %1, this build knows up to %2); "
+                                          "upgrade Airlock or use another --data-dir").arg(current).arg(newest)};
+
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
+        if (Status s = exec(db, QString::fromLatin1(pragma)); !s)
+            return Error{what, s.error().message()};
+    }
+
+    for (const Migration &m : steps) {
+        if (m.version <= current)
+            continue;
+        Status applied = store.transaction([&]() -> Status {
+            const QStringList statements = m.sql.split(QStringLiteral(";\n"), Qt::SkipEmptyParts);
+            for (const QString &statement : statements) {
+                if (statement.trimmed().isEmpty())
+                    continue;
+                if (Status s = exec(db, statement); !s)
+                    return s;
+            }
+            return exec(db, QStringLiteral("PRAGMA user_version=%1").arg(m.version));
+        });
+        if (!applied)
+            return Error{what, QStringLiteral("migration %1 (%2) failed and was rolled back; the schema stays at "
+                                              "version %3: %4")
+                                   .arg(m.version).arg(m.description).arg(store.version()).arg(applied.error().message())};
+        qCInfo(lcStore) << "migrated" << path << "to schema" << m.version << m.description;
+    }
+    return store;
+}
+
+Status Store::transaction(const std::function<Status()> &work)
+{
+    QSqlDatabase d = db();
+    if (!d.transaction())
+        return sqlError(QStringLiteral("cannot begin a transaction"), d.lastError());
+    Status result = work();
+    if (!result) {
+        d.rollback();
+        return result;
+    }
+    if (!d.commit()) {
+        const QSqlError e = d.lastError();
+        d.rollback();
+        return sqlError(QStringLiteral("cannot commit"), e);
+    }
+    return result;
+}
+
+Result<QString> Store::setting(const QString &key, const QString &fallback) const
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT value FROM settings WHERE key = ?"));
+    q.addBindValue(key);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read setting %1").arg(key), q.lastError());
+    return q.next() ? q.value(0).toString() : fallback;
+}
+
+Status Store::setSetting(const QString &key, const QString &value)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("INSERT INTO settings(key, value) VALUES(?, ?) "
+                             "ON CONFLICT(key) DO UPDATE SET value = excluded.value"));
+    q.addBindValue(key);
+    q.addBindValue(value);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot write setting %1").arg(key), q.lastError());
+    return ok();
+}
+
+} // namespace airlock

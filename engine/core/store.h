@@ -1,0 +1,55 @@
+#pragma once
+#include "core/result.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+#include <functional>
+#include <vector>
+
+namespace airlock {
+
+// One schema step. `sql` holds statements separated by ";\n"; each step runs in one
+// transaction together with the user_version bump, so a failure leaves the old schema.
+struct Migration {
+    int version;
+    QString description;
+    QString sql;
+};
+
+// The one SQLite database airlockd owns (design.md, "State and durability").
+// A Store is one connection; QtSql connections belong to the thread that opened them,
+// so a worker thread opens its own Store on the same file (WAL lets them coexist).
+class Store {
+public:
+    Store() = default;
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+    Store(Store &&other) noexcept;
+    Store &operator=(Store &&other) noexcept;
+
+    static const std::vector<Migration> &migrations();
+    static int schemaVersion();
+
+    // Opens (creating if absent) and migrates. Refuses a newer schema and a corrupt file,
+    // and never writes to either.
+    static Result<Store> open(const QString &path);
+    static Result<Store> open(const QString &path, const std::vector<Migration> &steps);
+
+    QSqlDatabase db() const;
+    QString path() const { return m_path; }
+    int version() const;
+
+    // Runs `work` inside a transaction; rolls back when it returns an error.
+    Status transaction(const std::function<Status()> &work);
+
+    Result<QString> setting(const QString &key, const QString &fallback = {}) const;
+    Status setSetting(const QString &key, const QString &value);
+
+private:
+    QString m_connection;
+    QString m_path;
+};
+
+} // namespace airlock

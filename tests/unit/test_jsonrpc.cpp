@@ -1,0 +1,65 @@
+// Framing and validation of JSON-RPC lines: every bad input gets its own clear answer.
+#include "api/jsonrpc.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace airlock;
+
+class TestJsonRpc : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void acceptsWellFormedRequest();
+    void rejectsBadInput_data();
+    void rejectsBadInput();
+    void utf8Validation();
+};
+
+void TestJsonRpc::acceptsWellFormedRequest()
+{
+    auto r = rpc::parseRequest(R"({"jsonrpc":"2.0","id":7,"method":"status","params":{"a":1}})");
+    QVERIFY(std::holds_alternative<rpc::Request>(r));
+    const auto &req = std::get<rpc::Request>(r);
+    QCOMPARE(req.method, QStringLiteral("status"));
+    QCOMPARE(req.id.toInt(), 7);
+    QCOMPARE(req.params.value(QLatin1String("a")).toInt(), 1);
+    QVERIFY(!req.notification);
+}
+
+void TestJsonRpc::rejectsBadInput_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("not json") << QByteArray("hello") << int(rpc::ParseError) << QStringLiteral("not JSON");
+    QTest::newRow("invalid utf8") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"st\xff\"}") << int(rpc::ParseError) << QStringLiteral("UTF-8");
+    QTest::newRow("overlong utf8") << QByteArray("{\"x\":\"\xc0\xaf\"}") << int(rpc::ParseError) << QStringLiteral("UTF-8");
+    QTest::newRow("array") << QByteArray("[1,2]") << int(rpc::InvalidRequest) << QStringLiteral("object");
+    QTest::newRow("wrong version") << QByteArray(R"({"jsonrpc":"1.0","id":1,"method":"status"})") << int(rpc::InvalidRequest) << QStringLiteral("2.0");
+    QTest::newRow("method not string") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":5})") << int(rpc::InvalidRequest) << QStringLiteral("method");
+    QTest::newRow("params array") << QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"x","params":[1]})") << int(rpc::InvalidParams) << QStringLiteral("params");
+    QTest::newRow("id object") << QByteArray(R"({"jsonrpc":"2.0","id":{},"method":"x"})") << int(rpc::InvalidRequest) << QStringLiteral("id");
+}
+
+void TestJsonRpc::rejectsBadInput()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(int, code);
+    QFETCH(QString, mentions);
+    auto r = rpc::parseRequest(line);
+    QVERIFY(std::holds_alternative<rpc::ParseFailure>(r));
+    const auto &f = std::get<rpc::ParseFailure>(r);
+    QCOMPARE(f.code, code);
+    QVERIFY2(f.message.contains(mentions), qPrintable(f.message));
+}
+
+void TestJsonRpc::utf8Validation()
+{
+    QVERIFY(rpc::isValidUtf8(QStringLiteral("grüße ✓ 🚀").toUtf8()));
+    QVERIFY(!rpc::isValidUtf8(QByteArray("\xed\xa0\x80")));      // surrogate
+    QVERIFY(!rpc::isValidUtf8(QByteArray("\xf4\x90\x80\x80")));  // > U+10FFFF
+    QVERIFY(!rpc::isValidUtf8(QByteArray("\xe2\x82")));          // truncated
+}
+
+QTEST_GUILESS_MAIN(TestJsonRpc)
+#include "test_jsonrpc.moc"
