@@ -81,6 +81,14 @@ bool Policy::remove(qint64 id)
     return m_rules.removeIf([id](const Compiled &c) { return c.rule.id == id; }) > 0;
 }
 
+int Policy::removeSandbox(const QString &sandbox)
+{
+    if (sandbox.isEmpty())
+        return 0;
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.sandbox == sandbox; }));
+}
+
 QList<Rule> Policy::rules() const
 {
     QReadLocker locker(&m_lock);

@@ -74,6 +74,8 @@ public:
     Status setRules(const QList<Rule> &rules);
     Status add(const Rule &rule);        // refuses an invalid pattern or a duplicate id
     bool remove(qint64 id);
+    // Drops the rules of a sandbox that was removed (the store cascades its rows); returns how many.
+    int removeSandbox(const QString &sandbox);
     QList<Rule> rules() const;
     // Drops rules expired at `now`; returns their ids.
     QList<qint64> purgeExpired(const QDateTime &now);

@@ -54,6 +54,18 @@ bool RuleStore::sandboxExists(const QString &name) const
     return q.exec() && q.next();
 }
 
+Result<uid_t> RuleStore::sandboxOwner(const QString &name) const
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"));
+    q.addBindValue(name);
+    if (!q.exec())
+        return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(name), q);
+    if (!q.next())
+        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, codes::kNotFound};
+    return uid_t(q.value(0).toLongLong());
+}
+
 Status RuleStore::load(const QDateTime &now)
 {
     if (Result<int> purged = purgeExpired(now); !purged)

@@ -33,6 +33,8 @@ public:
     Status consumed(qint64 id) { return removeRow(id, false); }
 
     bool sandboxExists(const QString &name) const;
+    // The uid that created sandbox `name`; NotFound when there is none.
+    Result<uid_t> sandboxOwner(const QString &name) const;
 
 private:
     Status removeRow(qint64 id, bool mustExist);
