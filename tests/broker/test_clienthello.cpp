@@ -233,6 +233,14 @@ void TestClientHello::hostile_data()
                                           << QStringLiteral("malformed server_name");
     QTest::newRow("extension past end") << handBuilt(be16(0) + be16(50) + "abc") << QStringLiteral("runs past");
     QTest::newRow("ALPN zero-length name") << handBuilt(be16(16) + be16(3) + be16(1) + char(0)) << QStringLiteral("ALPN");
+    // Found by fuzz_clienthello: a record longer than the hello it carries, still arriving.
+    QByteArray longRecord = hello;
+    longRecord[3] = char(0x32); // record claims 0x32xx bytes; the hello inside ends much earlier
+    QTest::newRow("record longer than hello") << longRecord << QStringLiteral("extra handshake data");
+    // Found by fuzz_clienthello: a hello that declares 16 KiB - 4 bytes cannot fit once record
+    // headers are added: refuse instead of asking for more than the peek limit.
+    QByteArray huge = QByteArray::fromHex("1603010200") + QByteArray::fromHex("01003ffc") + QByteArray(508, 'x');
+    QTest::newRow("hello cannot fit the peek") << huge << QStringLiteral("does not fit");
     QTest::newRow("bad version") << (QByteArray::fromHex("160301002a0100002602") + QByteArray(38, '\0'))
                                  << QStringLiteral("not SSL 3");
 }
