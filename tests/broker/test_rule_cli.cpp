@@ -9,6 +9,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <unistd.h>
 
 using namespace airlock;
 
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void badInput_data();
     void badInput();
     void rulesSurviveRestart();
+    void nonRootSeesOnlyOwnRules();
 
 private:
     void startDaemon();
@@ -238,6 +240,89 @@ void TestRuleCli::rulesSurviveRestart()
     QCOMPARE(after.exitCode, 0);
     QCOMPARE(after.json(), before.json());
     QVERIFY(after.out.contains("api.anthropic.com"));
+}
+
+// A per-user daemon (running as `nobody`) serves two peers: its own user and root. Each rule
+// records the peer uid that made it; the non-root peer sees and removes only its own rules and
+// can name only its own sandboxes, while root sees everything.
+void TestRuleCli::nonRootSeesOnlyOwnRules()
+{
+    QVERIFY2(::geteuid() == 0, "this test switches to uid 65534 (nobody) and must run as root, as CI does");
+    const uint nobody = 65534;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        auto store = Store::open(dir.filePath(QStringLiteral("airlock.db")));
+        QVERIFY(store.ok());
+        QSqlQuery q(store->db());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                                      "VALUES ('mine', 65534, 'tiny', 1, 256, 1, '52:54:00:bb:00:01', 'now'), "
+                                      "('roots', 0, 'tiny', 1, 256, 1, '52:54:00:bb:00:02', 'now')")));
+    }
+    QProcess chown;
+    chown.start(QStringLiteral("chown"), {QStringLiteral("-R"), QStringLiteral("%1:%1").arg(nobody), dir.path()});
+    QVERIFY(chown.waitForFinished() && chown.exitCode() == 0);
+
+    const QStringList asNobody{QStringLiteral("--reuid=%1").arg(nobody), QStringLiteral("--regid=%1").arg(nobody),
+                               QStringLiteral("--clear-groups"), QStringLiteral("--")};
+    const QString socket = dir.filePath(QStringLiteral("s.sock"));
+    QProcess daemon;
+    daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    daemon.start(QStringLiteral("setpriv"), asNobody + QStringList{qEnvironmentVariable("AIRLOCKD_BIN"), QStringLiteral("--foreground"),
+                                                                  QStringLiteral("--socket"), socket, QStringLiteral("--data-dir"),
+                                                                  dir.path()});
+    QVERIFY(daemon.waitForStarted());
+    auto run = [&](bool root, const QStringList &args) {
+        QProcess p;
+        const QStringList ctlArgs = QStringList{qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringLiteral("--socket"), socket} + args;
+        if (root)
+            p.start(ctlArgs.first(), ctlArgs.mid(1));
+        else
+            p.start(QStringLiteral("setpriv"), asNobody + ctlArgs);
+        p.waitForFinished(30000);
+        return Run{p.exitCode(), p.readAllStandardOutput(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    bool up = false;
+    for (int i = 0; i < 100 && !up; ++i) {
+        up = run(false, {QStringLiteral("status")}).exitCode == 0;
+        if (!up)
+            QTest::qWait(100);
+    }
+    auto stop = qScopeGuard([&] {
+        daemon.terminate();
+        daemon.waitForFinished(10000);
+    });
+    QVERIFY2(up, "airlockd as nobody did not start");
+
+    const QString action = QStringLiteral("--action"), host = QStringLiteral("--host");
+    const Run own = run(false, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                                QStringLiteral("mine"), action, QStringLiteral("allow"), host, QStringLiteral("own.example")});
+    QVERIFY2(own.exitCode == 0, qPrintable(own.err));
+    QCOMPARE(own.json().object().value(QLatin1String("owner_uid")).toInteger(), qint64(nobody));
+    const Run rootRule = run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                                    QStringLiteral("roots"), action, QStringLiteral("deny"), host, QStringLiteral("root.example")});
+    QVERIFY2(rootRule.exitCode == 0, qPrintable(rootRule.err));
+    const qint64 rootId = rootRule.json().object().value(QLatin1String("id")).toInteger();
+
+    // nobody cannot name root's sandbox: it looks exactly like a missing one.
+    const Run foreign = run(false, {QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("roots"),
+                                    action, QStringLiteral("allow"), host, QStringLiteral("x.example")});
+    QCOMPARE(foreign.exitCode, 1);
+    QVERIFY2(foreign.err.contains(QStringLiteral("no sandbox named 'roots'")), qPrintable(foreign.err));
+
+    const Run mineLs = run(false, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(mineLs.exitCode, 0);
+    QCOMPARE(mineLs.json().array().size(), 1);
+    QCOMPARE(mineLs.json().array().first().toObject().value(QLatin1String("pattern")).toString(), QStringLiteral("own.example"));
+    const Run rootLs = run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(rootLs.json().array().size(), 2);
+
+    const Run rm = run(false, {QStringLiteral("rule"), QStringLiteral("rm"), QString::number(rootId)});
+    QCOMPARE(rm.exitCode, 1);
+    QVERIFY2(rm.err.contains(QStringLiteral("no rule %1").arg(rootId)), qPrintable(rm.err));
+    QCOMPARE(run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).json().array().size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestRuleCli)
