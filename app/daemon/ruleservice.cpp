@@ -60,7 +60,8 @@ private:
     QTimer *m_purge = nullptr;
 };
 
-RuleService::RuleService(Daemon &daemon) : m_daemon(daemon)
+RuleService::RuleService(Daemon &daemon)
+    : m_daemon(daemon), m_mainRules(std::make_unique<RuleStore>(daemon.store(), m_policy))
 {
     m_thread.setObjectName(QStringLiteral("airlock-rules"));
 }
