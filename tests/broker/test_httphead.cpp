@@ -149,6 +149,8 @@ void TestHttpHead::invalid_data()
                                    << QStringLiteral("decimal");
     QTest::newRow("host with userinfo") << QByteArray("GET / HTTP/1.1\r\nHost: u@a.com\r\n\r\n") << QStringLiteral("Host");
     QTest::newRow("host bad port") << QByteArray("GET / HTTP/1.1\r\nHost: a.com:99999\r\n\r\n") << QStringLiteral("port");
+    QTest::newRow("host bare ipv6") << QByteArray("GET / HTTP/1.1\r\nHost: ::1\r\n\r\n") << QStringLiteral("Host");
+    QTest::newRow("host bad char") << QByteArray("GET / HTTP/1.1\r\nHost: a*b.com\r\n\r\n") << QStringLiteral("Host");
     QTest::newRow("host empty") << QByteArray("GET / HTTP/1.1\r\nHost: \r\n\r\n") << QStringLiteral("empty");
 }
 
