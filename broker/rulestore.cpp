@@ -76,7 +76,7 @@ Status RuleStore::load(const QDateTime &now)
     return m_policy.setRules(*all);
 }
 
-Result<Rule> RuleStore::add(Rule rule)
+Result<Rule> RuleStore::insertRow(Rule rule)
 {
     rule.pattern = rule.pattern.trimmed();
     if (Status s = Policy::validate(rule); !s)
@@ -111,11 +111,38 @@ Result<Rule> RuleStore::add(Rule rule)
     if (!q.exec())
         return sqlFailure(QStringLiteral("cannot store the rule"), q);
     rule.id = q.lastInsertId().toLongLong();
-    if (Status s = m_policy.add(rule); !s) {
-        removeRow(rule.id, false);
+    return rule;
+}
+
+Result<Rule> RuleStore::add(Rule rule)
+{
+    Result<Rule> stored = insertRow(std::move(rule));
+    if (!stored)
+        return stored;
+    if (Status s = m_policy.add(*stored); !s) {
+        removeRow(stored->id, false);
         return s.error();
     }
-    return rule;
+    return stored;
+}
+
+Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
+{
+    QList<Rule> stored;
+    Status s = m_store.transaction([&]() -> Status {
+        for (const Rule &r : rules) {
+            Result<Rule> one = insertRow(r);
+            if (!one)
+                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().code};
+            stored.append(*one);
+        }
+        return ok();
+    });
+    if (!s)
+        return s.error();
+    for (const Rule &r : std::as_const(stored))
+        m_policy.add(r); // ids are fresh and patterns validated: cannot fail
+    return stored;
 }
 
 Status RuleStore::removeRow(qint64 id, bool mustExist)

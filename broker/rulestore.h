@@ -22,6 +22,9 @@ public:
     // Validates (pattern, port, sandbox exists), stores and adds to the policy. Returns the
     // rule with its id and created time. Error codes: InvalidParams, NotFound (sandbox).
     Result<Rule> add(Rule rule);
+    // Adds several rules in one transaction: all or none (e.g. a preset's rules,
+    // Preset::toRules). Returns them with their ids.
+    Result<QList<Rule>> addAll(const QList<Rule> &rules);
     // NotFound when there is no such rule.
     Status remove(qint64 id);
     Result<std::optional<Rule>> find(qint64 id) const;
@@ -38,6 +41,7 @@ public:
 
 private:
     Status removeRow(qint64 id, bool mustExist);
+    Result<Rule> insertRow(Rule rule); // the store only; the caller updates the policy
     Store &m_store;
     Policy &m_policy;
 };

@@ -1,5 +1,6 @@
 // Rules persisted in a real SQLite file: survive a reopen, refuse unknown sandboxes, expire,
 // once rules are consumed, removing a sandbox removes its rules.
+#include "presets.h"
 #include "rulestore.h"
 
 #include <QSqlQuery>
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void onceRuleConsumed();
     void sandboxRemovalCascades();
     void listForSandboxIncludesGlobal();
+    void presetAppliedAllOrNothing();
 
 private:
     QTemporaryDir m_dir;
@@ -205,6 +207,34 @@ void TestRuleStore::listForSandboxIncludesGlobal()
     QCOMPARE(forBox.size(), 2);
     QCOMPARE(forBox.at(0).pattern, QStringLiteral("a.com"));
     QCOMPARE(forBox.at(1).pattern, QStringLiteral("c.com"));
+}
+
+void TestRuleStore::presetAppliedAllOrNothing()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    const Preset *npm = nullptr;
+    for (const Preset &p : *presets)
+        if (p.name == QLatin1String("npm"))
+            npm = &p;
+    QVERIFY(npm);
+    const Result<QList<Rule>> added = rules.addAll(npm->toRules(QStringLiteral("box"), 1000));
+    QVERIFY2(added.ok(), qPrintable(added.error().message()));
+    QCOMPARE(added->size(), npm->rules.size());
+    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+
+    // One bad rule (unknown sandbox) and nothing of the batch is kept.
+    QList<Rule> batch = npm->toRules(QStringLiteral("box"), 1000);
+    batch.append(makeRule("ghost", "b.com", true));
+    const Result<QList<Rule>> refused = rules.addAll(batch);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message().contains(QStringLiteral("no sandbox named 'ghost'")), qPrintable(refused.error().message()));
+    QCOMPARE(rules.list()->size(), npm->rules.size());
+    QCOMPARE(policy.rules().size(), npm->rules.size());
 }
 
 QTEST_GUILESS_MAIN(TestRuleStore)
