@@ -107,6 +107,40 @@ QString SandboxEngine::objectName(const QString &sandbox) const
 
 Status SandboxEngine::start()
 {
+    if (Status s = openStore(); !s)
+        return s;
+    // libvirtd being down is not fatal for the daemon: every sandbox call says how to fix it.
+    if (Status s = ensureLibvirt(); !s) {
+        qCWarning(lcEngine) << s.error().message();
+        return ok();
+    }
+    if (Status s = reconcile(); !s)
+        qCWarning(lcEngine) << "reconcile:" << s.error().message();
+    probeAccel();
+    return ok();
+}
+
+Status SandboxEngine::openWithoutReconcile()
+{
+    if (Status s = openStore(); !s)
+        return s;
+    ensureLibvirt();
+    return ok();
+}
+
+void SandboxEngine::reloadAccel()
+{
+    if (m_accelProbed)
+        return;
+    const QString cached = m_store.setting(QStringLiteral("engine.accel")).value();
+    if (!cached.isEmpty()) {
+        m_accel = cached;
+        m_accelProbed = true;
+    }
+}
+
+Status SandboxEngine::openStore()
+{
     Result<Store> store = Store::open(m_config.databasePath());
     if (!store)
         return store.error();
@@ -142,15 +176,6 @@ Status SandboxEngine::start()
             m_accelProbed = true;
         }
     }
-
-    // libvirtd being down is not fatal for the daemon: every sandbox call says how to fix it.
-    if (Status s = ensureLibvirt(); !s) {
-        qCWarning(lcEngine) << s.error().message();
-        return ok();
-    }
-    if (Status s = reconcile(); !s)
-        qCWarning(lcEngine) << "reconcile:" << s.error().message();
-    probeAccel();
     return ok();
 }
 

@@ -36,6 +36,10 @@ public:
 
     // Opens the store and libvirt, makes sure the pool exists, reconciles.
     Status start();
+    // The same without reconcile or probing: a second engine (the image builder's thread).
+    Status openWithoutReconcile();
+    // Picks up the result of a KVM probe another engine ran.
+    void reloadAccel();
     QString accel() const { return m_accel; }
     virConnectPtr connection() const { return m_libvirt.get(); }
 
@@ -67,6 +71,7 @@ public:
 
 private:
     Status ensureLibvirt();
+    Status openStore();
     QString objectName(const QString &sandbox) const; // airlock-<instance>-<name>
     QString volumePrefix() const { return m_instance + QStringLiteral("-"); }
     void probeAccel();

@@ -67,5 +67,7 @@ private:
 
 // Each commands_*.cpp defines one of these; main() calls them all.
 void registerBaseCommands(Registry &registry);
+void registerImageCommands(Registry &registry);
+void registerSandboxCommands(Registry &registry);
 
 } // namespace airlock::ctl
