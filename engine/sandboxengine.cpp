@@ -17,6 +17,7 @@
 #include <QThread>
 #include <QUuid>
 #include <libvirt/virterror.h>
+#include <unistd.h>
 
 namespace airlock {
 
@@ -90,6 +91,18 @@ bool parseSubnetPool(const QString &text, quint32 *base, int *count)
 }
 
 } // namespace
+
+// QEMU runs as libvirt's qemu user, which cannot enter airlockd's 0700 data dir; the pool
+// therefore lives where libvirt keeps images (AIRLOCK_POOL_DIR overrides).
+QString SandboxEngine::poolDirectory() const
+{
+    const QString fromEnv = qEnvironmentVariable("AIRLOCK_POOL_DIR");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/libvirt/images/airlock");
+    return m_config.dataDir + QStringLiteral("/pool");
+}
 
 SandboxEngine::SandboxEngine(DaemonConfig config) : m_config(std::move(config)) {}
 SandboxEngine::~SandboxEngine() { m_pool.reset(); }
@@ -190,7 +203,7 @@ Status SandboxEngine::ensureLibvirt()
     }
     if (!m_pool) {
         auto pool = std::make_unique<StoragePool>(m_libvirt.get());
-        if (Status s = pool->ensure(m_config.dataDir + QStringLiteral("/pool")); !s)
+        if (Status s = pool->ensure(poolDirectory()); !s)
             return s;
         m_pool = std::move(pool);
     }
@@ -389,7 +402,8 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
             if (q.value(0).toString() == recipe->digest && m_pool->hasVolume(kernelVol) && m_pool->hasVolume(initrdVol) &&
                 m_pool->hasVolume(rootVol)) {
                 progress(100, QStringLiteral("cached"));
-                for (const QJsonValue &v : listImages().value())
+                const Result<QJsonArray> images = listImages();
+                for (const QJsonValue &v : images.value())
                     if (v.toObject().value(QLatin1String("name")).toString() == name) {
                         QJsonObject o = v.toObject();
                         o.insert(QStringLiteral("cached"), true);
@@ -814,7 +828,7 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
         return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
     if (virDomainCreate(dom.ptr) < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot start sandbox %1").arg(name));
-        if (e.why.contains(QLatin1String("backing")) || e.why.contains(QLatin1String("No such file")))
+        if (e.why.contains(QLatin1String("backing")))
             e.why += QStringLiteral("; its image may have been deleted or damaged behind Airlock's back: rebuild the image");
         return e;
     }

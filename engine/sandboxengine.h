@@ -72,6 +72,7 @@ public:
 private:
     Status ensureLibvirt();
     Status openStore();
+    QString poolDirectory() const;
     QString objectName(const QString &sandbox) const; // airlock-<instance>-<name>
     QString volumePrefix() const { return m_instance + QStringLiteral("-"); }
     void probeAccel();

@@ -186,10 +186,18 @@ void SandboxService::registerMethods(ApiServer &api)
 }
 
 void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,
-                                  const QJsonObject &reply)
+                                  const QJsonObject &reply, bool removeOnFailure)
 {
     virConnectPtr conn = m_engine->connection();
-    inPool([this, call, conn, domain, name, timeoutS, reply] {
+    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure] {
+        auto failed = [this, call, name, removeOnFailure](const QString &why) {
+            onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
+                if (removeOnFailure)
+                    e.remove(name, call.peer().uid);
+                publishState(e, name, call.peer().uid);
+                call.fail(rpc::Failed, why + (removeOnFailure ? QStringLiteral("; the new sandbox was removed") : QString()));
+            });
+        };
         QDeadlineTimer deadline(qint64(timeoutS) * 1000);
         DomainRef dom(conn, domain);
         while (dom.ptr && !m_stopping) {
@@ -202,18 +210,16 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
             }
             int state = 0, reason = 0;
             if (virDomainGetState(dom.ptr, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
-                return call.fail(rpc::Failed, QStringLiteral("sandbox %1 stopped while booting; check its console "
-                                                             "(airlockctl console %1) and its image").arg(name));
+                return failed(QStringLiteral("sandbox %1 stopped while booting; check its console "
+                                             "(airlockctl console %1) and its image").arg(name));
             if (deadline.hasExpired())
                 break;
             QThread::msleep(250);
         }
         if (dom.ptr)
             virDomainDestroy(dom.ptr);
-        call.fail(rpc::Failed, QStringLiteral("sandbox %1 did not boot within %2 s (its guest agent never answered); it was "
-                                              "stopped: check the image, or give it more time with a larger boot timeout")
-                                   .arg(name).arg(timeoutS));
-        onEngine([this, name, uid = call.peer().uid](SandboxEngine &e) { publishState(e, name, uid); });
+        failed(QStringLiteral("sandbox %1 did not boot within %2 s (its guest agent never answered); it was "
+                              "stopped: check the image, or give it more time (boot_timeout_s)").arg(name).arg(timeoutS));
     });
 }
 
@@ -239,9 +245,13 @@ void SandboxService::create(const Call &call)
         publishState(e, r.name, r.owner);
         if (!startIt)
             return call.reply(created.value());
-        if (Status s = e.startSandbox(r.name, r.owner); !s)
-            return call.fail(Error{QStringLiteral("sandbox %1 was created but did not start").arg(r.name), s.error().message()});
-        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value());
+        // create --start is one step for the caller: a sandbox that cannot boot is not kept.
+        if (Status s = e.startSandbox(r.name, r.owner); !s) {
+            e.remove(r.name, r.owner);
+            publishState(e, r.name, r.owner);
+            return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
+        }
+        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value(), true);
     });
 }
 

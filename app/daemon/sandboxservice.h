@@ -41,7 +41,8 @@ private:
     // Publishes from any thread (the API lives on the main thread).
     void publish(const QString &topic, const QJsonObject &data);
     void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
-    void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply);
+    void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
+                      bool removeOnFailure = false);
 
     void create(const Call &call);
     void lifecycle(const Call &call, const QString &method);
