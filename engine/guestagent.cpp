@@ -118,7 +118,7 @@ Status GuestAgent::write(qint64 handle, const QByteArray &data)
 {
     qint64 done = 0;
     while (done < data.size()) {
-        const QByteArray part = data.mid(done, kChunk);
+        const QByteArray part = data.mid(done, kWriteChunk);
         auto r = command(QStringLiteral("guest-file-write"),
                          {{QStringLiteral("handle"), handle}, {QStringLiteral("buf-b64"), QString::fromLatin1(part.toBase64())}}, 60);
         if (!r)

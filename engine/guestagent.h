@@ -34,7 +34,8 @@ public:
     Status freeze();
     Status thaw();
 
-    static constexpr int kChunk = 4 << 20; // guest-file-read/write size per call
+    static constexpr int kChunk = 4 << 20;         // guest-file-read size per call
+    static constexpr int kWriteChunk = 64 << 10;   // guest-file-write size per call
 
 private:
     Result<QJsonValue> command(const QString &execute, const QJsonObject &arguments, int timeoutS = 10);
