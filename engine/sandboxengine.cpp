@@ -380,13 +380,13 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
 {
     if (Status s = ensureLibvirt(); !s)
         return s.error();
+    Result<ImageRecipe> recipe = ImageRecipe::find(recipeName);
+    if (!recipe)
+        return recipe.error();
     const QString name = nameIn.isEmpty() ? recipeName : nameIn;
     if (!validName(name))
         return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
                      QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
-    Result<ImageRecipe> recipe = ImageRecipe::find(recipeName);
-    if (!recipe)
-        return recipe.error();
 
     const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
     const QString kernelVol = volBase + QStringLiteral(".vmlinuz");

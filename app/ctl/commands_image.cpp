@@ -47,7 +47,8 @@ int imageBuild(Context &ctx, const Args &args)
     if (ctx.client.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("image")}}}).ok()) {
         ctx.client.onEvent = [name](const QJsonObject &event) {
             const QJsonObject data = event.value(QLatin1String("data")).toObject();
-            if (data.value(QLatin1String("name")).toString() != name)
+            if (data.value(QLatin1String("name")).toString() != name ||
+                data.value(QLatin1String("phase")).toString() == QLatin1String("failed"))
                 return;
             std::fprintf(stderr, "[%3d%%] %s\n", data.value(QLatin1String("percent")).toInt(),
                          qPrintable(data.value(QLatin1String("message")).toString()));
