@@ -297,7 +297,10 @@ Status SandboxEngine::reconcile()
                     const qint64 id = q.value(0).toLongLong();
                     const QString net = q.value(1).toString();
                     QSqlQuery d(m_store.db());
-                    d.prepare(QStringLiteral("DELETE FROM layers WHERE sandbox_id = ?"));
+                    d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
+                    d.addBindValue(id);
+                    d.exec();
+                    d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
                     d.addBindValue(id);
                     d.exec();
                     d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
@@ -642,6 +645,13 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     if (!rootPath || !QFile::exists(rootPath.value()))
         return Error{QStringLiteral("image %1 is damaged: its root disk is missing").arg(r.image),
                      QStringLiteral("rebuild it (airlockctl image rm %1; airlockctl image build ...)").arg(r.image), kConflict};
+    QString backingFormat = QStringLiteral("raw");
+    if (r.baseLayer) {
+        rootPath = layerVolume(r.baseLayer);
+        if (!rootPath)
+            return rootPath.error();
+        backingFormat = QStringLiteral("qcow2");
+    }
 
     // Fresh MAC.
     for (int i = 0; i < 16; ++i) {
@@ -710,7 +720,8 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
                                 QStringLiteral("remove sandboxes or widen the pool (setting network.pool)")}
                         : lastNetError);
 
-    auto disk = m_pool->createOverlay(volume, rootPath.value(), QStringLiteral("raw"), quint64(r.diskGib) << 30);
+    crashPoint("create:network");
+    auto disk = m_pool->createOverlay(volume, rootPath.value(), backingFormat, quint64(r.diskGib) << 30);
     if (!disk)
         return fail(disk.error());
     spec.diskPath = disk.value();
@@ -719,6 +730,7 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     if (!dom)
         return fail(LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name)));
     virDomainFree(dom);
+    crashPoint("create:domain");
 
     QJsonObject envJson;
     for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
@@ -741,8 +753,9 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
         if (!q.exec())
             return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
         const qint64 id = q.lastInsertId().toLongLong();
-        q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, NULL, ?, 0, ?)"));
+        q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
         q.addBindValue(id);
+        q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));
         q.addBindValue(volume);
         q.addBindValue(now());
         if (!q.exec())
@@ -891,10 +904,15 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     if (state == QLatin1String("running") || state == QLatin1String("paused") || state == QLatin1String("stopping"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(name, state),
                      QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), kConflict};
+    // Layers another sandbox builds on (a fork) stay, unowned, until nothing needs them.
     QJsonArray volumes;
     {
         QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT volume FROM layers WHERE sandbox_id = ?"));
+        q.prepare(QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
+                                 "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
+                                 "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
+                                 "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"));
+        q.addBindValue(id);
         q.addBindValue(id);
         q.exec();
         while (q.next())
@@ -913,7 +931,8 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
         q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"));
         q.addBindValue(id);
         q.exec();
-        for (const char *sql : {"DELETE FROM snapshots WHERE sandbox_id = ?", "DELETE FROM layers WHERE sandbox_id = ?",
+        for (const char *sql : {"DELETE FROM snapshots WHERE sandbox_id = ?",
+                                "UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?",
                                 "DELETE FROM sandboxes WHERE id = ?"}) {
             q.prepare(QString::fromLatin1(sql));
             q.addBindValue(id);
@@ -931,6 +950,8 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
         return ok();
     });
     m_startedAt.remove(name);
+    if (stored)
+        collectLayers();
     return stored;
 }
 

@@ -23,6 +23,7 @@ struct CreateRequest {
     int diskGib = 2;
     QMap<QString, QString> env;
     uid_t owner = 0;
+    qint64 baseLayer = 0; // fork: the frozen layer the new disk builds on (0: the image)
 };
 
 // Images, sandboxes and their libvirt objects. Lives on ONE worker thread (its Store and
@@ -62,6 +63,15 @@ public:
     // The libvirt domain name of a sandbox the caller may act on (for exec/cp/stop on a pool thread).
     Result<QString> domainOf(const QString &name, uid_t uid);
 
+    // Snapshots: a tree of layers (design.md, "Disk").
+    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid);
+    Result<QJsonArray> listSnapshots(const QString &sandbox, uid_t uid);
+    // Replaces the top layer with a new one above the snapshot; true when it was running
+    // (the caller starts it again and waits for the agent).
+    Result<bool> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    Status removeSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid);
+
     Status reconcile();
     int sandboxCount();
 
@@ -80,6 +90,10 @@ private:
     Result<qint64> beginOperation(const QString &kind, const QString &subject, const QJsonObject &state);
     void endOperation(qint64 id);
     Status requireSandbox(const QString &name, uid_t uid, qint64 *id = nullptr);
+    Result<QString> layerVolume(qint64 layer);
+    Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
+    void collectLayers(); // deletes layers nobody owns or builds on
+    void crashPoint(const char *step); // tests: AIRLOCK_TEST_CRASH_AT=<step> dies here
 
     DaemonConfig m_config;
     Store m_store;

@@ -13,5 +13,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerBaseCommands(registry);
     airlock::ctl::registerImageCommands(registry);
     airlock::ctl::registerSandboxCommands(registry);
+    airlock::ctl::registerSnapshotCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

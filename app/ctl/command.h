@@ -69,5 +69,6 @@ private:
 void registerBaseCommands(Registry &registry);
 void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
+void registerSnapshotCommands(Registry &registry);
 
 } // namespace airlock::ctl

@@ -181,6 +181,70 @@ void SandboxService::registerMethods(ApiServer &api)
     }
     api.registerMethod(QStringLiteral("sandbox.stop"), [this](const Call &call) { stopSandbox(call); });
     api.registerMethod(QStringLiteral("sandbox.exec"), [this](const Call &call) { exec(call); });
+    api.registerMethod(QStringLiteral("snapshot.create"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const QString label = str(call, "label");
+        onEngine([this, call, sandbox, label](SandboxEngine &e) {
+            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("phase"), QStringLiteral("creating")},
+                                                 {QStringLiteral("percent"), 0}});
+            auto r = e.createSnapshot(sandbox, label, call.peer().uid);
+            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
+                                                 {QStringLiteral("phase"), r ? QStringLiteral("done") : QStringLiteral("failed")},
+                                                 {QStringLiteral("percent"), 100}});
+            r ? call.reply(r.value()) : call.fail(r.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.list"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        onEngine([call, sandbox](SandboxEngine &e) {
+            auto r = e.listSnapshots(sandbox, call.peer().uid);
+            r ? call.reply(r.value()) : call.fail(r.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.restore"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        onEngine([this, call, sandbox, id](SandboxEngine &e) {
+            auto r = e.restoreSnapshot(sandbox, id, call.peer().uid);
+            if (!r)
+                return call.fail(r.error());
+            if (r.value()) { // it was running: start it again on the restored disk
+                if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
+                    return call.fail(s.error());
+                auto d = e.describe(sandbox, call.peer().uid);
+                return waitForAgent(call, e.domainOf(sandbox, call.peer().uid).value(), sandbox, kDefaultBootTimeoutS,
+                                    d ? d.value() : QJsonObject{});
+            }
+            publishState(e, sandbox, call.peer().uid);
+            auto d = e.describe(sandbox, call.peer().uid);
+            call.reply(d ? d.value() : QJsonObject{});
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.remove"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        onEngine([call, sandbox, id](SandboxEngine &e) {
+            Status s = e.removeSnapshot(sandbox, id, call.peer().uid);
+            s ? call.reply(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("sandbox"), sandbox}}) : call.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("sandbox.fork"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        const QString newName = str(call, "new_name");
+        const bool startIt = call.params().value(QLatin1String("start")).toBool();
+        onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
+            auto r = e.fork(sandbox, id, newName, call.peer().uid);
+            if (!r)
+                return call.fail(r.error());
+            publishState(e, newName, call.peer().uid);
+            if (!startIt)
+                return call.reply(r.value());
+            if (Status s = e.startSandbox(newName, call.peer().uid); !s)
+                return call.fail(s.error());
+            waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
+        });
+    });
     api.registerMethod(QStringLiteral("file.push"), [this](const Call &call) { filePush(call); });
     api.registerMethod(QStringLiteral("file.pull"), [this](const Call &call) { filePull(call); });
 }

@@ -27,7 +27,9 @@ kver=$(ls "$work/x/lib/modules")
 # are Debian 12, and the run packages of Airlock carry the same libraries).
 progress 60 "assembling the root filesystem"
 root="$work/root"
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,run,tmp,root,var/run,mnt}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,run,tmp,root,var,mnt}
+# Run-time state (qemu-ga's freeze marker among it) must not survive into snapshots.
+ln -s ../run "$root/var/run"
 cp "$work/x/bin/busybox" "$root/bin/busybox"
 for applet in $("$root/bin/busybox" --list); do
     [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
