@@ -12,5 +12,8 @@ int main(int argc, char **argv)
     auto &registry = airlock::ctl::Registry::instance();
     airlock::ctl::registerBaseCommands(registry);
     airlock::ctl::registerRuleCommands(registry);
+    airlock::ctl::registerImageCommands(registry);
+    airlock::ctl::registerSandboxCommands(registry);
+    airlock::ctl::registerSnapshotCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

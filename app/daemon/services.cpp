@@ -1,6 +1,7 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
 #include "daemon/ruleservice.h"
+#include "daemon/sandboxservice.h"
 
 namespace airlock {
 
@@ -8,6 +9,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
 {
     std::vector<std::unique_ptr<Service>> services;
     services.push_back(std::make_unique<RuleService>(daemon));
+    services.push_back(std::make_unique<SandboxService>(daemon.config(), daemon.api()));
     return services;
 }
 
