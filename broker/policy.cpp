@@ -89,6 +89,12 @@ int Policy::removeSandbox(const QString &sandbox)
     return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.sandbox == sandbox; }));
 }
 
+int Policy::pruneMissing(const QSet<qint64> &present, qint64 upTo)
+{
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.id <= upTo && !present.contains(c.rule.id); }));
+}
+
 QList<Rule> Policy::rules() const
 {
     QReadLocker locker(&m_lock);

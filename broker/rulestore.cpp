@@ -190,6 +190,23 @@ Result<QList<Rule>> RuleStore::list(const QString &sandbox) const
     return out;
 }
 
+Result<int> RuleStore::syncRemovals()
+{
+    QSqlQuery q(m_store.db());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT id FROM rules")))
+        return sqlFailure(QStringLiteral("cannot list rule ids"), q);
+    QSet<qint64> present;
+    while (q.next())
+        present.insert(q.value(0).toLongLong());
+    // The highest id ever handed out, even if that row is gone (sqlite_sequence, AUTOINCREMENT).
+    QSqlQuery seq(m_store.db());
+    qint64 upTo = 0;
+    if (seq.exec(QStringLiteral("SELECT seq FROM sqlite_sequence WHERE name = 'rules'")) && seq.next())
+        upTo = seq.value(0).toLongLong();
+    return m_policy.pruneMissing(present, upTo);
+}
+
 Result<int> RuleStore::purgeExpired(const QDateTime &now)
 {
     Result<QList<Rule>> all = list();

@@ -32,6 +32,9 @@ public:
     Result<QList<Rule>> list(const QString &sandbox = {}) const;
     // Removes expired rules from store and policy; returns how many.
     Result<int> purgeExpired(const QDateTime &now = QDateTime::currentDateTimeUtc());
+    // Forgets in the policy the rules whose rows are gone without passing through this class
+    // (a removed sandbox cascades its rules away; another connection removed one).
+    Result<int> syncRemovals();
     // After Policy::decideAndConsume picked a once rule: forget it in the store too.
     Status consumed(qint64 id) { return removeRow(id, false); }
 

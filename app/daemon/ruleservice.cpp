@@ -16,6 +16,9 @@ namespace {
 // Longest lifetime a temporary rule may ask for; longer means "forever" (no --for).
 constexpr qint64 kMaxForSeconds = 10LL * 365 * 24 * 3600;
 constexpr int kPurgeIntervalMs = 60 * 1000;
+// How soon rules cascaded away with a removed sandbox leave the in-memory policy (so a new
+// sandbox of the same name never inherits them; creating one takes far longer than this).
+constexpr int kSyncIntervalMs = 1000;
 
 Error invalid(const QString &what, const QString &why) { return Error{what, why, rpc::InvalidParams}; }
 
@@ -41,12 +44,20 @@ public:
                 qCInfo(lcBroker) << "removed" << *n << "expired rules";
         });
         m_purge->start(kPurgeIntervalMs);
+        m_sync = new QTimer(this);
+        QObject::connect(m_sync, &QTimer::timeout, this, [this] {
+            if (Result<int> n = m_rules->syncRemovals(); n && *n > 0)
+                qCInfo(lcBroker) << "forgot" << *n << "rules whose rows were removed (sandbox removed)";
+        });
+        m_sync->start(kSyncIntervalMs);
         return ok();
     }
     void close()
     {
         delete m_purge;
         m_purge = nullptr;
+        delete m_sync;
+        m_sync = nullptr;
         m_rules.reset();
         m_store.reset(); // the connection closes on the thread that opened it
     }
@@ -58,6 +69,7 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<RuleStore> m_rules;
     QTimer *m_purge = nullptr;
+    QTimer *m_sync = nullptr;
 };
 
 RuleService::RuleService(Daemon &daemon)

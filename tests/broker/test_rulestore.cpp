@@ -51,6 +51,7 @@ private Q_SLOTS:
     void sandboxRemovalCascades();
     void listForSandboxIncludesGlobal();
     void presetAppliedAllOrNothing();
+    void syncKeepsRulesAddedMeanwhile();
 
 private:
     QTemporaryDir m_dir;
@@ -185,6 +186,11 @@ void TestRuleStore::sandboxRemovalCascades()
     QSqlQuery q(store->db());
     QVERIFY(q.exec(QStringLiteral("DELETE FROM sandboxes WHERE name = 'box'")));
     QCOMPARE(rules.list()->size(), 1);
+    // The policy forgets the cascaded rule on the next sync, and keeps everything else.
+    QCOMPARE(policy.rules().size(), 2);
+    QCOMPARE(*rules.syncRemovals(), 1);
+    QCOMPARE(policy.rules().size(), 1);
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Ask);
     // A sandbox created again under the same name does not inherit the old rules.
     addSandbox(store.value(), QStringLiteral("box"));
     QVERIFY(rules.load().ok());
@@ -235,6 +241,31 @@ void TestRuleStore::presetAppliedAllOrNothing()
     QVERIFY2(refused.error().message().contains(QStringLiteral("no sandbox named 'ghost'")), qPrintable(refused.error().message()));
     QCOMPARE(rules.list()->size(), npm->rules.size());
     QCOMPARE(policy.rules().size(), npm->rules.size());
+}
+
+void TestRuleStore::syncKeepsRulesAddedMeanwhile()
+{
+    // Two connections on one file, as in airlockd (the rule worker and the main thread).
+    auto a = Store::open(m_path);
+    auto b = Store::open(m_path);
+    Policy policy;
+    RuleStore worker(a.value(), policy);
+    RuleStore main(b.value(), policy);
+    const Result<Rule> first = main.add(makeRule("", "a.com", true));
+    QVERIFY(first.ok());
+    QCOMPARE(*worker.syncRemovals(), 0);
+    QCOMPARE(policy.rules().size(), 1);
+    // The highest row removed, then a new rule: its id is never reused (AUTOINCREMENT).
+    QVERIFY(worker.remove(first->id).ok());
+    const Result<Rule> second = main.add(makeRule("", "b.com", true));
+    QVERIFY(second.ok());
+    QVERIFY(second->id > first->id);
+    // A policy entry newer than what the sync read is kept.
+    Rule newer = makeRule("", "c.com", true);
+    newer.id = second->id + 1;
+    QVERIFY(policy.add(newer).ok());
+    QCOMPARE(*worker.syncRemovals(), 0);
+    QCOMPARE(policy.rules().size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestRuleStore)
