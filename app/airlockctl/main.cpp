@@ -11,5 +11,6 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("airlockctl"));
     auto &registry = airlock::ctl::Registry::instance();
     airlock::ctl::registerBaseCommands(registry);
+    airlock::ctl::registerEgressCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

@@ -67,5 +67,6 @@ private:
 
 // Each commands_*.cpp defines one of these; main() calls them all.
 void registerBaseCommands(Registry &registry);
+void registerEgressCommands(Registry &registry);
 
 } // namespace airlock::ctl
