@@ -10,6 +10,7 @@
 struct nflog_handle;
 struct nflog_g_handle;
 struct nflog_data;
+struct nfgenmsg;
 
 namespace airlock {
 
@@ -41,7 +42,7 @@ public:
     static DroppedPacket describe(const QString &prefix, const unsigned char *payload, int length);
 
 private:
-    static int onPacket(nflog_g_handle *gh, struct nfgenmsg *msg, nflog_data *data, void *self);
+    static int onPacket(nflog_g_handle *gh, ::nfgenmsg *msg, nflog_data *data, void *self);
     EpollLoop *m_loop = nullptr;
     nflog_handle *m_handle = nullptr;
     nflog_g_handle *m_group = nullptr;

@@ -119,7 +119,7 @@ Status NftRuleset::remove()
 
 bool NftRuleset::present()
 {
-    return run(QStringLiteral("list table inet %1\n").arg(QLatin1String(kTable)));
+    return bool(run(QStringLiteral("list table inet %1\n").arg(QLatin1String(kTable))));
 }
 
 } // namespace airlock

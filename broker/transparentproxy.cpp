@@ -313,7 +313,7 @@ void TransparentProxy::onClient(quint64 id, uint32_t events)
     case State::Held:
     case State::Resolving:
     case State::Connecting:
-        if (events & (EPOLLHUP | EPOLLERR | (f->state == State::Held ? EPOLLRDHUP : 0))) {
+        if (events & (uint32_t(EPOLLHUP | EPOLLERR) | (f->state == State::Held ? uint32_t(EPOLLRDHUP) : 0u))) {
             // The guest gave up waiting: the flow leaves its pending item.
             f->event.reason += QStringLiteral(" (the guest closed the connection while it waited)");
             finish(*f, false);
