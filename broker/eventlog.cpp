@@ -9,6 +9,11 @@
 
 namespace airlock {
 
+namespace {
+// A null QString binds as SQL NULL; the columns are NOT NULL DEFAULT ''.
+QString text(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+} // namespace
+
 EventLog::~EventLog() { stop(); }
 
 Status EventLog::start(const QString &databasePath, BatchListener listener)
@@ -171,18 +176,18 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                 db.transaction();
                 for (const EgressEvent &e : events) {
                     upsert.addBindValue(e.id);
-                    upsert.addBindValue(e.sandbox);
+                    upsert.addBindValue(text(e.sandbox));
                     upsert.addBindValue(e.time.toUTC().toString(Qt::ISODateWithMs));
-                    upsert.addBindValue(e.proto);
-                    upsert.addBindValue(e.host);
-                    upsert.addBindValue(e.ip);
+                    upsert.addBindValue(text(e.proto));
+                    upsert.addBindValue(text(e.host));
+                    upsert.addBindValue(text(e.ip));
                     upsert.addBindValue(e.port);
-                    upsert.addBindValue(e.sni);
-                    upsert.addBindValue(e.method);
-                    upsert.addBindValue(e.path);
-                    upsert.addBindValue(e.decision);
+                    upsert.addBindValue(text(e.sni));
+                    upsert.addBindValue(text(e.method));
+                    upsert.addBindValue(text(e.path));
+                    upsert.addBindValue(text(e.decision));
                     upsert.addBindValue(e.rule ? QVariant(e.rule) : QVariant());
-                    upsert.addBindValue(e.reason);
+                    upsert.addBindValue(text(e.reason));
                     upsert.addBindValue(e.bytesUp);
                     upsert.addBindValue(e.bytesDown);
                     upsert.addBindValue(e.durationMs);
