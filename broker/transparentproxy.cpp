@@ -323,13 +323,13 @@ void TransparentProxy::onClient(quint64 id, uint32_t events)
         if (!f->inspected) {
             // A server-speaks-first flow: the guest's first bytes are still checked.
             readHead(*f);
-            if (f->head.isEmpty() && !f->clientEof)
-                return;
-            if (!analyzeHead(*f, f->clientEof))
-                return;
-            f->inspected = true;
+            if (!f->head.isEmpty() || f->clientEof) {
+                if (!analyzeHead(*f, f->clientEof))
+                    return; // denied, or the head is not complete yet
+                f->inspected = true;
+            }
         }
-        pump(*f);
+        pump(*f); // the upstream -> guest direction runs meanwhile
         return;
     case State::Closing: {
         char sink[4096];

@@ -76,9 +76,15 @@ Status EgressService::start()
 
     if (Status s = m_events.start(m_config.databasePath(), [this](const std::vector<EgressEvent> &batch) { publish(batch); }); !s)
         return s;
-    m_dns = std::make_unique<DnsResolver>(m_names, m_events, m_ports.dns);
+    DnsResolver::Limits dnsLimits;
+    dnsLimits.queriesPerSecond = settingInt(m_store, "egress.dns_qps", dnsLimits.queriesPerSecond, 1, 10000000);
+    dnsLimits.burst = 2 * dnsLimits.queriesPerSecond;
+    m_dns = std::make_unique<DnsResolver>(m_names, m_events, m_ports.dns, dnsLimits);
     TransparentProxy::Limits limits;
     limits.holdTimeoutMs = m_holdTimeoutS * 1000;
+    limits.maxFlows = settingInt(m_store, "egress.max_flows", limits.maxFlows, 1, 1000000);
+    limits.maxPending = settingInt(m_store, "egress.max_pending", limits.maxPending, 1, 100000);
+    limits.headerTimeoutMs = settingInt(m_store, "egress.header_timeout_s", limits.headerTimeoutMs / 1000, 1, 3600) * 1000;
     m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, m_upstream, m_ports.proxy,
                                                  [this](const FlowTarget &t) { return decideFlow(t); }, limits);
     m_dns->start();

@@ -7,6 +7,10 @@
 //   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120)
 //   egress.proxy_port      transparent proxy port on each sandbox's gateway address (15001)
 //   egress.dns_port        resolver port on each sandbox's gateway address (15053)
+//   egress.dns_qps         DNS queries per second per sandbox (1000, burst twice that)
+//   egress.max_flows       open TCP flows per sandbox (512)
+//   egress.max_pending     distinct pending requests per sandbox (64)
+//   egress.header_timeout_s  seconds a guest has to send its first request bytes (10)
 #include "daemon/service.h"
 #include "core/config.h"
 #include "dnsresolver.h"
