@@ -18,6 +18,9 @@
 #include <thread>
 #include <vector>
 
+struct sqlite3;
+struct sqlite3_stmt;
+
 namespace airlock {
 
 struct EventQuery {
@@ -53,6 +56,9 @@ public:
 
 private:
     void run(const QString &databasePath, std::promise<Status> *opened);
+    bool prepareUpsert(sqlite3 *db);
+    void writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events);
+    sqlite3_stmt *m_upsert = nullptr; // writer thread only
     std::thread m_thread;
     std::mutex m_mutex;
     std::condition_variable m_cv;

@@ -35,7 +35,7 @@ struct TransparentProxy::Alive {
 
 namespace {
 
-constexpr int kPipeChunk = 1 << 16;
+constexpr int kPipeChunk = 1 << 19; // pipe size asked for (the kernel may give less)
 
 // A method token and a space: the start of an HTTP/1.x request (or a prefix of one).
 bool looksLikeHttp(const QByteArray &head)
@@ -427,6 +427,10 @@ void TransparentProxy::allow(Flow &f)
         connectUpstream(id, f.target.ip, QString());
         return;
     }
+    if (const std::optional<quint32> listed = m_upstream.fromHostsFile(f.target.host)) {
+        connectUpstream(id, *listed, QString()); // no thread hop for an override
+        return;
+    }
     std::weak_ptr<Alive> alive = m_alive;
     m_upstream.resolve(f.target.host, [this, alive, id](quint32 ip, const QString &why) {
         if (auto a = alive.lock())
@@ -502,8 +506,10 @@ void TransparentProxy::startRelay(Flow &f)
     f.up.w = up[1];
     f.down.r = down[0];
     f.down.w = down[1];
-    ::fcntl(f.up.w, F_SETPIPE_SZ, kPipeChunk * 4);
-    ::fcntl(f.down.w, F_SETPIPE_SZ, kPipeChunk * 4);
+    for (Pipe *p : {&f.up, &f.down}) {
+        const int size = ::fcntl(p->w, F_SETPIPE_SZ, kPipeChunk);
+        p->capacity = size_t(size > 0 ? size : ::fcntl(p->w, F_GETPIPE_SZ));
+    }
     f.state = State::Relaying;
     pump(f);
 }
@@ -512,40 +518,42 @@ void TransparentProxy::startRelay(Flow &f)
 // (socket -> pipe -> socket), user space never touches them.
 void TransparentProxy::pump(Flow &f)
 {
+    // Reads while the pipe has room and writes while the receiver takes bytes, so reading
+    // and writing overlap instead of alternating.
     auto direction = [&](int from, int to, Pipe &p, qint64 &counter, bool mayRead) -> bool {
         for (;;) {
+            bool moved = false;
             if (p.buffered > 0) {
                 const ssize_t n = ::splice(p.r, nullptr, to, nullptr, p.buffered, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
                 if (n > 0) {
                     p.buffered -= size_t(n);
                     counter += n;
-                    continue;
+                    moved = true;
+                } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                    return false; // the receiver is gone
                 }
-                if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-                    return true;
-                return false; // the receiver is gone
             }
-            if (p.eof) {
+            if (p.eof && p.buffered == 0) {
                 if (!p.done) {
                     ::shutdown(to, SHUT_WR);
                     p.done = true;
                 }
                 return true;
             }
-            if (!mayRead)
-                return true;
-            const ssize_t n = ::splice(from, nullptr, p.w, nullptr, kPipeChunk, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-            if (n > 0) {
-                p.buffered += size_t(n);
-                continue;
+            if (mayRead && !p.eof && p.buffered < p.capacity) {
+                const ssize_t n = ::splice(from, nullptr, p.w, nullptr, p.capacity - p.buffered, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n > 0) {
+                    p.buffered += size_t(n);
+                    moved = true;
+                } else if (n == 0) {
+                    p.eof = true;
+                    moved = true;
+                } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                    return false;
+                }
             }
-            if (n == 0) {
-                p.eof = true;
-                continue;
-            }
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
+            if (!moved)
                 return true;
-            return false;
         }
     };
     // Bytes peeked before the decision go first.
@@ -579,11 +587,11 @@ void TransparentProxy::updateInterest(Flow &f)
     const bool headDone = f.headSent >= f.head.size();
     uint32_t client = EPOLLRDHUP;
     uint32_t upstream = EPOLLRDHUP;
-    if (f.up.buffered == 0 && !f.up.eof)
+    if (f.up.buffered < f.up.capacity && !f.up.eof)
         client |= EPOLLIN;
     if (f.down.buffered > 0)
         client |= EPOLLOUT;
-    if (f.down.buffered == 0 && !f.down.eof)
+    if (f.down.buffered < f.down.capacity && !f.down.eof)
         upstream |= EPOLLIN;
     if (f.up.buffered > 0 || !headDone)
         upstream |= EPOLLOUT;

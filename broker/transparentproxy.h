@@ -84,6 +84,7 @@ private:
         int r = -1;
         int w = -1;
         size_t buffered = 0;
+        size_t capacity = 65536;
         bool eof = false;
         bool done = false;
     };

@@ -15,8 +15,15 @@ std::optional<quint32> UpstreamResolver::fromHostsFile(const QString &name)
     if (m_hostsFile.isEmpty())
         return std::nullopt;
     std::lock_guard lock(m_mutex);
-    const QDateTime modified = QFileInfo(m_hostsFile).lastModified();
-    if (modified != m_loaded) {
+    // Re-read when the file changed, looking at most once a second.
+    const auto now = std::chrono::steady_clock::now();
+    QDateTime modified = m_loaded;
+    if (now - m_checked > std::chrono::seconds(1)) {
+        m_checked = now;
+        modified = QFileInfo(m_hostsFile).lastModified();
+    }
+    if (modified != m_loaded || !m_read) {
+        m_read = true;
         m_loaded = modified;
         m_hosts.clear();
         QFile f(m_hostsFile);

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QString>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -25,6 +26,8 @@ private:
     QString m_hostsFile;
     std::mutex m_mutex;
     QDateTime m_loaded;
+    std::chrono::steady_clock::time_point m_checked;
+    bool m_read = false;
     QHash<QString, quint32> m_hosts;
 };
 
