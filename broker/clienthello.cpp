@@ -217,25 +217,28 @@ ClientHello parseClientHello(std::span<const char> stream)
                                    .arg(hsTotal).arg(kMaxPeek));
         }
         if (hsTotal >= 0 && hs.size() >= hsTotal) {
+            // The hello must end exactly with its record (nothing else may share it), so a
+            // complete hello is always followed by the record boundary, never by a guess.
+            const qint64 usedOfRecord = hsTotal - (hs.size() - qint64(available));
+            if (usedOfRecord != qint64(len))
+                return invalid(QStringLiteral("extra handshake data after the ClientHello"));
             ClientHello done = parseBody(reinterpret_cast<const quint8 *>(hs.constData()) + 4, size_t(hsTotal - 4));
             done.consumed = int(recordEnd);
-            if (done.status == ClientHello::Status::Complete && hs.size() > hsTotal)
-                return invalid(QStringLiteral("extra handshake data after the ClientHello"));
             return done;
         }
         if (recordEnd > size) {
             h.status = ClientHello::Status::NeedMore;
             h.needed = int(recordEnd - size);
-            if (hsTotal > 0 && hsTotal > hs.size() + qint64(recordEnd - size))
-                h.needed += kRecordHeader; // yet another record must follow
-            else if (hsTotal < 0)
-                h.needed = std::max(h.needed, 1);
+            // Handshake bytes still missing once this record is in: they need another record.
+            const qint64 beyond = hsTotal < 0 ? 0 : hsTotal - hs.size() - qint64(recordEnd - size);
+            if (beyond > 0)
+                h.needed += kRecordHeader + int(beyond);
             break;
         }
         pos = recordEnd;
     }
-    if (stream.size() >= size_t(kMaxPeek))
-        return invalid(QStringLiteral("no complete ClientHello in the first %1 bytes").arg(kMaxPeek));
+    if (stream.size() >= size_t(kMaxPeek) || size + size_t(h.needed) > size_t(kMaxPeek))
+        return invalid(QStringLiteral("the ClientHello does not fit in %1 bytes").arg(kMaxPeek));
     return h;
 }
 

@@ -82,6 +82,8 @@ Result<HostPattern> HostPattern::parse(const QString &input)
         p.m_text = text;
         return p;
     }
+    if (text.contains(QLatin1String("://")))
+        return patternError(input, QStringLiteral("give a host name, not a URL (e.g. example.com)"));
     if (text.contains(u'/')) {
         const auto subnet = QHostAddress::parseSubnet(text);
         const QString prefix = text.section(u'/', 1);

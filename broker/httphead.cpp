@@ -1,5 +1,7 @@
 #include "httphead.h"
 
+#include <cctype>
+
 namespace airlock::http {
 
 namespace {
@@ -93,10 +95,13 @@ bool parseHost(QByteArrayView value, QString *host, int *port, QString *why)
         *why = QStringLiteral("Host is empty");
         return false;
     }
+    const bool bracketed = value.startsWith('[');
     for (char ch : name) {
         const auto c = quint8(ch);
-        const bool ok = isTchar(c) || c == ':' ;
-        if (!ok || c == '/' || c == '@') {
+        // A name: letters, digits, '-', '.', '_'; an IPv6 literal (only inside brackets): hex, ':', '.'.
+        const bool ok = bracketed ? (std::isxdigit(c) || c == ':' || c == '.')
+                                  : (std::isalnum(c) || c == '-' || c == '.' || c == '_');
+        if (!ok) {
             *why = QStringLiteral("Host holds a character a host name cannot have");
             return false;
         }

@@ -81,6 +81,20 @@ bool Policy::remove(qint64 id)
     return m_rules.removeIf([id](const Compiled &c) { return c.rule.id == id; }) > 0;
 }
 
+int Policy::removeSandbox(const QString &sandbox)
+{
+    if (sandbox.isEmpty())
+        return 0;
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.sandbox == sandbox; }));
+}
+
+int Policy::pruneMissing(const QSet<qint64> &present, qint64 upTo)
+{
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.id <= upTo && !present.contains(c.rule.id); }));
+}
+
 QList<Rule> Policy::rules() const
 {
     QReadLocker locker(&m_lock);

@@ -27,6 +27,7 @@
 #include <QHostAddress>
 #include <QList>
 #include <QReadWriteLock>
+#include <QSet>
 #include <QString>
 #include <sys/types.h>
 
@@ -74,7 +75,13 @@ public:
     Status setRules(const QList<Rule> &rules);
     Status add(const Rule &rule);        // refuses an invalid pattern or a duplicate id
     bool remove(qint64 id);
+    // Drops the rules of a sandbox that was removed (the store cascades its rows); returns how many.
+    int removeSandbox(const QString &sandbox);
     QList<Rule> rules() const;
+    // Drops rules with id <= `upTo` that are not in `present` (rows the store no longer has,
+    // e.g. cascaded away with their sandbox). Rule ids only grow (AUTOINCREMENT), so a rule
+    // added after `present` was read has a larger id and is kept. Returns how many.
+    int pruneMissing(const QSet<qint64> &present, qint64 upTo);
     // Drops rules expired at `now`; returns their ids.
     QList<qint64> purgeExpired(const QDateTime &now);
 

@@ -54,6 +54,18 @@ bool RuleStore::sandboxExists(const QString &name) const
     return q.exec() && q.next();
 }
 
+Result<uid_t> RuleStore::sandboxOwner(const QString &name) const
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"));
+    q.addBindValue(name);
+    if (!q.exec())
+        return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(name), q);
+    if (!q.next())
+        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, codes::kNotFound};
+    return uid_t(q.value(0).toLongLong());
+}
+
 Status RuleStore::load(const QDateTime &now)
 {
     if (Result<int> purged = purgeExpired(now); !purged)
@@ -64,7 +76,7 @@ Status RuleStore::load(const QDateTime &now)
     return m_policy.setRules(*all);
 }
 
-Result<Rule> RuleStore::add(Rule rule)
+Result<Rule> RuleStore::insertRow(Rule rule)
 {
     rule.pattern = rule.pattern.trimmed();
     if (Status s = Policy::validate(rule); !s)
@@ -99,11 +111,38 @@ Result<Rule> RuleStore::add(Rule rule)
     if (!q.exec())
         return sqlFailure(QStringLiteral("cannot store the rule"), q);
     rule.id = q.lastInsertId().toLongLong();
-    if (Status s = m_policy.add(rule); !s) {
-        removeRow(rule.id, false);
+    return rule;
+}
+
+Result<Rule> RuleStore::add(Rule rule)
+{
+    Result<Rule> stored = insertRow(std::move(rule));
+    if (!stored)
+        return stored;
+    if (Status s = m_policy.add(*stored); !s) {
+        removeRow(stored->id, false);
         return s.error();
     }
-    return rule;
+    return stored;
+}
+
+Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
+{
+    QList<Rule> stored;
+    Status s = m_store.transaction([&]() -> Status {
+        for (const Rule &r : rules) {
+            Result<Rule> one = insertRow(r);
+            if (!one)
+                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().code};
+            stored.append(*one);
+        }
+        return ok();
+    });
+    if (!s)
+        return s.error();
+    for (const Rule &r : std::as_const(stored))
+        m_policy.add(r); // ids are fresh and patterns validated: cannot fail
+    return stored;
 }
 
 Status RuleStore::removeRow(qint64 id, bool mustExist)
@@ -149,6 +188,23 @@ Result<QList<Rule>> RuleStore::list(const QString &sandbox) const
     while (q.next())
         out.append(ruleFrom(q));
     return out;
+}
+
+Result<int> RuleStore::syncRemovals()
+{
+    QSqlQuery q(m_store.db());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT id FROM rules")))
+        return sqlFailure(QStringLiteral("cannot list rule ids"), q);
+    QSet<qint64> present;
+    while (q.next())
+        present.insert(q.value(0).toLongLong());
+    // The highest id ever handed out, even if that row is gone (sqlite_sequence, AUTOINCREMENT).
+    QSqlQuery seq(m_store.db());
+    qint64 upTo = 0;
+    if (seq.exec(QStringLiteral("SELECT seq FROM sqlite_sequence WHERE name = 'rules'")) && seq.next())
+        upTo = seq.value(0).toLongLong();
+    return m_policy.pruneMissing(present, upTo);
 }
 
 Result<int> RuleStore::purgeExpired(const QDateTime &now)

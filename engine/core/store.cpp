@@ -102,7 +102,7 @@ CREATE TABLE snapshots (
     created     TEXT NOT NULL
 );
 CREATE TABLE rules (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     sandbox_id  INTEGER REFERENCES sandboxes(id) ON DELETE CASCADE,
     owner_uid   INTEGER NOT NULL,
     action      TEXT NOT NULL CHECK (action IN ('allow', 'deny')),
