@@ -15,5 +15,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerImageCommands(registry);
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);
+    airlock::ctl::registerEgressCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

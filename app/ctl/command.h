@@ -71,5 +71,6 @@ void registerRuleCommands(Registry &registry);
 void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);
+void registerEgressCommands(Registry &registry);
 
 } // namespace airlock::ctl

@@ -1,5 +1,6 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
+#include "daemon/egressservice.h"
 #include "daemon/ruleservice.h"
 #include "daemon/sandboxservice.h"
 
@@ -8,7 +9,13 @@ namespace airlock {
 std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
 {
     std::vector<std::unique_ptr<Service>> services;
-    services.push_back(std::make_unique<RuleService>(daemon));
+    auto rules = std::make_unique<RuleService>(daemon);
+    // Egress decides with the rule service's Policy and adds rules (egress.decide) through it.
+    // The sandbox engine reaches it through EgressControl (sandboxUp/sandboxDown/reconcile).
+    auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), &rules->policy(),
+                                                  &rules->mainThreadRules());
+    services.push_back(std::move(rules));
+    services.push_back(std::move(egress));
     services.push_back(std::make_unique<SandboxService>(daemon.config(), daemon.api()));
     return services;
 }
