@@ -14,5 +14,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerImageCommands(registry);
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);
+    airlock::ctl::registerConsoleCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

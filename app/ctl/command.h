@@ -70,5 +70,6 @@ void registerBaseCommands(Registry &registry);
 void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);
+void registerConsoleCommands(Registry &registry);
 
 } // namespace airlock::ctl
