@@ -2,9 +2,27 @@
 #include "core/logging.h"
 #include "libvirtconnection.h"
 
+#include <QThread>
+
 namespace airlock {
 
 ConsoleHub::~ConsoleHub() { closeAll(); }
+
+void ConsoleHub::release(Console &console)
+{
+    console.stop = true;
+    if (console.reader.joinable())
+        console.reader.join();
+    if (console.stream) {
+        virStreamAbort(console.stream);
+        virStreamFree(console.stream);
+        console.stream = nullptr;
+    }
+    if (console.conn) {
+        virConnectClose(console.conn);
+        console.conn = nullptr;
+    }
+}
 
 Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
 {
@@ -14,39 +32,50 @@ Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
         return ok();
     QByteArray keep;
     if (slot) { // the previous reader ended with the last boot; keep its history
-        if (slot->reader.joinable())
-            slot->reader.join();
-        if (slot->stream)
-            virStreamFree(slot->stream);
+        release(*slot);
         keep = slot->history;
     }
     auto console = std::make_shared<Console>();
     console->history = keep;
-    virDomainPtr dom = virDomainLookupByName(m_conn, domain.toUtf8().constData());
-    if (!dom)
-        return LibvirtConnection::lastError(QStringLiteral("the domain of %1 is gone").arg(sandbox));
-    console->stream = virStreamNew(m_conn, 0);
+    slot = console;
+    LibvirtConnection::initializeLibvirt();
+    console->conn = virConnectOpen(m_uri.toUtf8().constData());
+    if (!console->conn)
+        return LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
+    virDomainPtr dom = virDomainLookupByName(console->conn, domain.toUtf8().constData());
+    if (!dom) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("the domain of %1 is gone").arg(sandbox));
+        release(*console);
+        return e;
+    }
+    // Non-blocking: the reader polls, so closing never waits on a stream stuck in libvirt.
+    console->stream = virStreamNew(console->conn, VIR_STREAM_NONBLOCK);
     const int rc = virDomainOpenConsole(dom, nullptr, console->stream, VIR_DOMAIN_CONSOLE_FORCE);
     virDomainFree(dom);
     if (rc < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
-        virStreamFree(console->stream);
-        slot = console;
-        console->stream = nullptr;
+        release(*console);
         return e;
     }
     console->open = true;
-    console->reader = std::thread([this, sandbox, console] { read(sandbox, console); });
-    slot = console;
+    console->reader = std::thread([this, sandbox, c = console.get()] { read(sandbox, c); });
     return ok();
 }
 
-void ConsoleHub::read(const QString &sandbox, const std::shared_ptr<Console> &console)
+void ConsoleHub::read(const QString &sandbox, Console *console)
 {
     char buffer[16384];
-    for (;;) {
-        const int n = virStreamRecv(console->stream, buffer, sizeof buffer);
-        if (n <= 0) // 0: the guest went away; <0: aborted (close) or an error
+    while (!console->stop) {
+        int n;
+        {
+            QMutexLocker send(&console->sendLock);
+            n = virStreamRecv(console->stream, buffer, sizeof buffer);
+        }
+        if (n == -2) { // nothing yet
+            QThread::msleep(20);
+            continue;
+        }
+        if (n <= 0) // 0: the guest went away; -1: an error
             break;
         const QByteArray data(buffer, n);
         {
@@ -57,7 +86,6 @@ void ConsoleHub::read(const QString &sandbox, const std::shared_ptr<Console> &co
         }
         m_onOutput(sandbox, data);
     }
-    QMutexLocker lock(&m_lock);
     console->open = false;
 }
 
@@ -78,8 +106,17 @@ Status ConsoleHub::write(const QString &sandbox, const QByteArray &data)
     if (!c || !c->open)
         return Error{QStringLiteral("the console of %1 is not open").arg(sandbox), QStringLiteral("is the sandbox running?"), -32009};
     qsizetype sent = 0;
+    int spins = 0;
     while (sent < data.size()) {
-        const int n = virStreamSend(c->stream, data.constData() + sent, size_t(data.size() - sent));
+        int n;
+        {
+            QMutexLocker send(&c->sendLock);
+            n = virStreamSend(c->stream, data.constData() + sent, size_t(data.size() - sent));
+        }
+        if (n == -2 && ++spins < 500) {
+            QThread::msleep(10);
+            continue;
+        }
         if (n < 0)
             return LibvirtConnection::lastError(QStringLiteral("cannot write to the console of %1").arg(sandbox));
         sent += n;
@@ -94,14 +131,8 @@ void ConsoleHub::close(const QString &sandbox)
         QMutexLocker lock(&m_lock);
         c = m_consoles.take(sandbox);
     }
-    if (!c)
-        return;
-    if (c->stream)
-        virStreamAbort(c->stream);
-    if (c->reader.joinable())
-        c->reader.join();
-    if (c->stream)
-        virStreamFree(c->stream);
+    if (c)
+        release(*c);
 }
 
 void ConsoleHub::closeAll()

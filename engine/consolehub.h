@@ -8,6 +8,7 @@
 #include <functional>
 #include <libvirt/libvirt.h>
 #include <memory>
+#include <atomic>
 #include <thread>
 
 namespace airlock {
@@ -20,7 +21,9 @@ public:
     static constexpr qsizetype kHistory = 256 * 1024;
     using Output = std::function<void(const QString &sandbox, const QByteArray &data)>;
 
-    ConsoleHub(virConnectPtr conn, Output onOutput) : m_conn(conn), m_onOutput(std::move(onOutput)) {}
+    // Each console gets its own connection to `uri`, so a stream never holds up the
+    // engine's shared connection.
+    ConsoleHub(QString uri, Output onOutput) : m_uri(std::move(uri)), m_onOutput(std::move(onOutput)) {}
     ~ConsoleHub();
 
     // Opens the console of `domain` unless a reader for `sandbox` is already running.
@@ -32,14 +35,18 @@ public:
 
 private:
     struct Console {
+        virConnectPtr conn = nullptr;
         virStreamPtr stream = nullptr;
         std::thread reader;
         QByteArray history;
-        bool open = false;
+        std::atomic<bool> open{false};
+        std::atomic<bool> stop{false};
+        QMutex sendLock;
     };
-    void read(const QString &sandbox, const std::shared_ptr<Console> &console);
+    static void release(Console &console);
+    void read(const QString &sandbox, Console *console);
 
-    virConnectPtr m_conn;
+    QString m_uri;
     Output m_onOutput;
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<Console>> m_consoles;

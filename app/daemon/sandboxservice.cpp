@@ -59,7 +59,7 @@ Status SandboxService::start()
     Status result = ok();
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
-        m_consoles = std::make_unique<ConsoleHub>(engine.connection(), [this](const QString &sandbox, const QByteArray &data) {
+        m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
             publish(QStringLiteral("console:") + sandbox, {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
         });
         {
