@@ -93,6 +93,10 @@ private:
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
     void collectLayers(); // deletes layers nobody owns or builds on
+    Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
+                                  qint64 *parentOut);
+    Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
+    void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     void crashPoint(const char *step); // tests: AIRLOCK_TEST_CRASH_AT=<step> dies here
 
     DaemonConfig m_config;

@@ -16,5 +16,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);
     airlock::ctl::registerEgressCommands(registry);
+    airlock::ctl::registerConsoleCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

@@ -72,5 +72,6 @@ void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);
 void registerEgressCommands(Registry &registry);
+void registerConsoleCommands(Registry &registry);
 
 } // namespace airlock::ctl
