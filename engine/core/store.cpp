@@ -164,6 +164,13 @@ CREATE TABLE operations (
     step        TEXT NOT NULL,
     state_json  TEXT NOT NULL DEFAULT '{}',
     started     TEXT NOT NULL
+);
+CREATE TABLE sandbox_cas (
+    sandbox_id     INTEGER PRIMARY KEY REFERENCES sandboxes(id) ON DELETE CASCADE,
+    cert_pem       TEXT NOT NULL,
+    key_nonce      BLOB NOT NULL,
+    key_ciphertext BLOB NOT NULL,
+    created        TEXT NOT NULL
 )
 )SQL")},
     };
