@@ -1,12 +1,13 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
+#include "daemon/vaultservice.h"
 
 namespace airlock {
 
 std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
 {
-    Q_UNUSED(daemon)
     std::vector<std::unique_ptr<Service>> services;
+    services.push_back(std::make_unique<VaultService>(daemon));
     return services;
 }
 
