@@ -11,6 +11,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("airlockctl"));
     auto &registry = airlock::ctl::Registry::instance();
     airlock::ctl::registerBaseCommands(registry);
+    airlock::ctl::registerRuleCommands(registry);
     airlock::ctl::registerVaultCommands(registry);
     airlock::ctl::registerSecretCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));

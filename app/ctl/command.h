@@ -67,6 +67,7 @@ private:
 
 // Each commands_*.cpp defines one of these; main() calls them all.
 void registerBaseCommands(Registry &registry);
+void registerRuleCommands(Registry &registry);
 void registerVaultCommands(Registry &registry);
 void registerSecretCommands(Registry &registry);
 

@@ -4,8 +4,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QLocalSocket>
-#include <QSqlQuery>
 #include <grp.h>
 #include <unistd.h>
 
@@ -36,14 +36,6 @@ bool somebodyListens(const QString &path)
     return alive;
 }
 
-int countRows(const Store &store, const char *table)
-{
-    QSqlQuery q(store.db());
-    if (q.exec(QStringLiteral("SELECT count(*) FROM ") + QLatin1String(table)) && q.next())
-        return q.value(0).toInt();
-    return 0;
-}
-
 } // namespace
 
 Daemon::Daemon(DaemonConfig config, QObject *parent) : QObject(parent), m_config(std::move(config)) {}
@@ -68,7 +60,12 @@ Status Daemon::start()
     m_store = std::move(store.value());
 
     m_api = std::make_unique<ApiServer>(accessPolicyFor(m_config));
-    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
+    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) {
+        // The hottest call (every client polls it): answered from a cached serialisation.
+        if (m_statusJson.isEmpty())
+            m_statusJson = QJsonDocument(status()).toJson(QJsonDocument::Compact);
+        call.replyRaw(m_statusJson);
+    });
 
     m_services = makeServices(*this);
     for (auto &service : m_services) {
@@ -100,8 +97,9 @@ QJsonObject Daemon::status() const
         {QStringLiteral("version"), QStringLiteral(AIRLOCK_VERSION)},
         {QStringLiteral("libvirt_uri"), m_config.libvirtUri},
         {QStringLiteral("accel"), m_config.accel == AccelChoice::Kvm ? QStringLiteral("kvm") : QStringLiteral("tcg")},
-        {QStringLiteral("vault"), countRows(m_store, "key_slots") > 0 ? QStringLiteral("locked") : QStringLiteral("uninitialised")},
-        {QStringLiteral("sandboxes"), countRows(m_store, "sandboxes")},
+        // Services that own these replace them from memory: status must not touch the disk.
+        {QStringLiteral("vault"), QStringLiteral("uninitialised")},
+        {QStringLiteral("sandboxes"), 0},
     };
     for (const auto &service : m_services)
         service->contributeStatus(s);

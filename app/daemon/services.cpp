@@ -1,5 +1,6 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
+#include "daemon/ruleservice.h"
 #include "daemon/vaultservice.h"
 
 namespace airlock {
@@ -7,6 +8,7 @@ namespace airlock {
 std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
 {
     std::vector<std::unique_ptr<Service>> services;
+    services.push_back(std::make_unique<RuleService>(daemon));
     services.push_back(std::make_unique<VaultService>(daemon));
     return services;
 }
