@@ -1,6 +1,7 @@
 #include "secrethosts.h"
 
 #include "api_codes.h"
+#include "hostpattern.h"
 
 #include <QHostAddress>
 
@@ -53,14 +54,9 @@ Result<QString> normalize(const QString &pattern)
 
 bool matches(const QString &pattern, const QString &host)
 {
-    QString h = host.toLower();
-    if (h.endsWith(QLatin1Char('.')))
-        h.chop(1);
-    if (pattern.startsWith(QLatin1String("*."))) {
-        const QStringView suffix = QStringView(pattern).mid(1); // ".example.com"
-        return h.size() > suffix.size() && h.endsWith(suffix);
-    }
-    return h == pattern;
+    // The rules' matcher (broker/hostpattern, anchored *.domain) decides, so both agree.
+    const Result<HostPattern> p = HostPattern::parse(pattern);
+    return p && p->kind() != HostPattern::Kind::Any && p->matchesHost(normalizeHost(host));
 }
 
 bool matchesAny(const QStringList &patterns, const QString &host)

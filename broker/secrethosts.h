@@ -5,8 +5,8 @@
 #include <QStringList>
 
 // Host patterns a secret is bound to: an exact name or `*.domain` (anchored: never matches
-// `evildomain`, nor the bare domain). The policy branch owns broker/hostpattern for rules;
-// when it lands these two should become thin calls into it.
+// `evildomain`, nor the bare domain). Stricter than a rule's pattern (broker/hostpattern):
+// names only, no IPs, no bare `*`, no top-level wildcard; matching is hostpattern's.
 namespace airlock::secrethosts {
 
 // Lower-cases and checks one pattern; the error says what is wrong and what to write instead.

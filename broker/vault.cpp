@@ -578,6 +578,24 @@ Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, c
     return plain;
 }
 
+Result<QStringList> Vault::boundHosts(const QString &sandboxName)
+{
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT s.hosts_json FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
+                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    QStringList hosts;
+    while (q.next()) {
+        for (const QString &h : hostsFromJson(q.value(0).toString())) {
+            if (!hosts.contains(h))
+                hosts.append(h);
+        }
+    }
+    return hosts;
+}
+
 Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
 {
     Result<SecureBytes> key = keyCopy();

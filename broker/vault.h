@@ -79,6 +79,9 @@ public:
                                   uid_t caller);
     Result<QByteArray> lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller);
 
+    // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
+    Result<QStringList> boundHosts(const QString &sandboxName);
+
     // For the intercepting proxy: every secret the sandbox borrows, decrypted.
     // Fails with code Unavailable and "the Airlock vault is locked" while locked.
     Result<std::vector<LentSecret>> lentSecrets(const QString &sandboxName);
