@@ -587,6 +587,18 @@ bool Interceptor::needsInterception(const QString &sandbox, const QString &host)
     return hosts && secrethosts::matchesAny(hosts.value(), host);
 }
 
+std::optional<QString> Interceptor::placeholderOwner(const QString &sandbox, QByteArrayView bytes)
+{
+    const auto all = m_vault.placeholders(sandbox);
+    if (!all)
+        return std::nullopt;
+    for (const auto &[name, placeholder] : all.value()) {
+        if (bytes.indexOf(placeholder) >= 0)
+            return name;
+    }
+    return std::nullopt;
+}
+
 bool Interceptor::track(int fd)
 {
     std::lock_guard lock(m_mutex);

@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <openssl/types.h>
 #include <set>
 
@@ -67,6 +68,10 @@ public:
 
     // Does a flow of `sandbox` to `host` need interception (a borrowed secret is bound to it)?
     bool needsInterception(const QString &sandbox, const QString &host);
+
+    // For flows the proxy relays itself (plain HTTP, pass-through): the secret whose placeholder
+    // `bytes` carry, if any. The caller blocks the flow and raises an "exfiltration" alert.
+    std::optional<QString> placeholderOwner(const QString &sandbox, QByteArrayView bytes);
 
     // Takes ownership of `guestFd` (connected, blocking or not) and serves it on a thread of
     // its own; returns at once.

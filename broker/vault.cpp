@@ -596,6 +596,20 @@ Result<QStringList> Vault::boundHosts(const QString &sandboxName)
     return hosts;
 }
 
+Result<QList<QPair<QString, QByteArray>>> Vault::placeholders(const QString &sandboxName)
+{
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT s.name, ss.placeholder FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
+                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    QList<QPair<QString, QByteArray>> out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString().toLatin1()});
+    return out;
+}
+
 Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
 {
     Result<SecureBytes> key = keyCopy();

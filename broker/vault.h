@@ -82,6 +82,9 @@ public:
     // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
     Result<QStringList> boundHosts(const QString &sandboxName);
 
+    // (secret name, placeholder) of every secret the sandbox borrows; works while locked.
+    Result<QList<QPair<QString, QByteArray>>> placeholders(const QString &sandboxName);
+
     // For the intercepting proxy: every secret the sandbox borrows, decrypted.
     // Fails with code Unavailable and "the Airlock vault is locked" while locked.
     Result<std::vector<LentSecret>> lentSecrets(const QString &sandboxName);

@@ -5,6 +5,7 @@
 #include "securebytes.h"
 
 #include <QJsonArray>
+#include <QPointer>
 
 namespace airlock {
 
@@ -47,11 +48,39 @@ VaultService::~VaultService() { stop(); }
 Status VaultService::start()
 {
     m_vault = std::make_unique<Vault>(m_daemon.config().databasePath());
-    return m_vault->open();
+    if (Status s = m_vault->open(); !s)
+        return s;
+    Interceptor::Options options;
+    options.extraCaFile = m_daemon.config().upstreamCaFile;
+    QPointer<ApiServer> api = &m_daemon.api();
+    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this, api](const InterceptEvent &e) {
+        {
+            std::lock_guard lock(m_listenerMutex);
+            if (m_listener)
+                m_listener(e);
+        }
+        if (e.alertKind.isEmpty() || !api)
+            return;
+        const QJsonObject alert{{QStringLiteral("sandbox"), e.sandbox},
+                                {QStringLiteral("kind"), e.alertKind},
+                                {QStringLiteral("message"), e.alertMessage}};
+        QMetaObject::invokeMethod(api.data(), [api, alert] {
+            if (api)
+                api->publish(QStringLiteral("alert"), alert);
+        }, Qt::QueuedConnection);
+    });
+    return m_interceptor->init();
+}
+
+void VaultService::setInterceptListener(Interceptor::EventSink listener)
+{
+    std::lock_guard lock(m_listenerMutex);
+    m_listener = std::move(listener);
 }
 
 void VaultService::stop()
 {
+    m_interceptor.reset(); // closes intercepted connections and waits for their threads
     m_worker.waitForDone();
     if (m_vault)
         m_vault->lock();

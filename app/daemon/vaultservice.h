@@ -1,9 +1,11 @@
 #pragma once
 #include "daemon/service.h"
+#include "interceptor.h"
 #include "vault.h"
 
 #include <QThreadPool>
 #include <memory>
+#include <mutex>
 
 namespace airlock {
 
@@ -26,11 +28,19 @@ public:
 
     // For the sandbox engine (lendSecret, issueSandboxCa at create) and the proxy (interceptor).
     Vault &vault() { return *m_vault; }
+    // The egress broker hands flows to bound hosts here (needsInterception, then handle).
+    Interceptor &interceptor() { return *m_interceptor; }
+    // The egress broker records intercepted requests as egress events; called on connection
+    // threads. Exfiltration alerts are published on topic "alert" by this service itself.
+    void setInterceptListener(Interceptor::EventSink listener);
 
 private:
     void onWorker(const Call &call, std::function<void(const Call &)> work);
     Daemon &m_daemon;
     std::unique_ptr<Vault> m_vault;
+    std::unique_ptr<Interceptor> m_interceptor;
+    std::mutex m_listenerMutex;
+    Interceptor::EventSink m_listener;
     QThreadPool m_worker;
 };
 

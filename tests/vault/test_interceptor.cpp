@@ -3,6 +3,7 @@
 // egress broker does) -> the Interceptor -> an HTTPS test server with its own test CA that
 // records what it receives.
 #include "clienthello.h"
+#include "guesttrust.h"
 #include "interceptor.h"
 #include "support.h"
 #include "tlstestserver.h"
@@ -107,6 +108,8 @@ private Q_SLOTS:
     void upstreamWithWrongCertificateGetsNothing();
     void hostOutsideTheNameConstraintsFailsAtTheClient();
     void lockedVaultAnswersReadably();
+    void plainFlowGuardFindsPlaceholders();
+    void guestTrustBundleWorksForCurl();
 
 private:
     CurlResult curl(const QString &host, const QStringList &args);
@@ -396,6 +399,43 @@ void TestInterceptor::lockedVaultAnswersReadably()
     QVERIFY2(r.out.contains("the Airlock vault is locked"), r.out.constData());
     QCOMPARE(m_good->requests().size(), before);
     QVERIFY(m_vault->unlock(kPass));
+}
+
+void TestInterceptor::plainFlowGuardFindsPlaceholders()
+{
+    m_vault->lock(); // needs no key
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?k=" + m_betaPh + " HTTP/1.1\r\n")),
+             std::optional<QString>(QStringLiteral("beta")));
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET / HTTP/1.1\r\n")), std::nullopt);
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("other"), QByteArray(m_betaPh)), std::nullopt);
+    QVERIFY(m_vault->unlock(kPass));
+}
+
+void TestInterceptor::guestTrustBundleWorksForCurl()
+{
+    // The bundle a guest gets: sandbox CA + system roots; curl pointed at it by the environment.
+    auto bundle = guestTrustBundle(m_vault->sandboxCaPem(QStringLiteral("box")).value());
+    QVERIFY2(bundle, qPrintable(bundle.error().message()));
+    const QString path = m_dir.filePath(QStringLiteral("bundle.pem"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bundle.value());
+    f.close();
+    QVERIFY(bundle->count("BEGIN CERTIFICATE") > 10);
+    const QMap<QString, QString> env = trustEnvironment(path);
+    QCOMPARE(env.value(QStringLiteral("NODE_EXTRA_CA_CERTS")), path);
+    QProcess p;
+    QProcessEnvironment pe = QProcessEnvironment::systemEnvironment();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        pe.insert(it.key(), it.value());
+    p.setProcessEnvironment(pe);
+    p.start(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("--resolve"),
+                                     QStringLiteral("api.bound.test:%1:127.0.0.1").arg(m_front->port()), QStringLiteral("-H"),
+                                     QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh),
+                                     QStringLiteral("https://api.bound.test:%1/env").arg(m_front->port())});
+    QVERIFY(p.waitForFinished(30000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QCOMPARE(m_good->requests().last().header("x-api-key"), kAlpha);
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
