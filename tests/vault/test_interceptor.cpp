@@ -2,7 +2,7 @@
 // socket standing in for the transparent proxy (it peeks the ClientHello for the SNI, as the
 // egress broker does) -> the Interceptor -> an HTTPS test server with its own test CA that
 // records what it receives.
-#include "clienthello.h"
+#include "guestfront.h"
 #include "guesttrust.h"
 #include "interceptor.h"
 #include "support.h"
@@ -27,63 +27,6 @@ namespace {
 const QByteArray kPass = QByteArrayLiteral("interception passphrase");
 const QByteArray kAlpha = QByteArrayLiteral("alpha-REAL-secret-value-0123456789");
 const QByteArray kBeta = QByteArrayLiteral("beta-REAL-secret-value-9876543210");
-
-// Accepts guest connections on loopback, reads the ClientHello like the egress proxy, and
-// hands each flow to the interceptor with the bytes it read.
-class Front {
-public:
-    using Route = std::function<UpstreamAddress(const QString &sni)>;
-    Front(Interceptor &interceptor, Route route) : m_interceptor(interceptor), m_route(std::move(route))
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
-        ::listen(m_fd, 64);
-        socklen_t len = sizeof a;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr *>(&a), &len);
-        m_port = ntohs(a.sin_port);
-        m_thread = std::thread([this] { loop(); });
-    }
-    ~Front()
-    {
-        ::shutdown(m_fd, SHUT_RDWR);
-        m_thread.join();
-        ::close(m_fd);
-    }
-    quint16 port() const { return m_port; }
-
-private:
-    void loop()
-    {
-        for (;;) {
-            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (c < 0)
-                return;
-            QByteArray peeked;
-            tls::ClientHello hello;
-            char buf[4096];
-            do {
-                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-                if (n <= 0)
-                    break;
-                peeked.append(buf, qsizetype(n));
-                hello = tls::parseClientHello(peeked);
-            } while (hello.status == tls::ClientHello::Status::NeedMore);
-            if (hello.status != tls::ClientHello::Status::Complete || !hello.hasSni) {
-                ::close(c);
-                continue;
-            }
-            m_interceptor.handle(c, QStringLiteral("box"), hello.sni, peeked, m_route(hello.sni));
-        }
-    }
-    Interceptor &m_interceptor;
-    Route m_route;
-    int m_fd = -1;
-    quint16 m_port = 0;
-    std::thread m_thread;
-};
 
 struct CurlResult {
     int code = -1;
@@ -179,7 +122,7 @@ void TestInterceptor::initTestCase()
     });
     QVERIFY(m_interceptor->init());
     const quint16 good = m_good->port(), wrong = m_wrong->port();
-    m_front = std::make_unique<Front>(*m_interceptor, [good, wrong](const QString &sni) {
+    m_front = std::make_unique<Front>(*m_interceptor, QStringLiteral("box"), [good, wrong](const QString &sni) {
         return UpstreamAddress{sni, QHostAddress(QHostAddress::LocalHost), sni == QLatin1String("wrong.bound.test") ? wrong : good};
     });
     QVERIFY(m_interceptor->needsInterception(QStringLiteral("box"), QStringLiteral("api.bound.test")));

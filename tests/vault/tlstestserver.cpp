@@ -1,8 +1,10 @@
 #include "tlstestserver.h"
 #include "x509util.h"
 
+#include <QHostAddress>
 #include <QString>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -32,7 +34,7 @@ TlsTestServer::TlsTestServer(X509 *cert, EVP_PKEY *key)
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     ::bind(m_listener, reinterpret_cast<sockaddr *>(&a), sizeof a);
-    ::listen(m_listener, 64);
+    ::listen(m_listener, 1024);
     socklen_t len = sizeof a;
     ::getsockname(m_listener, reinterpret_cast<sockaddr *>(&a), &len);
     m_port = ntohs(a.sin_port);
@@ -50,8 +52,8 @@ TlsTestServer::~TlsTestServer()
         for (int fd : m_fds)
             ::shutdown(fd, SHUT_RDWR);
     }
-    for (std::thread &t : m_workers)
-        t.join();
+    while (m_active.load() > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     SSL_CTX_free(m_ctx);
 }
 
@@ -70,10 +72,16 @@ void TlsTestServer::acceptLoop()
                 ::close(fd);
             return;
         }
+        const int one = 1; // answers go out at once (no Nagle wait behind the session tickets)
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         const int id = ++m_connections;
         std::lock_guard lock(m_mutex);
         m_fds.push_back(fd);
-        m_workers.emplace_back([this, fd, id] { serve(fd, id); });
+        ++m_active;
+        std::thread([this, fd, id] {
+            serve(fd, id);
+            --m_active;
+        }).detach();
     }
 }
 
@@ -137,8 +145,10 @@ void TlsTestServer::serve(int fd, int id)
                 r.body = buf.left(length);
                 buf.remove(0, length);
             }
-            int index;
-            {
+            int index = int(++m_served);
+            if (!m_expectName.isEmpty() && r.header(m_expectName) == m_expectValue)
+                ++m_matched;
+            if (m_recording) {
                 std::lock_guard lock(m_mutex);
                 m_requests.append(r);
                 index = int(m_requests.size());
@@ -199,7 +209,7 @@ void TestPki::issue(const QList<QByteArray> &names, X509 **cert, EVP_PKEY **key)
     X509_set_pubkey(*cert, *key);
     QByteArray san;
     for (const QByteArray &n : names)
-        san += (san.isEmpty() ? "DNS:" : ",DNS:") + n;
+        san += QByteArray(san.isEmpty() ? "" : ",") + (QHostAddress(QString::fromLatin1(n)).isNull() ? "DNS:" : "IP:") + n;
     x509util::addExtension(*cert, caCert, NID_subject_alt_name, san);
     x509util::addExtension(*cert, caCert, NID_ext_key_usage, "serverAuth");
     x509util::addExtension(*cert, caCert, NID_subject_key_identifier, "hash");

@@ -27,6 +27,11 @@ public:
     QList<Request> requests();
     qint64 applicationBytes() const { return m_appBytes.load(); } // bytes read after a handshake
     int connections() const { return m_connections.load(); }
+    // Benchmarks: stop keeping every request; count those whose `name` header equals `value`.
+    void setRecording(bool on) { m_recording = on; }
+    void expectHeader(const QByteArray &name, const QByteArray &value) { m_expectName = name; m_expectValue = value; }
+    qint64 served() const { return m_served.load(); }
+    qint64 matched() const { return m_matched.load(); }
 
 private:
     void acceptLoop();
@@ -36,12 +41,17 @@ private:
     quint16 m_port = 0;
     std::thread m_acceptor;
     std::mutex m_mutex;
-    std::vector<std::thread> m_workers;
+    std::atomic<int> m_active{0};
     std::vector<int> m_fds;
     QList<Request> m_requests;
     std::atomic<qint64> m_appBytes{0};
     std::atomic<int> m_connections{0};
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_recording{true};
+    std::atomic<qint64> m_served{0};
+    std::atomic<qint64> m_matched{0};
+    QByteArray m_expectName;
+    QByteArray m_expectValue;
 };
 
 // Test PKI: a CA and certificates it signs (EC P-256).
