@@ -430,7 +430,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         return s;
     Result<SecureBytes> key = keyCopy();
     if (!key)
-        return key.error();
+        return state() == VaultState::Uninitialised ? uninitialisedError() : key.error();
 
     const QString hostsJson =
         QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(normalized)).toJson(QJsonDocument::Compact));
