@@ -317,6 +317,7 @@ void Vault::lock()
     if (m_key)
         qCInfo(lcVault) << "vault locked";
     m_key.reset(); // SecureBytes cleanses on destruction
+    m_lentCache.clear();
 }
 
 Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray &newPassphrase)
@@ -477,6 +478,8 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         if (!up.exec())
             return sqlError(QStringLiteral("cannot store secret %1").arg(name), up);
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
         return ok();
     });
 }
@@ -523,6 +526,8 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
         if (!q.exec())
             return sqlError(QStringLiteral("cannot remove secret %1").arg(name), q);
         qCInfo(lcVault) << "secret" << name << "removed";
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
         return ok();
     }
     return Error{QStringLiteral("no secret named %1").arg(name), QStringLiteral("see `airlockctl secret ls`"), kNotFoundCode};
@@ -563,7 +568,16 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
                          ? QStringLiteral("the sandbox already borrows it; name it once")
                          : ins.lastError().text(),
                      kConflictCode};
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.clear();
     return placeholder;
+}
+
+void Vault::forgetSandbox(const QString &sandboxName)
+{
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.remove(sandboxName);
+    m_cas.remove(sandboxName);
 }
 
 Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
@@ -612,6 +626,11 @@ Result<QList<QPair<QString, QByteArray>>> Vault::placeholders(const QString &san
 
 Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
 {
+    {
+        QMutexLocker locker(&m_mutex);
+        if (auto it = m_lentCache.constFind(sandboxName); it != m_lentCache.constEnd() && m_key)
+            return it.value();
+    }
     Result<SecureBytes> key = keyCopy();
     if (!key)
         return key.error();
@@ -641,6 +660,9 @@ Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
         s.value = std::make_shared<const SecureBytes>(std::move(value.value()));
         out.push_back(std::move(s));
     }
+    QMutexLocker locker(&m_mutex);
+    if (m_key) // not locked meanwhile
+        m_lentCache.insert(sandboxName, out);
     return out;
 }
 

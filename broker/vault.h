@@ -99,6 +99,9 @@ public:
     // this sandbox's own traffic, not any secret).
     Result<std::shared_ptr<SandboxCa>> sandboxCa(const QString &sandboxName);
 
+    // The engine calls this when a sandbox is removed: its CA and decrypted secrets leave memory.
+    void forgetSandbox(const QString &sandboxName);
+
     static QString lockedMessage();
 
 private:
@@ -114,6 +117,9 @@ private:
     mutable QMutex m_mutex;
     std::unique_ptr<SecureBytes> m_key; // null while locked
     QHash<QString, std::shared_ptr<SandboxCa>> m_cas;
+    // Decrypted secrets per sandbox while unlocked, so a new intercepted connection costs no
+    // database round trip; dropped on lock and on any change to secrets or loans.
+    QHash<QString, std::vector<LentSecret>> m_lentCache;
 };
 
 } // namespace airlock
