@@ -393,6 +393,13 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
     QByteArray wire = http::serializeRequestHead(head);
     for (http::Header &h : head.headers)
         wipe(h.value); // the real value: cleansed as soon as it is on the wire
+    // A small body already checked whole goes out with the head, in one write.
+    qint64 bodyWithHead = 0;
+    if (framing.kind == http::BodyFraming::Length && framing.length <= m_owner.m_options.bufferedBodyLimit) {
+        bodyWithHead = framing.length;
+        wire.append(buf.constData(), qsizetype(bodyWithHead));
+        buf.remove(0, qsizetype(bodyWithHead));
+    }
     const bool sent = m_up.write(wire);
     m_bytesUp += wire.size();
     wipe(wire);
@@ -401,7 +408,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
         return Next::Close;
     }
     QString blocked;
-    if (!relayRequestBody(framing, &blocked)) {
+    if (!bodyWithHead && !relayRequestBody(framing, &blocked)) {
         if (!blocked.isEmpty()) {
             // Cut the upstream connection mid-body: the request never completes there.
             linger hard{1, 0};
@@ -483,17 +490,23 @@ bool InterceptedConnection::relayResponse(Next *next)
             deny(502, "Bad Gateway", error);
             return false;
         }
-        if (!m_guest.write(in.constData(), head.headEnd))
-            return false;
-        m_bytesDown += head.headEnd;
-        in.remove(0, head.headEnd);
         if (head.status == 101)
             return false; // never asked for: close both
-        if (head.status < 200)
-            continue;     // interim response (100, 103): the final one follows
         const http::BodyFraming framing = http::responseFraming(m_method, head, &error);
         if (!error.isEmpty())
             return false;
+        // A small response already read whole goes out in one write (one TLS record).
+        qsizetype first = head.headEnd;
+        if (head.status >= 200 && framing.kind == http::BodyFraming::Length && in.size() - head.headEnd >= framing.length)
+            first += qsizetype(framing.length);
+        if (!m_guest.write(in.constData(), first))
+            return false;
+        m_bytesDown += first;
+        in.remove(0, first);
+        if (head.status < 200)
+            continue;     // interim response (100, 103): the final one follows
+        if (first > head.headEnd)
+            return true;
         if (http::hasToken(head.header("Connection"), "close") || head.version == "HTTP/1.0")
             *next = Next::Close;
         switch (framing.kind) {

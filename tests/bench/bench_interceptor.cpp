@@ -395,7 +395,8 @@ int main(int argc, char **argv)
         const quint16 port = freePort();
         mitmProcess.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         mitmProcess.setStandardOutputFile(dir.filePath(QStringLiteral("mitm.log")));
-        mitmProcess.start(mitmDump, {QStringLiteral("-q"), QStringLiteral("--listen-host"), QStringLiteral("127.0.0.1"),
+        mitmProcess.start(mitmDump, {QStringLiteral("--set"), QStringLiteral("flow_detail=0"), QStringLiteral("--set"),
+                                     QStringLiteral("stream_large_bodies=1m"), QStringLiteral("--listen-host"), QStringLiteral("127.0.0.1"),
                                      QStringLiteral("--listen-port"), QString::number(port), QStringLiteral("--set"),
                                      QStringLiteral("confdir=") + conf, QStringLiteral("--set"),
                                      QStringLiteral("ssl_verify_upstream_trusted_ca=") + upstreamCa, QStringLiteral("-s"),
@@ -403,7 +404,12 @@ int main(int argc, char **argv)
         if (waitForPort(port, 30000) && QFile::exists(conf + QStringLiteral("/mitmproxy-ca-cert.pem"))) {
             Path p{QStringLiteral("mitmproxy"), port, true, QStringLiteral("127.0.0.1:%1").arg(upPort),
                    conf + QStringLiteral("/mitmproxy-ca-cert.pem"), {}, upPort};
-            mitm = measure(p, window, std::min<qint64>(bulk, 256 << 20), clients);
+            mitm = measure(p, window, std::min<qint64>(bulk, 64 << 20), clients); // ~5 MB/s: keep it short
+            if (!mitm.ok) {
+                QFile log(dir.filePath(QStringLiteral("mitm.log")));
+                if (log.open(QIODevice::ReadOnly))
+                    std::fprintf(stderr, "  mitmproxy's log ends:\n%s\n", log.readAll().right(1500).constData());
+            }
         } else {
             std::fprintf(stderr, "  mitmproxy did not start\n");
         }
