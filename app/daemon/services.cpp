@@ -3,6 +3,7 @@
 #include "daemon/egressservice.h"
 #include "daemon/ruleservice.h"
 #include "daemon/sandboxservice.h"
+#include "daemon/vaultservice.h"
 
 namespace airlock {
 
@@ -15,6 +16,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), &rules->policy(),
                                                   &rules->mainThreadRules());
     services.push_back(std::move(rules));
+    services.push_back(std::make_unique<VaultService>(daemon));
     services.push_back(std::move(egress));
     services.push_back(std::make_unique<SandboxService>(daemon.config(), daemon.api()));
     return services;
