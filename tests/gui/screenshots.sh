@@ -1,0 +1,44 @@
+#!/bin/bash
+# Screenshots of airlock's main views for people to look at: the real app under Xvfb
+# against a real airlockd (its own data directory and socket in a temp dir), one run per
+# view, captured with ImageMagick's `import -window root`.
+# Usage: tests/gui/screenshots.sh [BUILD_DIR] [OUT_DIR]   (needs xvfb, xauth, imagemagick)
+set -euo pipefail
+build=$(realpath "${1:-build/debug}")
+out=$(realpath -m "${2:-$build/screenshots}")
+airlock="$build/app/airlock"
+airlockd="$build/app/airlockd"
+for tool in xvfb-run import; do
+    command -v "$tool" >/dev/null || { echo "screenshots.sh: $tool is missing: apt-get install xvfb xauth imagemagick" >&2; exit 1; }
+done
+[ -x "$airlock" ] && [ -x "$airlockd" ] || { echo "screenshots.sh: build first: $airlock or $airlockd missing" >&2; exit 1; }
+mkdir -p "$out"
+tmp=$(mktemp -d)
+daemon_pid=
+cleanup() { [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+"$airlockd" --foreground --data-dir "$tmp/data" --socket "$tmp/airlockd.sock" 2>"$tmp/airlockd.log" &
+daemon_pid=$!
+for _ in $(seq 50); do [ -S "$tmp/airlockd.sock" ] && break; sleep 0.1; done
+[ -S "$tmp/airlockd.sock" ] || { echo "screenshots.sh: airlockd did not start:" >&2; cat "$tmp/airlockd.log" >&2; exit 1; }
+
+# shot NAME ARGS...: starts airlock with ARGS, waits for it to settle, captures the screen.
+shot() {
+    local name=$1; shift
+    xvfb-run -a -s "-screen 0 1280x860x24" bash -c '
+        "$0" "$@" & app=$!
+        sleep 4
+        import -window root "'"$out/$name.png"'"
+        kill $app; wait $app 2>/dev/null || true' "$airlock" "$@"
+    echo "$out/$name.png"
+}
+
+shot main --socket "$tmp/airlockd.sock"
+for tab in terminal network snapshots secrets settings; do
+    shot "tab-$tab" --socket "$tmp/airlockd.sock" --tab "$tab"
+done
+# No daemon at this socket and starting one is off: the "not connected" banner.
+shot not-connected --socket "$tmp/nobody.sock" --no-start-daemon
+# A daemon that cannot start: its stderr in the details area.
+AIRLOCK_HOME=/proc/airlock-cannot-live-here shot start-failed --socket "$tmp/failing.sock"
