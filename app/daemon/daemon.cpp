@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocalSocket>
-#include <QSqlQuery>
 #include <grp.h>
 #include <unistd.h>
 
@@ -34,14 +33,6 @@ bool somebodyListens(const QString &path)
     const bool alive = probe.waitForConnected(500);
     probe.abort();
     return alive;
-}
-
-int countRows(const Store &store, const char *table)
-{
-    QSqlQuery q(store.db());
-    if (q.exec(QStringLiteral("SELECT count(*) FROM ") + QLatin1String(table)) && q.next())
-        return q.value(0).toInt();
-    return 0;
 }
 
 } // namespace
@@ -100,8 +91,9 @@ QJsonObject Daemon::status() const
         {QStringLiteral("version"), QStringLiteral(AIRLOCK_VERSION)},
         {QStringLiteral("libvirt_uri"), m_config.libvirtUri},
         {QStringLiteral("accel"), m_config.accel == AccelChoice::Kvm ? QStringLiteral("kvm") : QStringLiteral("tcg")},
-        {QStringLiteral("vault"), countRows(m_store, "key_slots") > 0 ? QStringLiteral("locked") : QStringLiteral("uninitialised")},
-        {QStringLiteral("sandboxes"), countRows(m_store, "sandboxes")},
+        // Services that own these replace them from memory: status must not touch the disk.
+        {QStringLiteral("vault"), QStringLiteral("uninitialised")},
+        {QStringLiteral("sandboxes"), 0},
     };
     for (const auto &service : m_services)
         service->contributeStatus(s);

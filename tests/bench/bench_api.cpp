@@ -1,0 +1,175 @@
+// API benchmark (issue 2): `status` round trips per second and p50/p99 latency with 1 and
+// 16 clients against a real airlockd, beside a bare Unix-socket echo server measured the
+// same way in the same run. Prints ratios; the target is at least 25% of the echo's rate.
+#include "api/blockingclient.h"
+#include "daemonprocess.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace airlock;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Sample {
+    double perSecond = 0;
+    double p50us = 0;
+    double p99us = 0;
+    long failures = 0;
+};
+
+// The reference: reads lines, writes back a reply of the same size as airlockd's answer.
+class EchoServer {
+public:
+    EchoServer(const QString &path, QByteArray reply) : m_reply(std::move(reply))
+    {
+        m_listen = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        const QByteArray p = QFile::encodeName(path);
+        std::memcpy(a.sun_path, p.constData(), size_t(p.size()));
+        ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        ::listen(m_listen, 64);
+        m_acceptor = std::thread([this] {
+            for (;;) {
+                const int fd = ::accept(m_listen, nullptr, nullptr);
+                if (fd < 0)
+                    return;
+                m_workers.emplace_back([this, fd] { serve(fd); });
+            }
+        });
+    }
+    ~EchoServer()
+    {
+        ::shutdown(m_listen, SHUT_RDWR);
+        ::close(m_listen);
+        m_acceptor.join();
+        for (auto &w : m_workers)
+            w.join();
+    }
+
+private:
+    void serve(int fd)
+    {
+        QByteArray buf;
+        char chunk[65536];
+        for (;;) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n <= 0)
+                break;
+            buf.append(chunk, n);
+            for (qsizetype nl; (nl = buf.indexOf('\n')) >= 0;) {
+                const QByteArray line = buf.left(nl);
+                buf.remove(0, nl + 1);
+                // Echo the id the way a JSON-RPC server would, so the client logic is identical.
+                const qsizetype idAt = line.indexOf("\"id\":");
+                const QByteArray id = line.mid(idAt + 5, line.indexOf(',', idAt) - idAt - 5);
+                const QByteArray out = "{\"id\":" + id + "," + m_reply;
+                [[maybe_unused]] ssize_t w = ::write(fd, out.constData(), size_t(out.size()));
+            }
+        }
+        ::close(fd);
+    }
+    QByteArray m_reply;
+    int m_listen;
+    std::thread m_acceptor;
+    std::vector<std::thread> m_workers;
+};
+
+Sample measure(const QString &socketPath, int clients, double seconds)
+{
+    std::vector<std::vector<double>> latencies(static_cast<size_t>(clients));
+    std::atomic<long> failures{0};
+    std::vector<std::thread> threads;
+    const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+    for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+            BlockingClient client;
+            if (!client.connectTo(socketPath).ok()) {
+                ++failures;
+                return;
+            }
+            auto &mine = latencies[size_t(c)];
+            mine.reserve(200000);
+            while (Clock::now() < end) {
+                const auto t0 = Clock::now();
+                const auto r = client.call(QStringLiteral("status"), {}, 5000);
+                const auto t1 = Clock::now();
+                if (!r.ok() || !r->isObject()) {
+                    ++failures;
+                    continue;
+                }
+                mine.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+            }
+        });
+    }
+    for (auto &t : threads)
+        t.join();
+    std::vector<double> all;
+    for (auto &v : latencies)
+        all.insert(all.end(), v.begin(), v.end());
+    std::sort(all.begin(), all.end());
+    Sample s;
+    s.failures = failures;
+    if (all.empty())
+        return s;
+    s.perSecond = double(all.size()) / seconds;
+    s.p50us = all[all.size() / 2];
+    s.p99us = all[std::min(all.size() - 1, all.size() * 99 / 100)];
+    return s;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const double seconds = qEnvironmentVariableIntValue("AIRLOCK_BENCH_SECONDS") > 0
+        ? qEnvironmentVariableIntValue("AIRLOCK_BENCH_SECONDS") : 3.0;
+
+    DaemonProcess daemon;
+    if (!daemon.start()) {
+        std::fprintf(stderr, "bench_api: airlockd did not start: %s\n", qPrintable(daemon.log()));
+        return 1;
+    }
+    // The echo replies with a body as large as airlockd's status result.
+    BlockingClient probe;
+    if (!probe.connectTo(daemon.socketPath()).ok())
+        return 1;
+    const QByteArray statusBody = QJsonDocument(probe.call(QStringLiteral("status"))->toObject()).toJson(QJsonDocument::Compact);
+    QTemporaryDir dir;
+    EchoServer echo(dir.filePath(QStringLiteral("echo.sock")),
+                    "\"jsonrpc\":\"2.0\",\"result\":" + statusBody + "}\n");
+
+    std::printf("API benchmark: `status` round trips, %.0f s per run\n", seconds);
+    std::printf("%-8s | %12s %9s %9s | %12s %9s %9s | %s\n", "clients", "airlockd/s", "p50 us", "p99 us",
+                "echo/s", "p50 us", "p99 us", "airlockd/echo");
+    int rc = 0;
+    for (int clients : {1, 16}) {
+        const Sample a = measure(daemon.socketPath(), clients, seconds);
+        const Sample e = measure(dir.filePath(QStringLiteral("echo.sock")), clients, seconds);
+        const double ratio = e.perSecond > 0 ? a.perSecond / e.perSecond : 0;
+        std::printf("%-8d | %12.0f %9.1f %9.1f | %12.0f %9.1f %9.1f | %5.1f%% %s\n", clients, a.perSecond, a.p50us,
+                    a.p99us, e.perSecond, e.p50us, e.p99us, ratio * 100, ratio >= 0.25 ? "(target >= 25%: met)" : "(target >= 25%: MISSED)");
+        if (a.failures || e.failures || a.perSecond <= 0) {
+            std::fprintf(stderr, "bench_api: %ld failed calls to airlockd, %ld to the echo\n", a.failures, e.failures);
+            rc = 1;
+        }
+    }
+    daemon.stop();
+    return rc;
+}

@@ -1,0 +1,461 @@
+// A real airlockd over its real socket: bad input gets a clear answer and the daemon keeps
+// serving every other client (issue 2, "Bad input gets a clear answer").
+#include "api/blockingclient.h"
+#include "api/jsonrpc.h"
+#include "daemonprocess.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace airlock;
+
+namespace {
+
+// A raw client, so a test can misbehave exactly as it wants.
+class Raw {
+public:
+    explicit Raw(const QString &path)
+    {
+        m_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        const QByteArray p = QFile::encodeName(path);
+        std::memcpy(a.sun_path, p.constData(), size_t(p.size()));
+        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0;
+        m_errno = errno;
+    }
+    ~Raw() { ::close(m_fd); }
+    bool connected() const { return m_connected; }
+    int connectErrno() const { return m_errno; }
+    int fd() const { return m_fd; }
+
+    bool send(const QByteArray &bytes)
+    {
+        for (qsizetype off = 0; off < bytes.size();) {
+            const ssize_t n = ::send(m_fd, bytes.constData() + off, size_t(bytes.size() - off), MSG_NOSIGNAL);
+            if (n <= 0)
+                return false;
+            off += n;
+        }
+        return true;
+    }
+    // Next line, or empty on EOF/timeout.
+    QByteArray line(int timeoutMs = 10000)
+    {
+        for (;;) {
+            const qsizetype nl = m_buf.indexOf('\n');
+            if (nl >= 0) {
+                const QByteArray l = m_buf.left(nl);
+                m_buf.remove(0, nl + 1);
+                return l;
+            }
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, timeoutMs) <= 0)
+                return {};
+            char chunk[65536];
+            const ssize_t n = ::read(m_fd, chunk, sizeof chunk);
+            if (n <= 0)
+                return {};
+            m_buf.append(chunk, n);
+        }
+    }
+    QJsonObject message(int timeoutMs = 10000) { return QJsonDocument::fromJson(line(timeoutMs)).object(); }
+    // True once the daemon has closed its side.
+    bool closedByPeer(int timeoutMs = 10000)
+    {
+        QDeadlineTimer deadline(timeoutMs);
+        while (!deadline.hasExpired()) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 100) > 0) {
+                char chunk[65536];
+                const ssize_t n = ::read(m_fd, chunk, sizeof chunk);
+                if (n == 0 || (n < 0 && errno == ECONNRESET))
+                    return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    int m_fd;
+    bool m_connected;
+    int m_errno;
+    QByteArray m_buf;
+};
+
+QByteArray statusRequest(int id)
+{
+    return QByteArray("{\"jsonrpc\":\"2.0\",\"id\":") + QByteArray::number(id) + ",\"method\":\"status\"}\n";
+}
+
+int errorCode(const QJsonObject &m) { return m.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt(); }
+QString errorMessage(const QJsonObject &m) { return m.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(); }
+
+qint64 rssKiB(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &l : f.readAll().split('\n'))
+        if (l.startsWith("VmRSS:"))
+            return l.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+} // namespace
+
+class TestDaemonApi : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup();
+
+    void statusAnswersWithContractFields();
+    void socketIsPrivate();
+    void notJsonGetsParseErrorAndConnectionSurvives();
+    void invalidUtf8IsNamed();
+    void hugeLineIsRefusedAndClosed();
+    void unknownMethodIsNamed();
+    void wrongParameterTypes();
+    void clientDisconnectingMidRequest();
+    void fiftyClientsEachGetTheirAnswersInOrder();
+    void subscriberThatStopsReadingIsDropped();
+    void secondDaemonOnSameDataDirIsRefused();
+    void clientOfAnotherUidIsRefused();
+    void ctlReportsUnreachableDaemon();
+    void sigtermShutsDownCleanly();
+    void corruptStoreIsReportedAndKept();
+
+private:
+    void expectStillServing();
+    DaemonProcess *m_daemon = nullptr;
+};
+
+void TestDaemonApi::initTestCase()
+{
+    m_daemon = new DaemonProcess;
+    QVERIFY2(m_daemon->start(), qPrintable(m_daemon->log()));
+}
+
+void TestDaemonApi::cleanupTestCase() { delete m_daemon; }
+
+void TestDaemonApi::cleanup()
+{
+    if (m_daemon && m_daemon->process().state() == QProcess::Running)
+        expectStillServing();
+}
+
+void TestDaemonApi::expectStillServing()
+{
+    BlockingClient c;
+    QVERIFY2(c.connectTo(m_daemon->socketPath()).ok(), "daemon is not reachable any more");
+    auto s = c.call(QStringLiteral("status"), {}, 5000);
+    QVERIFY2(s.ok(), qPrintable(s.error().message()));
+    QCOMPARE(s->toObject().value(QLatin1String("version")).toString(), QStringLiteral(AIRLOCK_VERSION));
+}
+
+void TestDaemonApi::statusAnswersWithContractFields()
+{
+    const auto r = m_daemon->ctl({QStringLiteral("--json"), QStringLiteral("status")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject s = QJsonDocument::fromJson(r.out).object();
+    for (const char *field : {"version", "libvirt_uri", "accel", "vault", "sandboxes"})
+        QVERIFY2(s.contains(QLatin1String(field)), field);
+    QVERIFY(s.value(QLatin1String("accel")) == QLatin1String("kvm") || s.value(QLatin1String("accel")) == QLatin1String("tcg"));
+    QVERIFY(QStringList({QStringLiteral("uninitialised"), QStringLiteral("locked"), QStringLiteral("unlocked")})
+                .contains(s.value(QLatin1String("vault")).toString()));
+    QVERIFY(s.value(QLatin1String("sandboxes")).isDouble());
+    QVERIFY(r.err.isEmpty());
+}
+
+void TestDaemonApi::socketIsPrivate()
+{
+    struct stat st{};
+    QCOMPARE(::stat(QFile::encodeName(m_daemon->socketPath()).constData(), &st), 0);
+    QVERIFY(S_ISSOCK(st.st_mode));
+    QCOMPARE(int(st.st_mode & 0777), 0600);
+}
+
+void TestDaemonApi::notJsonGetsParseErrorAndConnectionSurvives()
+{
+    Raw c(m_daemon->socketPath());
+    QVERIFY(c.connected());
+    QVERIFY(c.send("this is not json\n"));
+    const QJsonObject m = c.message();
+    QCOMPARE(errorCode(m), int(rpc::ParseError));
+    QVERIFY2(errorMessage(m).contains(QLatin1String("not JSON")), qPrintable(errorMessage(m)));
+    QVERIFY(m.value(QLatin1String("id")).isNull());
+    QVERIFY(c.send(statusRequest(2)));
+    QCOMPARE(c.message().value(QLatin1String("id")).toInt(), 2);
+}
+
+void TestDaemonApi::invalidUtf8IsNamed()
+{
+    Raw c(m_daemon->socketPath());
+    QVERIFY(c.send(QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sta\xc3\x28tus\"}\n")));
+    const QJsonObject m = c.message();
+    QCOMPARE(errorCode(m), int(rpc::ParseError));
+    QVERIFY2(errorMessage(m).contains(QLatin1String("UTF-8")), qPrintable(errorMessage(m)));
+}
+
+void TestDaemonApi::hugeLineIsRefusedAndClosed()
+{
+    Raw c(m_daemon->socketPath());
+    const QByteArray huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\"" +
+                            QByteArray(2 << 20, 'a') + "\"}}\n";
+    c.send(huge); // the daemon may close before taking it all
+    const QJsonObject m = c.message();
+    QCOMPARE(errorCode(m), int(rpc::TooLarge));
+    QVERIFY2(errorMessage(m).contains(QLatin1String("longer than")), qPrintable(errorMessage(m)));
+    QVERIFY(c.closedByPeer());
+    QVERIFY(rssKiB(m_daemon->pid()) < 200 * 1024);
+}
+
+void TestDaemonApi::unknownMethodIsNamed()
+{
+    Raw c(m_daemon->socketPath());
+    QVERIFY(c.send("{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"frobnicate\"}\n"));
+    const QJsonObject m = c.message();
+    QCOMPARE(errorCode(m), int(rpc::MethodNotFound));
+    QCOMPARE(m.value(QLatin1String("id")).toString(), QStringLiteral("abc"));
+    QVERIFY(errorMessage(m).contains(QLatin1String("frobnicate")));
+}
+
+void TestDaemonApi::wrongParameterTypes()
+{
+    Raw c(m_daemon->socketPath());
+    QVERIFY(c.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":[1,2]}\n"));
+    QCOMPARE(errorCode(c.message()), int(rpc::InvalidParams));
+    QVERIFY(c.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"subscribe\",\"params\":{\"topics\":5}}\n"));
+    const QJsonObject m = c.message();
+    QCOMPARE(errorCode(m), int(rpc::InvalidParams));
+    QVERIFY(errorMessage(m).contains(QLatin1String("topics")));
+    QVERIFY(c.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":7}\n"));
+    QCOMPARE(errorCode(c.message()), int(rpc::InvalidRequest));
+}
+
+void TestDaemonApi::clientDisconnectingMidRequest()
+{
+    for (int i = 0; i < 20; ++i) {
+        Raw c(m_daemon->socketPath());
+        QVERIFY(c.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"meth"));
+        // ...and one that leaves right after a complete request, before reading the answer
+        Raw d(m_daemon->socketPath());
+        QVERIFY(d.send(statusRequest(1)));
+    }
+}
+
+void TestDaemonApi::fiftyClientsEachGetTheirAnswersInOrder()
+{
+    constexpr int kClients = 50;
+    constexpr int kRequests = 40;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kClients; ++t) {
+        threads.emplace_back([&, t] {
+            Raw c(m_daemon->socketPath());
+            if (!c.connected()) { ++failures; return; }
+            QByteArray burst; // pipelined: all requests before any answer
+            for (int i = 0; i < kRequests; ++i)
+                burst += statusRequest(t * 1000 + i);
+            if (!c.send(burst)) { ++failures; return; }
+            for (int i = 0; i < kRequests; ++i) {
+                const QJsonObject m = c.message();
+                if (m.value(QLatin1String("id")).toInt() != t * 1000 + i || !m.contains(QLatin1String("result"))) {
+                    ++failures;
+                    return;
+                }
+            }
+        });
+    }
+    for (auto &th : threads)
+        th.join();
+    QCOMPARE(failures.load(), 0);
+}
+
+void TestDaemonApi::subscriberThatStopsReadingIsDropped()
+{
+    // A client subscribes and then floods requests without ever reading an answer.
+    Raw slow(m_daemon->socketPath());
+    QVERIFY(slow.send("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"subscribe\",\"params\":{\"topics\":[\"egress\",\"sandbox\"]}}\n"));
+    const int flags = ::fcntl(slow.fd(), F_GETFL);
+    ::fcntl(slow.fd(), F_SETFL, flags | O_NONBLOCK);
+    QByteArray burst;
+    for (int i = 0; i < 1000; ++i)
+        burst += statusRequest(i);
+    const qint64 rssBefore = rssKiB(m_daemon->pid());
+    bool dropped = false;
+    QElapsedTimer timer;
+    timer.start();
+    int sentBursts = 0;
+    while (!dropped && timer.elapsed() < 60000) {
+        const ssize_t n = ::send(slow.fd(), burst.constData(), size_t(burst.size()), MSG_NOSIGNAL);
+        if (n < 0 && (errno == EPIPE || errno == ECONNRESET))
+            dropped = true;
+        else if (n < 0 && errno == EAGAIN)
+            QThread::msleep(5);
+        else
+            ++sentBursts;
+        // Other clients are served promptly all along.
+        if (sentBursts % 20 == 0) {
+            BlockingClient other;
+            QVERIFY(other.connectTo(m_daemon->socketPath()).ok());
+            QElapsedTimer rt;
+            rt.start();
+            QVERIFY(other.call(QStringLiteral("status"), {}, 5000).ok());
+            QVERIFY2(rt.elapsed() < 2000, "a stalled client slowed another client down");
+        }
+    }
+    QVERIFY2(dropped, "the daemon kept buffering for a client that never reads");
+    const qint64 rssAfter = rssKiB(m_daemon->pid());
+    qInfo("daemon RSS before %lld KiB, after the stalled client %lld KiB (%d bursts of 1000 requests sent)",
+          rssBefore, rssAfter, sentBursts);
+    QVERIFY2(rssAfter - rssBefore < 64 * 1024, "the daemon grew without bound for a stalled client");
+}
+
+void TestDaemonApi::secondDaemonOnSameDataDirIsRefused()
+{
+    QProcess second;
+    second.start(DaemonProcess::daemonBinary(),
+                 {QStringLiteral("--foreground"), QStringLiteral("--data-dir"), m_daemon->dataDir(),
+                  QStringLiteral("--socket"), m_daemon->socketPath() + QStringLiteral(".2")});
+    QVERIFY(second.waitForFinished(15000));
+    QCOMPARE(second.exitCode(), 1);
+    const QString err = QString::fromUtf8(second.readAllStandardError());
+    QVERIFY2(err.contains(QLatin1String("already serves this data directory")), qPrintable(err));
+    QVERIFY(!QFileInfo::exists(m_daemon->socketPath() + QStringLiteral(".2")));
+
+    // And a second daemon on the same socket but another data dir must not steal it.
+    QTemporaryDir other;
+    QProcess third;
+    third.start(DaemonProcess::daemonBinary(),
+                {QStringLiteral("--foreground"), QStringLiteral("--data-dir"), other.path(),
+                 QStringLiteral("--socket"), m_daemon->socketPath()});
+    QVERIFY(third.waitForFinished(15000));
+    QCOMPARE(third.exitCode(), 1);
+    const QString thirdErr = QString::fromUtf8(third.readAllStandardError());
+    QVERIFY2(thirdErr.contains(QLatin1String("another daemon is listening")), qPrintable(thirdErr));
+    QVERIFY(QFileInfo::exists(m_daemon->socketPath()));
+}
+
+void TestDaemonApi::clientOfAnotherUidIsRefused()
+{
+    if (::geteuid() != 0)
+        QFAIL("this test needs root (it switches a child process to uid 65534)");
+    const QByteArray path = QFile::encodeName(m_daemon->socketPath());
+    // Let uid 65534 reach the socket file: first the directory, then (second round) the socket.
+    QVERIFY(::chmod(QFile::encodeName(QFileInfo(m_daemon->socketPath()).absolutePath()).constData(), 0755) == 0);
+
+    auto tryAsNobody = [&](QByteArray *answer) -> int {
+        int pipeFds[2];
+        if (::pipe(pipeFds) != 0)
+            return -1;
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::close(pipeFds[0]);
+            if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(90);
+            const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un a{};
+            a.sun_family = AF_UNIX;
+            std::memcpy(a.sun_path, path.constData(), size_t(path.size()));
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
+                ::_exit(errno == EACCES ? 13 : 91);
+            const QByteArray req = statusRequest(1);
+            [[maybe_unused]] ssize_t w = ::write(fd, req.constData(), size_t(req.size()));
+            char buf[4096];
+            ssize_t total = 0, n;
+            while ((n = ::read(fd, buf + total, sizeof buf - size_t(total) - 1)) > 0)
+                total += n;
+            [[maybe_unused]] ssize_t w2 = ::write(pipeFds[1], buf, size_t(total));
+            ::_exit(0);
+        }
+        ::close(pipeFds[1]);
+        char buf[4096];
+        ssize_t n;
+        while ((n = ::read(pipeFds[0], buf, sizeof buf)) > 0)
+            answer->append(buf, n);
+        ::close(pipeFds[0]);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+
+    // Mode 0600 keeps another user out at the file system...
+    QByteArray answer;
+    QCOMPARE(tryAsNobody(&answer), 13);
+    // ...and were the mode ever loosened, the peer check still refuses with a clear reason.
+    QVERIFY(::chmod(path.constData(), 0666) == 0);
+    answer.clear();
+    QCOMPARE(tryAsNobody(&answer), 0);
+    ::chmod(path.constData(), 0600);
+    const QJsonObject m = QJsonDocument::fromJson(answer.split('\n').value(0)).object();
+    QCOMPARE(errorCode(m), int(rpc::PermissionDenied));
+    QVERIFY2(errorMessage(m).contains(QLatin1String("uid 65534")), qPrintable(errorMessage(m)));
+    QVERIFY(!answer.contains("\"result\""));
+}
+
+void TestDaemonApi::ctlReportsUnreachableDaemon()
+{
+    QProcess p;
+    p.start(DaemonProcess::ctlBinary(), {QStringLiteral("--socket"), QStringLiteral("/nonexistent/airlockd.sock"),
+                                         QStringLiteral("status")});
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.startsWith(QLatin1String("airlockctl: status : ")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("is airlockd running")), qPrintable(err));
+
+    const auto usage = m_daemon->ctl({QStringLiteral("no-such-command")});
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY(usage.err.startsWith("airlockctl: "));
+}
+
+void TestDaemonApi::sigtermShutsDownCleanly()
+{
+    DaemonProcess d;
+    QVERIFY2(d.start(), qPrintable(d.log()));
+    QCOMPARE(d.stop(), 0);
+    QVERIFY2(!QFileInfo::exists(d.socketPath()), "the socket file was left behind");
+    QVERIFY(d.log().contains(QLatin1String("shutting down")));
+    // The next daemon on the same data dir starts at once: nothing stale blocks it.
+    QVERIFY2(d.start(), qPrintable(d.log()));
+    QCOMPARE(d.stop(), 0);
+}
+
+void TestDaemonApi::corruptStoreIsReportedAndKept()
+{
+    DaemonProcess d;
+    QDir().mkpath(d.dataDir());
+    const QByteArray junk(10000, '\x42');
+    {
+        QFile f(d.dataDir() + QStringLiteral("/airlock.db"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(junk);
+    }
+    QVERIFY(!d.start(5000));
+    QCOMPARE(d.process().exitCode(), 1);
+    const QString log = d.log();
+    QVERIFY2(log.contains(QLatin1String("not a SQLite database")), qPrintable(log));
+    QFile f(d.dataDir() + QStringLiteral("/airlock.db"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), junk);
+}
+
+QTEST_GUILESS_MAIN(TestDaemonApi)
+#include "test_daemon_api.moc"
