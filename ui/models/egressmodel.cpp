@@ -239,7 +239,7 @@ void EgressFilterModel::setSandbox(const QString &sandbox)
     if (m_sandbox == sandbox)
         return;
     m_sandbox = sandbox;
-    invalidateFilter();
+    invalidate(); // a full re-filter and re-sort: O(n log n), where invalidateFilter() re-inserts row by row
 }
 
 void EgressFilterModel::setSearchText(const QString &text)
@@ -247,7 +247,7 @@ void EgressFilterModel::setSearchText(const QString &text)
     if (m_text == text)
         return;
     m_text = text;
-    invalidateFilter();
+    invalidate(); // a full re-filter and re-sort: O(n log n), where invalidateFilter() re-inserts row by row
 }
 
 void EgressFilterModel::setShow(Show show)
@@ -255,7 +255,7 @@ void EgressFilterModel::setShow(Show show)
     if (m_show == show)
         return;
     m_show = show;
-    invalidateFilter();
+    invalidate(); // a full re-filter and re-sort: O(n log n), where invalidateFilter() re-inserts row by row
 }
 
 bool EgressFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &) const
