@@ -26,7 +26,7 @@ for _ in $(seq 50); do [ -S "$tmp/airlockd.sock" ] && break; sleep 0.1; done
 # shot NAME ARGS...: starts airlock with ARGS, waits for it to settle, captures the screen.
 shot() {
     local name=$1; shift
-    xvfb-run -a -s "-screen 0 1280x860x24" bash -c '
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
         "$0" "$@" & app=$!
         sleep 4
         import -window root "'"$out/$name.png"'"
@@ -42,3 +42,10 @@ done
 shot not-connected --socket "$tmp/nobody.sock" --no-start-daemon
 # A daemon that cannot start: its stderr in the details area.
 AIRLOCK_HOME=/proc/airlock-cannot-live-here shot start-failed --socket "$tmp/failing.sock"
+
+# Views filled with data a daemon cannot give yet on this machine (no running sandbox):
+# the real widgets, fed synthetic attempts and console bytes by the GUI tests, grabbed offscreen.
+AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_terminal_widget" rendersColouredPixels >/dev/null
+AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_egress_view" holdsAndFilters100kRows >/dev/null
+echo "$out/widget-terminal.png"
+echo "$out/widget-network-100k.png"

@@ -42,7 +42,10 @@ ConnectionBanner::ConnectionBanner(DaemonConnection *connection, QWidget *parent
     layout->setColumnStretch(1, 1);
 
     connect(m_retry, &QPushButton::clicked, connection, &DaemonConnection::retry);
-    connect(m_detailsButton, &QPushButton::toggled, m_details, &QWidget::setVisible);
+    connect(m_detailsButton, &QPushButton::toggled, this, [this](bool on) {
+        m_details->setVisible(on);
+        m_detailsButton->setText(on ? tr("Hide &details") : tr("Show &details"));
+    });
     connect(connection, &DaemonConnection::stateChanged, this, &ConnectionBanner::refresh);
     refresh();
 }
@@ -78,6 +81,9 @@ void ConnectionBanner::refresh()
     const bool hasDetails = !m_connection->details().isEmpty();
     m_details->setPlainText(m_connection->details());
     m_detailsButton->setVisible(hasDetails);
+    // airlockd's own words are what the user needs when it failed to start: show them at once.
+    if (hasDetails && state == State::NotConnected)
+        m_detailsButton->setChecked(true);
     m_details->setVisible(hasDetails && m_detailsButton->isChecked());
 }
 

@@ -2,11 +2,10 @@
 #include "models/decisioncolors.h"
 #include "models/egressmodel.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSet>
 #include <QChart>
 #include <QDateTime>
-#include <QStackedBarSeries>
+#include <QDateTimeAxis>
+#include <QLineSeries>
 #include <QValueAxis>
 
 namespace airlock::ui {
@@ -19,35 +18,43 @@ EgressChart::EgressChart(EgressModel *model, QWidget *parent) : QChartView(paren
 {
     auto *chart = new QChart;
     chart->setTitle(tr("Attempts per minute"));
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setAlignment(Qt::AlignRight);
     chart->setBackgroundVisible(false);
     chart->setMargins(QMargins(2, 2, 2, 2));
     // Follow the desktop theme: chart text in the palette's colours.
-    chart->setTitleBrush(palette().color(QPalette::WindowText));
-    chart->legend()->setLabelColor(palette().color(QPalette::WindowText));
-    m_allowed = new QBarSet(tr("allowed"));
-    m_denied = new QBarSet(tr("denied"));
-    m_pending = new QBarSet(tr("pending"));
-    m_allowed->setColor(decisionColor(Decision::Allowed));
-    m_denied->setColor(decisionColor(Decision::Denied));
-    m_pending->setColor(decisionColor(Decision::Pending));
-    m_series = new QStackedBarSeries;
-    m_series->append({m_allowed, m_denied, m_pending});
-    chart->addSeries(m_series);
-    m_axisX = new QBarCategoryAxis;
+    const QColor text = palette().color(QPalette::WindowText);
+    chart->setTitleBrush(text);
+    chart->legend()->setLabelColor(text);
+    m_axisX = new QDateTimeAxis;
+    m_axisX->setFormat(QStringLiteral("HH:mm"));
+    m_axisX->setTickCount(7);
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%d"));
     for (QAbstractAxis *axis : {static_cast<QAbstractAxis *>(m_axisX), static_cast<QAbstractAxis *>(m_axisY)}) {
-        axis->setLabelsColor(palette().color(QPalette::WindowText));
-        axis->setGridLineColor(palette().color(QPalette::Mid));
+        axis->setLabelsColor(text);
+        axis->setGridLineColor(palette().color(QPalette::Midlight));
+        axis->setLinePenColor(palette().color(QPalette::Mid));
     }
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
-    m_series->attachAxis(m_axisX);
-    m_series->attachAxis(m_axisY);
+    auto line = [&](const QString &name, Decision d) {
+        auto *series = new QLineSeries;
+        series->setName(name);
+        QPen pen(decisionColor(d));
+        pen.setWidth(2);
+        series->setPen(pen);
+        chart->addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        return series;
+    };
+    m_allowed = line(tr("allowed"), Decision::Allowed);
+    m_denied = line(tr("denied"), Decision::Denied);
+    m_pending = line(tr("pending"), Decision::Pending);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(160);
+    setMinimumHeight(200);
+    setAccessibleName(tr("Attempts per minute"));
 
     m_throttle.setInterval(1000);
     m_throttle.setSingleShot(true);
@@ -72,27 +79,20 @@ void EgressChart::rebuild()
     qint64 last = QDateTime::currentMSecsSinceEpoch() / 60000;
     if (!buckets.isEmpty() && buckets.lastKey() < last - kMinutes)
         last = buckets.lastKey();
-    QStringList categories;
-    QList<qreal> allowed, denied, pending;
+    QList<QPointF> allowed, denied, pending;
     int peak = 1;
     for (qint64 m = last - kMinutes + 1; m <= last; ++m) {
         const auto counts = buckets.value(m, {0, 0, 0});
-        // Label every fifth minute; the others stay unique but blank-looking.
-        const QString label = QDateTime::fromMSecsSinceEpoch(m * 60000).toString(QStringLiteral("HH:mm"));
-        categories << ((m % 5 == 0) ? label : QString(int(m - last + kMinutes), QChar(0x200B)));
-        allowed << counts[0];
-        denied << counts[1];
-        pending << counts[2];
-        peak = std::max(peak, counts[0] + counts[1] + counts[2]);
+        const qreal x = qreal(m * 60000);
+        allowed << QPointF(x, counts[0]);
+        denied << QPointF(x, counts[1]);
+        pending << QPointF(x, counts[2]);
+        peak = std::max({peak, counts[0], counts[1], counts[2]});
     }
-    m_allowed->remove(0, m_allowed->count());
-    m_denied->remove(0, m_denied->count());
-    m_pending->remove(0, m_pending->count());
-    m_allowed->append(allowed);
-    m_denied->append(denied);
-    m_pending->append(pending);
-    m_axisX->clear();
-    m_axisX->append(categories);
+    m_allowed->replace(allowed);
+    m_denied->replace(denied);
+    m_pending->replace(pending);
+    m_axisX->setRange(QDateTime::fromMSecsSinceEpoch((last - kMinutes + 1) * 60000), QDateTime::fromMSecsSinceEpoch(last * 60000));
     m_axisY->setRange(0, peak);
     m_axisY->applyNiceNumbers();
 }

@@ -2,16 +2,15 @@
 #include <QChartView>
 #include <QTimer>
 
-class QBarCategoryAxis;
-class QBarSet;
-class QStackedBarSeries;
+class QDateTimeAxis;
+class QLineSeries;
 class QValueAxis;
 
 namespace airlock::ui {
 
 class EgressModel;
 
-// Attempts per minute over the last half hour, stacked by decision.
+// Attempts per minute over the last half hour, one line per decision.
 class EgressChart : public QChartView {
     Q_OBJECT
 public:
@@ -23,9 +22,8 @@ private:
 
     EgressModel *m_model;
     QString m_sandbox;
-    QBarSet *m_allowed, *m_denied, *m_pending;
-    QStackedBarSeries *m_series;
-    QBarCategoryAxis *m_axisX;
+    QLineSeries *m_allowed, *m_denied, *m_pending;
+    QDateTimeAxis *m_axisX;
     QValueAxis *m_axisY;
     QTimer m_throttle;
 };

@@ -68,7 +68,9 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     m_table->setColumnWidth(EgressModel::Host, 220);
     m_table->setColumnWidth(EgressModel::Port, 60);
     m_table->setColumnWidth(EgressModel::Proto, 70);
-    m_table->setColumnWidth(EgressModel::Rule, 160);
+    m_table->setColumnWidth(EgressModel::Rule, 140);
+    m_table->setColumnWidth(EgressModel::Bytes, 170);
+    m_table->setColumnWidth(EgressModel::DecisionColumn, 80);
     m_table->setColumnHidden(EgressModel::Sandbox, true);
     m_table->setWordWrap(false);
 
@@ -85,6 +87,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     split->addWidget(m_chart);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({500, 220});
     layout->addWidget(split);
     m_stack->addWidget(page);
 

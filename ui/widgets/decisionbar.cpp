@@ -26,6 +26,7 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_lifetime->addItem(tr("forever"), -1);
     m_lifetime->setCurrentIndex(3);
     m_match = new QComboBox(this);
+    m_match->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_scope = new QComboBox(this);
     m_scope->addItem(tr("in this sandbox"), QStringLiteral("sandbox"));
     m_scope->addItem(tr("in all sandboxes"), QStringLiteral("global"));
