@@ -23,6 +23,15 @@ daemon_pid=$!
 for _ in $(seq 50); do [ -S "$tmp/airlockd.sock" ] && break; sleep 0.1; done
 [ -S "$tmp/airlockd.sock" ] || { echo "screenshots.sh: airlockd did not start:" >&2; cat "$tmp/airlockd.log" >&2; exit 1; }
 
+# A running sandbox makes the tabs worth looking at; a daemon without sandboxes (yet) shows
+# the empty states instead.
+ctl() { "$build/app/airlockctl" --socket "$tmp/airlockd.sock" "$@"; }
+if ! ctl image ls --json 2>/dev/null | grep -q '"name"'; then
+    ctl image build tiny >/dev/null 2>"$tmp/image.err" || echo "screenshots.sh: no image: $(tail -1 "$tmp/image.err")" >&2
+fi
+ctl create shot --start >/dev/null 2>"$tmp/create.err" \
+    || echo "screenshots.sh: no sandbox, the tabs show their empty states: $(tail -1 "$tmp/create.err")" >&2
+
 # shot NAME ARGS...: starts airlock with ARGS, waits for it to settle, captures the screen.
 shot() {
     local name=$1; shift
@@ -38,6 +47,8 @@ shot main --socket "$tmp/airlockd.sock"
 for tab in terminal network snapshots secrets settings; do
     shot "tab-$tab" --socket "$tmp/airlockd.sock" --tab "$tab"
 done
+# German, from the embedded translation.
+LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 shot main-de --socket "$tmp/airlockd.sock" --tab network
 # No daemon at this socket and starting one is off: the "not connected" banner.
 shot not-connected --socket "$tmp/nobody.sock" --no-start-daemon
 # A daemon that cannot start: its stderr in the details area.

@@ -75,7 +75,7 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     m_tabs->addTab(m_network, tr("&Network"));
     m_tabs->addTab(m_snapshots, tr("Sna&pshots"));
     m_tabs->addTab(m_secrets, tr("S&ecrets"));
-    m_tabs->addTab(m_settings, tr("Setti&ngs"));
+    m_tabs->addTab(m_settings, tr("Settin&gs"));
     m_detailPlaceholder = new QLabel(tr("Select a sandbox to see its console, network, snapshots and secrets."), m_detailStack);
     m_detailPlaceholder->setAlignment(Qt::AlignCenter);
     m_detailPlaceholder->setWordWrap(true);
@@ -212,7 +212,7 @@ void MainWindow::buildMenus()
             [this] { VaultDialog(m_connection->client(), VaultDialog::Mode::ChangePassphrase, this).exec(); });
     connect(vault->addAction(tr("&Secrets…")), &QAction::triggered, this, [this] { SecretsDialog(m_connection->client(), this).exec(); });
 
-    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QMenu *view = menuBar()->addMenu(tr("Vie&w"));
     view->addAction(m_pendingDock->toggleViewAction());
     m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
 
