@@ -64,8 +64,8 @@ int main(int argc, char **argv)
 
     const QString socketPath = parser.isSet(socket) ? QDir::current().absoluteFilePath(parser.value(socket)) : defaultSocketPath();
     ui::DaemonConnection connection(socketPath);
-    if (!parser.isSet(noStart))
-        connection.setDaemonProgram(ui::DaemonConnection::defaultDaemonProgram());
+    connection.setDaemonProgram(ui::DaemonConnection::defaultDaemonProgram());
+    connection.setAutoStart(!parser.isSet(noStart));
     ui::MainWindow window(&connection);
     if (parser.isSet(sandbox))
         window.selectSandboxWhenListed(parser.value(sandbox));

@@ -115,12 +115,14 @@ void DaemonConnection::onConnectFailed(const QString &why)
         m_reconnectTimer.start();
         return;
     }
-    if (m_mayStartDaemon && !m_daemonProgram.isEmpty()) {
+    if (m_mayStartDaemon && m_autoStart && !m_daemonProgram.isEmpty()) {
         startDaemon();
         return;
     }
     if (!m_quietAttempt) {
-        if (m_daemonProgram.isEmpty())
+        if (!m_autoStart)
+            fail(why, tr("Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry."));
+        else if (m_daemonProgram.isEmpty())
             fail(why, tr("airlockd was not found next to airlock nor in PATH: install it, or start it yourself, then press Retry."));
         else
             fail(why, tr("Start airlockd, or press Retry to let Airlock start it."));
@@ -190,7 +192,13 @@ void DaemonConnection::setState(State s)
 
 void DaemonConnection::fail(const QString &reason, const QString &hint, const QString &details)
 {
+    // Messages from the socket layer start in lower case; the banner shows sentences.
     m_reason = reason;
+    if (!m_reason.isEmpty()) {
+        m_reason[0] = m_reason[0].toUpper();
+        if (!m_reason.endsWith(QLatin1Char('.')))
+            m_reason += QLatin1Char('.');
+    }
     m_hint = hint;
     m_details = details;
     m_status = {};

@@ -34,6 +34,8 @@ public:
     // The airlockd binary to start when none runs; empty disables starting one.
     void setDaemonProgram(const QString &program) { m_daemonProgram = program; }
     QString daemonProgram() const { return m_daemonProgram; }
+    // Whether a missing daemon is started (the user's choice: --no-start-daemon turns it off).
+    void setAutoStart(bool on) { m_autoStart = on; }
     void setReconnectInterval(int ms) { m_reconnectTimer.setInterval(ms); }
 
     // Begins connecting (and starting a daemon if none listens).
@@ -65,6 +67,7 @@ private:
     QJsonObject m_status;
     QString m_reason, m_hint, m_details;
     bool m_mayStartDaemon = false;
+    bool m_autoStart = true;
     bool m_quietAttempt = false;
     bool m_attempting = false;
     QPointer<QProcess> m_daemonProcess;

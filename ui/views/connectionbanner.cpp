@@ -73,7 +73,7 @@ void ConnectionBanner::refresh()
         break;
     case State::NotConnected:
         m_icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize));
-        m_reason->setText(tr("Not connected. %1").arg(m_connection->reason()));
+        m_reason->setText(tr("Not connected: %1").arg(m_connection->reason()));
         m_hint->setText(m_connection->hint());
         break;
     }

@@ -55,7 +55,8 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     m_sandboxTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_sandboxTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_sandboxTable->verticalHeader()->hide();
-    m_sandboxTable->horizontalHeader()->setStretchLastSection(true);
+    m_sandboxTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_sandboxTable->horizontalHeader()->setSectionResizeMode(SandboxModel::Name, QHeaderView::Stretch);
     m_sandboxTable->setColumnHidden(SandboxModel::Image, true);
     m_sandboxTable->setAccessibleName(tr("Sandboxes"));
     m_listPlaceholder = new QLabel(m_listStack);
@@ -85,7 +86,7 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     split->addWidget(m_detailStack);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
-    split->setSizes({380, 900});
+    split->setSizes({480, 800});
     layout->addWidget(split, 1);
     setCentralWidget(central);
 
@@ -184,6 +185,7 @@ void MainWindow::buildMenus()
     auto *toolbar = addToolBar(tr("Sandbox"));
     toolbar->setObjectName(QStringLiteral("sandboxToolbar"));
     toolbar->addAction(newSandbox);
+    m_sandboxActions << newSandbox;
     for (const auto &[label, method] : actions) {
         QAction *a = sandbox->addAction(label);
         connect(a, &QAction::triggered, this, [this, method = method] { sandboxAction(method); });
