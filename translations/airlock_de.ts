@@ -46,8 +46,8 @@
         <translation>Kein airlockd lief; starte %1 …</translation>
     </message>
     <message>
-        <source>Not connected. %1</source>
-        <translation>Nicht verbunden. %1</translation>
+        <source>Not connected: %1</source>
+        <translation>Nicht verbunden: %1</translation>
     </message>
 </context>
 <context>
@@ -115,6 +115,10 @@
     <message>
         <source>airlockd printed nothing.</source>
         <translation>airlockd hat nichts ausgegeben.</translation>
+    </message>
+    <message>
+        <source>Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry.</source>
+        <translation>Starten Sie airlockd (`airlockd`, oder `sudo systemctl start airlockd`, wo er als Dienst installiert ist) und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
 </context>
 <context>

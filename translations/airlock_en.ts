@@ -46,7 +46,7 @@
         <translation type="unfinished" />
     </message>
     <message>
-        <source>Not connected. %1</source>
+        <source>Not connected: %1</source>
         <translation type="unfinished" />
     </message>
 </context>
@@ -114,6 +114,10 @@
     </message>
     <message>
         <source>airlockd printed nothing.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry.</source>
         <translation type="unfinished" />
     </message>
 </context>

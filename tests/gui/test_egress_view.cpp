@@ -1,6 +1,7 @@
 // The Network tab's model and view with 100,000 attempts: batched inserts, in-place
 // updates, filters and search stay fast; the pending panel dedupes per target and counts
 // down; the decision bar builds the egress.decide the user chose.
+#include "common/replies.h"
 #include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "views/networkview.h"
@@ -39,7 +40,7 @@ QJsonObject attempt(qint64 id, const QString &sandbox, const char *decision, qin
 {
     return {{QStringLiteral("id"), id},
             {QStringLiteral("sandbox"), sandbox},
-            {QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(timeMs).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
             {QStringLiteral("proto"), id % 7 == 0 ? QStringLiteral("http") : QStringLiteral("tls")},
             {QStringLiteral("host"), QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13)},
             {QStringLiteral("ip"), QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250)},
@@ -61,6 +62,8 @@ class TestEgressView : public QObject {
 private Q_SLOTS:
     void holdsAndFilters100kRows();
     void updatesInPlaceAndCoalesces();
+    void parsesTheDaemonsTimes();
+    void newAttemptIsOnScreenWithin100ms();
     void pendingPanelDedupesAndCountsDown();
     void decisionBarBuildsTheDecision();
 };
@@ -193,6 +196,39 @@ void TestEgressView::updatesInPlaceAndCoalesces()
     }
     QCOMPARE(pending, 0);
     QCOMPARE(denied, 2);
+}
+
+void TestEgressView::parsesTheDaemonsTimes()
+{
+    for (const qint64 ms : {qint64(0), qint64(1764518278123), qint64(951782400000) /* 2000-02-29 */, qint64(4102444799999)}) {
+        const QString iso = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+        QCOMPARE(fastIsoUtcMs(iso), ms);
+    }
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58.5Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58, 500), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30 15:57:58Z"), qint64(-1));
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58+01:00"), qint64(-1)); // left to QDateTime
+    QCOMPARE(timeFromJson(QJsonValue(QStringLiteral("2026-11-30T15:57:58+01:00"))).toMSecsSinceEpoch(),
+             QDateTime(QDate(2026, 11, 30), QTime(14, 57, 58), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(timeFromJson(QJsonValue(1764518278)).toMSecsSinceEpoch(), qint64(1764518278000));
+}
+
+void TestEgressView::newAttemptIsOnScreenWithin100ms()
+{
+    airlock::ApiClient client;
+    EgressModel model;
+    NetworkView view(&client, &model);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setSandbox(QStringLiteral("a"));
+    QElapsedTimer timer;
+    qint64 shownAfter = -1;
+    connect(view.filterModel(), &QAbstractItemModel::rowsInserted, this, [&] { shownAfter = timer.elapsed(); });
+    timer.start();
+    model.enqueue(attempt(7, QStringLiteral("a"), "pending", QDateTime::currentMSecsSinceEpoch())); // as an event arrives
+    QTRY_VERIFY_WITH_TIMEOUT(shownAfter >= 0, 1000);
+    qInfo("event to row in the view: %lld ms", shownAfter);
+    QVERIFY2(shownAfter < 100, "a new attempt must be on screen within 100 ms");
 }
 
 void TestEgressView::pendingPanelDedupesAndCountsDown()

@@ -4,6 +4,7 @@
 #include "api/apiclient.h"
 #include "connection/daemonconnection.h"
 #include "daemonprocess.h"
+#include "dialogs/newsandboxdialog.h"
 #include "dialogs/vaultdialog.h"
 #include "views/mainwindow.h"
 #include "views/networkview.h"
@@ -18,6 +19,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 #include <QTreeWidget>
 
 using namespace airlock::ui;
@@ -31,6 +33,8 @@ private Q_SLOTS:
     void vaultDialogInitsAndUnlocks();
     void networkViewLoadsOrSaysNotAvailable();
     void snapshotsViewLoadsOrSaysNotAvailable();
+    void newSandboxDialogBuildsTheRequest();
+    void translationsAreEmbedded();
 
 private:
     bool hasMethod(const QString &method, const QJsonObject &params = {});
@@ -163,6 +167,50 @@ void TestGuiViews::snapshotsViewLoadsOrSaysNotAvailable()
         QTest::qWait(500);
         QCOMPARE(stack->currentIndex(), 0);
     }
+}
+
+void TestGuiViews::newSandboxDialogBuildsTheRequest()
+{
+    NewSandboxDialog dialog(m_connection->client());
+    dialog.show();
+    // No name: the dialog says what is missing and stays open.
+    clickOk(dialog);
+    QVERIFY(dialog.isVisible());
+    // The validator keeps names to what libvirt and the CLI accept.
+    QTest::keyClicks(dialog.nameEdit(), QStringLiteral("Agent_1 x"));
+    QCOMPARE(dialog.nameEdit()->text(), QStringLiteral("gent1x"));
+    dialog.nameEdit()->clear();
+    QTest::keyClicks(dialog.nameEdit(), QStringLiteral("agent-1"));
+    const QJsonObject p = dialog.createParams();
+    QCOMPARE(p.value(QLatin1String("name")).toString(), QStringLiteral("agent-1"));
+    QCOMPARE(p.value(QLatin1String("cpus")).toInt(), 2);
+    QCOMPARE(p.value(QLatin1String("memory_mib")).toInt(), 2048);
+    QCOMPARE(p.value(QLatin1String("start")).toBool(), true);
+    if (const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        QTest::qWait(300);
+        dialog.grab().save(dir + QStringLiteral("/dialog-new-sandbox.png"));
+        VaultDialog vault(m_connection->client(), VaultDialog::Mode::Init);
+        vault.show();
+        QTest::keyClicks(vault.passphraseEdit(), QStringLiteral("secret"));
+        vault.grab().save(dir + QStringLiteral("/dialog-vault-init.png"));
+    }
+}
+
+void TestGuiViews::translationsAreEmbedded()
+{
+    QTranslator en, de;
+    QVERIFY(en.load(QStringLiteral(":/i18n/airlock_en.qm")));
+    QVERIFY(de.load(QStringLiteral(":/i18n/airlock_de.qm")));
+    QCOMPARE(en.translate("airlock::ui::NetworkView", "%n attempt(s)", nullptr, 1), QStringLiteral("%n attempt"));
+    QCOMPARE(en.translate("airlock::ui::NetworkView", "%n attempt(s)", nullptr, 2), QStringLiteral("%n attempts"));
+    QCOMPARE(de.translate("airlock::ui::PendingPanel", "Pending requests"), QStringLiteral("Wartende Anfragen"));
+    QCOMPARE(de.translate("airlock::ui::DecisionBar", "&Allow"), QStringLiteral("&Erlauben"));
+    // Loaded by locale, as main() does it.
+    QTranslator byLocale;
+    QVERIFY(byLocale.load(QLocale(QLocale::German, QLocale::Germany), QStringLiteral("airlock"), QStringLiteral("_"), QStringLiteral(":/i18n")));
+    QCoreApplication::installTranslator(&byLocale);
+    QCOMPARE(QCoreApplication::translate("airlock::ui::MainWindow", "Connected to airlockd"), QStringLiteral("Mit airlockd verbunden"));
+    QCoreApplication::removeTranslator(&byLocale);
 }
 
 QTEST_MAIN(TestGuiViews)

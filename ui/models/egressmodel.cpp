@@ -9,7 +9,8 @@ namespace airlock::ui {
 
 EgressModel::EgressModel(QObject *parent) : QAbstractTableModel(parent)
 {
-    m_flushTimer.setInterval(100);
+    // Short enough that a new attempt is on screen well within 100 ms, long enough to batch a burst.
+    m_flushTimer.setInterval(30);
     m_flushTimer.setSingleShot(true);
     connect(&m_flushTimer, &QTimer::timeout, this, &EgressModel::flush);
 }
@@ -64,8 +65,13 @@ EgressRecord EgressModel::parse(const QJsonObject &o)
 {
     EgressRecord r;
     r.id = o.value(QLatin1String("id")).toInteger();
-    const QDateTime t = timeFromJson(o.value(QLatin1String("time")));
-    r.timeMs = t.isValid() ? t.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+    const QJsonValue time = o.value(QLatin1String("time"));
+    qint64 ms = time.isString() ? fastIsoUtcMs(time.toString()) : -1;
+    if (ms < 0) {
+        const QDateTime t = timeFromJson(time);
+        ms = t.isValid() ? t.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+    }
+    r.timeMs = ms;
     r.sandbox = intern(o.value(QLatin1String("sandbox")).toString());
     r.proto = intern(o.value(QLatin1String("proto")).toString());
     r.host = intern(o.value(QLatin1String("host")).toString());
@@ -131,7 +137,7 @@ void EgressModel::flush()
     if (!fresh.empty()) {
         const int first = int(m_rows.size());
         beginInsertRows({}, first, first + int(fresh.size()) - 1);
-        m_rows.reserve(m_rows.size() + fresh.size());
+        // No exact reserve() here: it would reallocate on every batch; geometric growth amortises.
         for (EgressRecord &r : fresh) {
             m_rowOfId.insert(r.id, int(m_rows.size()));
             count(r, +1);

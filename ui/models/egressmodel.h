@@ -7,6 +7,7 @@
 #include <QSortFilterProxyModel>
 #include <QTimer>
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace airlock::ui {
@@ -24,6 +25,8 @@ struct EgressRecord {
     qint64 bytesUp = 0, bytesDown = 0;
 };
 
+static_assert(std::is_nothrow_move_constructible_v<EgressRecord>, "rows are moved, not copied, when the vector grows");
+
 // Every attempt the GUI has seen, in arrival order. Events are queued and applied in
 // batches (one insert or change notification per batch), so a burst of attempts never
 // floods the views with per-row signals.
@@ -39,7 +42,7 @@ public:
     // Queue objects from egress.list or "egress" events; applied on the next flush.
     void enqueue(const QJsonObject &attempt);
     void enqueue(const QJsonArray &attempts);
-    // Applies the queue now (the timer does this every 100 ms).
+    // Applies the queue now (the timer does this 30 ms after the first queued event).
     void flush();
     void clear();
 

@@ -164,6 +164,7 @@ void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newSandbox = file->addAction(tr("&New sandbox…"));
+    m_newSandbox = newSandbox;
     newSandbox->setShortcut(QKeySequence::New);
     connect(newSandbox, &QAction::triggered, this, [this] {
         NewSandboxDialog dialog(m_connection->client(), this);
@@ -260,8 +261,7 @@ void MainWindow::onStateChanged()
     case State::NotConnected: m_stateLabel->setText(tr("Not connected: %1").arg(m_connection->reason())); break;
     }
     m_stateLabel->setToolTip(m_connection->socketPath());
-    for (QAction *a : m_sandboxActions)
-        a->setEnabled(connected);
+    updateActions();
     centralWidget()->findChild<QSplitter *>()->setEnabled(connected);
     m_pendingPanel->setEnabled(connected);
     if (connected) {
@@ -320,6 +320,16 @@ void MainWindow::onEvent(const QString &topic, const QJsonObject &data)
     } else if (topic == QLatin1String("pending")) {
         m_egress->enqueue(data);
         m_pending->apply(data);
+    } else if (topic == QLatin1String("image")) {
+        // Image builds take minutes: their progress stays visible in the status bar.
+        const QString phase = data.value(QLatin1String("phase")).toString();
+        const int percent = data.value(QLatin1String("percent")).toInt(-1);
+        QString text = tr("Image %1: %2").arg(data.value(QLatin1String("name")).toString(), phase);
+        if (percent >= 0)
+            text += QStringLiteral(" (%1%)").arg(percent);
+        if (const QString message = data.value(QLatin1String("message")).toString(); !message.isEmpty())
+            text += QStringLiteral(" — ") + message;
+        statusBar()->showMessage(text, phase == QLatin1String("done") || phase == QLatin1String("failed") ? 15000 : 0);
     } else if (topic == QLatin1String("snapshot")) {
         m_snapshots->onEvent(topic, data);
     } else if (topic == QLatin1String("alert")) {
@@ -372,6 +382,13 @@ bool MainWindow::showTab(const QString &key)
     return true;
 }
 
+void MainWindow::updateActions()
+{
+    const bool connected = m_connection->state() == DaemonConnection::State::Connected;
+    for (QAction *a : m_sandboxActions)
+        a->setEnabled(connected && (a == m_newSandbox || !m_shown.isEmpty()));
+}
+
 void MainWindow::onSandboxSelected()
 {
     const QModelIndex current = m_sandboxTable->currentIndex();
@@ -381,6 +398,7 @@ void MainWindow::onSandboxSelected()
     m_current = name;
     m_shown = name;
     m_detailStack->setCurrentWidget(name.isEmpty() ? static_cast<QWidget *>(m_detailPlaceholder) : m_tabs);
+    updateActions();
     if (name.isEmpty())
         return;
     m_terminal->setSandbox(name);
@@ -402,9 +420,11 @@ void MainWindow::sandboxAction(const QString &method)
         return;
     m_connection->client()->call(method, {{QStringLiteral("name"), name}}, this, [this, method, name](const ApiClient::Reply &r) {
         if (!r.ok) {
-            QMessageBox box(QMessageBox::Warning, tr("Airlock"), tr("%1 failed for %2.").arg(method, name), QMessageBox::Ok, this);
-            box.setInformativeText(r.errorMessage);
-            box.exec();
+            // Not exec(): a callback must not spin a nested event loop.
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Airlock"), tr("%1 failed for %2.").arg(method, name), QMessageBox::Ok, this);
+            box->setInformativeText(r.errorMessage);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
             return;
         }
         if (method == QLatin1String("sandbox.remove"))

@@ -57,6 +57,7 @@ private:
     void updateSandboxPlaceholder();
     void sandboxAction(const QString &method);
     void loadPending();
+    void updateActions();
 
     DaemonConnection *m_connection;
     SandboxModel *m_sandboxes;
@@ -81,6 +82,7 @@ private:
     QString m_current; // selected, or asked for on the command line
     QString m_shown;   // the sandbox the tabs show
     QList<QAction *> m_sandboxActions;
+    QAction *m_newSandbox = nullptr;
 };
 
 } // namespace airlock::ui
