@@ -39,7 +39,9 @@ int main(int argc, char **argv)
 
     // Our own strings, then Qt's (dialog buttons), for the user's locale.
     QTranslator ours, qt;
-    if (ours.load(QLocale(), QStringLiteral("airlock"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    // English is the fallback (it carries the plural forms of the source strings).
+    if (ours.load(QLocale(), QStringLiteral("airlock"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || ours.load(QStringLiteral(":/i18n/airlock_en.qm")))
         QApplication::installTranslator(&ours);
     if (qt.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qt);

@@ -18,18 +18,23 @@ daemon_pid=
 cleanup() { [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-"$airlockd" --foreground --data-dir "$tmp/data" --socket "$tmp/airlockd.sock" 2>"$tmp/airlockd.log" &
-daemon_pid=$!
-for _ in $(seq 50); do [ -S "$tmp/airlockd.sock" ] && break; sleep 0.1; done
-[ -S "$tmp/airlockd.sock" ] || { echo "screenshots.sh: airlockd did not start:" >&2; cat "$tmp/airlockd.log" >&2; exit 1; }
+sock="$tmp/airlockd.sock"
+if [ -n "${SCREENSHOT_SOCKET:-}" ]; then
+    sock=$SCREENSHOT_SOCKET # an airlockd that is already running (e.g. with sandboxes)
+else
+    "$airlockd" --foreground --data-dir "$tmp/data" --socket "$sock" 2>"$tmp/airlockd.log" &
+    daemon_pid=$!
+    for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+    [ -S "$sock" ] || { echo "screenshots.sh: airlockd did not start:" >&2; cat "$tmp/airlockd.log" >&2; exit 1; }
+fi
 
 # A running sandbox makes the tabs worth looking at; a daemon without sandboxes (yet) shows
 # the empty states instead.
-ctl() { "$build/app/airlockctl" --socket "$tmp/airlockd.sock" "$@"; }
+ctl() { "$build/app/airlockctl" --socket "$sock" "$@"; }
 if ! ctl image ls --json 2>/dev/null | grep -q '"name"'; then
     ctl image build tiny >/dev/null 2>"$tmp/image.err" || echo "screenshots.sh: no image: $(tail -1 "$tmp/image.err")" >&2
 fi
-ctl create shot --start >/dev/null 2>"$tmp/create.err" \
+ctl ls --json 2>/dev/null | grep -q '"name"' || ctl create shot --start >/dev/null 2>"$tmp/create.err" \
     || echo "screenshots.sh: no sandbox, the tabs show their empty states: $(tail -1 "$tmp/create.err")" >&2
 
 # shot NAME ARGS...: starts airlock with ARGS, waits for it to settle, captures the screen.
@@ -37,18 +42,18 @@ shot() {
     local name=$1; shift
     xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
         "$0" "$@" & app=$!
-        sleep 4
+        sleep 6
         import -window root "'"$out/$name.png"'"
         kill $app; wait $app 2>/dev/null || true' "$airlock" "$@"
     echo "$out/$name.png"
 }
 
-shot main --socket "$tmp/airlockd.sock"
+shot main --socket "$sock"
 for tab in terminal network snapshots secrets settings; do
-    shot "tab-$tab" --socket "$tmp/airlockd.sock" --tab "$tab"
+    shot "tab-$tab" --socket "$sock" --tab "$tab"
 done
 # German, from the embedded translation.
-LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 shot main-de --socket "$tmp/airlockd.sock" --tab network
+LC_ALL=de_DE.UTF-8 LANG=de_DE.UTF-8 shot main-de --socket "$sock" --tab network
 # No daemon at this socket and starting one is off: the "not connected" banner.
 shot not-connected --socket "$tmp/nobody.sock" --no-start-daemon
 # A daemon that cannot start: its stderr in the details area.

@@ -79,7 +79,9 @@ EgressRecord EgressModel::parse(const QJsonObject &o)
     r.sni = intern(o.value(QLatin1String("sni")).toString());
     r.method = intern(o.value(QLatin1String("method")).toString());
     r.path = o.value(QLatin1String("path")).toString();
-    r.rule = intern(o.value(QLatin1String("rule")).toVariant().toString());
+    // The broker names the deciding rule by its id (null when no rule decided).
+    const QJsonValue rule = o.value(QLatin1String("rule"));
+    r.rule = rule.isDouble() ? intern(tr("rule #%1").arg(rule.toInteger())) : intern(rule.toString());
     r.reason = intern(o.value(QLatin1String("reason")).toString());
     r.port = o.value(QLatin1String("port")).toInt();
     r.decision = decisionFromText(o.value(QLatin1String("decision")).toString());

@@ -93,8 +93,20 @@ void EgressChart::rebuild()
     m_denied->replace(denied);
     m_pending->replace(pending);
     m_axisX->setRange(QDateTime::fromMSecsSinceEpoch((last - kMinutes + 1) * 60000), QDateTime::fromMSecsSinceEpoch(last * 60000));
-    m_axisY->setRange(0, peak);
-    m_axisY->applyNiceNumbers();
+    // Whole numbers only: a step of 1, 2, 5, 10, 20, 50, ... with at most 5 steps.
+    int step = 1;
+    for (int factor = 1; peak > step * 5; factor *= 10) {
+        for (int m : {1, 2, 5}) {
+            step = m * factor;
+            if (peak <= step * 5)
+                break;
+        }
+    }
+    const int top = ((peak + step - 1) / step) * step;
+    m_axisY->setRange(0, top);
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setTickInterval(step);
 }
 
 } // namespace airlock::ui

@@ -107,6 +107,7 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     connect(m_sandboxes, &SandboxModel::availabilityChanged, this, &MainWindow::updateSandboxPlaceholder);
     connect(m_sandboxes, &SandboxModel::loaded, this, [this] {
         updateSandboxPlaceholder();
+        updateCount();
         if (!m_current.isEmpty() && m_sandboxes->rowOf(m_current) >= 0)
             selectSandbox(m_current);
         else if (m_sandboxes->rowCount() > 0)
@@ -288,14 +289,36 @@ void MainWindow::onStatus(const QJsonObject &s)
         m_accelLabel->setText(tr("KVM acceleration"));
         m_accelLabel->setToolTip({});
     }
-    const QString vault = s.value(QLatin1String("vault")).toString();
-    if (vault == QLatin1String("unlocked"))
+    showVault(s.value(QLatin1String("vault")).toString());
+    // The vault's own answer is the authority where the daemon has one.
+    m_connection->client()->call(QStringLiteral("vault.status"), {}, this, [this](const ApiClient::Reply &r) {
+        if (r.ok)
+            showVault(r.result.toObject().value(QLatin1String("vault")).toString());
+    });
+    // Pending requests count down to the broker's own hold timeout.
+    const int hold = s.value(QLatin1String("egress")).toObject().value(QLatin1String("hold_timeout_s")).toInt();
+    if (hold > 0)
+        m_pending->setHoldTimeout(hold);
+    m_statusSandboxes = s.value(QLatin1String("sandboxes")).toInt();
+    updateCount();
+}
+
+void MainWindow::updateCount()
+{
+    // The live list is the better count where the daemon has one.
+    const int n = m_sandboxes->availability() == SandboxModel::Available ? m_sandboxes->rowCount() : m_statusSandboxes;
+    if (m_connection->state() == DaemonConnection::State::Connected)
+        m_countLabel->setText(tr("%n sandbox(es)", nullptr, n));
+}
+
+void MainWindow::showVault(const QString &state)
+{
+    if (state == QLatin1String("unlocked"))
         m_vaultLabel->setText(tr("vault unlocked"));
-    else if (vault == QLatin1String("locked"))
+    else if (state == QLatin1String("locked"))
         m_vaultLabel->setText(tr("vault locked"));
     else
         m_vaultLabel->setText(tr("no vault yet"));
-    m_countLabel->setText(tr("%n sandbox(es)", nullptr, s.value(QLatin1String("sandboxes")).toInt()));
 }
 
 void MainWindow::loadPending()

@@ -58,6 +58,8 @@ private:
     void sandboxAction(const QString &method);
     void loadPending();
     void updateActions();
+    void showVault(const QString &state);
+    void updateCount();
 
     DaemonConnection *m_connection;
     SandboxModel *m_sandboxes;
@@ -83,6 +85,7 @@ private:
     QString m_shown;   // the sandbox the tabs show
     QList<QAction *> m_sandboxActions;
     QAction *m_newSandbox = nullptr;
+    int m_statusSandboxes = 0;
 };
 
 } // namespace airlock::ui
