@@ -1,4 +1,5 @@
 #include "daemon/sandboxservice.h"
+#include "daemon/egressnetworkhooks.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
@@ -32,9 +33,12 @@ struct DomainRef {
 
 } // namespace
 
-SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api) : m_config(config), m_api(api)
+SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
+    : m_config(config), m_api(api), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
+    if (m_egress)
+        m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
 }
 
 SandboxService::~SandboxService() { stop(); }
@@ -42,6 +46,7 @@ SandboxService::~SandboxService() { stop(); }
 Status SandboxService::start()
 {
     m_engine = std::make_unique<SandboxEngine>(m_config);
+    m_engine->setNetworkHooks(m_hooks.get());
     m_builder = std::make_unique<SandboxEngine>(m_config);
     m_engineContext = new QObject;
     m_builderContext = new QObject;
@@ -77,6 +82,11 @@ Status SandboxService::start()
         builderDone.release();
     });
     builderDone.acquire();
+    if (m_hooks) {
+        m_sweep.setInterval(2000);
+        connect(&m_sweep, &QTimer::timeout, this, [this] { onEngine([](SandboxEngine &e) { e.releaseStoppedNetworks(); }); });
+        m_sweep.start();
+    }
     return ok();
 }
 
@@ -85,6 +95,7 @@ void SandboxService::stop()
     if (!m_engine)
         return;
     m_stopping = true;
+    m_sweep.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
@@ -121,6 +132,17 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
         publish(QStringLiteral("sandbox"), d.value());
     else
         publish(QStringLiteral("sandbox"), {{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}});
+}
+
+QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
+{
+    QJsonArray out;
+    for (const QJsonValue &v : sandboxes) {
+        QJsonObject o = v.toObject();
+        o.insert(QStringLiteral("pending"), m_egress->pendingCount(o.value(QLatin1String("name")).toString()));
+        out.append(o);
+    }
+    return out;
 }
 
 void SandboxService::contributeStatus(QJsonObject &status) const
@@ -174,9 +196,11 @@ void SandboxService::registerMethods(ApiServer &api)
     api.registerMethod(QStringLiteral("sandbox.create"), [this](const Call &call) { create(call); });
     api.registerMethod(QStringLiteral("sandbox.list"), [this](const Call &call) {
         const uid_t uid = call.peer().uid;
-        onEngine([call, uid](SandboxEngine &e) {
+        onEngine([this, call, uid](SandboxEngine &e) {
             auto r = e.list(uid);
-            r ? call.reply(r.value()) : call.fail(r.error());
+            if (!r)
+                return call.fail(r.error());
+            call.reply(m_egress ? withPending(r.value()) : r.value());
         });
     });
     for (const char *m : {"start", "kill", "pause", "resume", "remove"}) {
@@ -263,6 +287,7 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure] {
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
+                e.releaseStoppedNetworks();
                 if (removeOnFailure)
                     e.remove(name, call.peer().uid);
                 publishState(e, name, call.peer().uid);
@@ -438,6 +463,7 @@ void SandboxService::stopSandbox(const Call &call)
             if (virDomainIsActive(dom.ptr) == 1)
                 virDomainDestroy(dom.ptr); // the guest did not stop in time
             onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
+                engine.releaseStoppedNetworks();
                 publishState(engine, sandbox, uid);
                 auto d = engine.describe(sandbox, uid);
                 call.reply(d ? d.value() : QJsonObject{});

@@ -2,11 +2,13 @@
 #include "daemon/service.h"
 #include "core/config.h"
 
+#include <QJsonArray>
 #include <QMutex>
 #include <QObject>
 #include <QString>
 #include <QThread>
 #include <QThreadPool>
+#include <QTimer>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -15,6 +17,8 @@ namespace airlock {
 
 class ApiServer;
 class Call;
+class EgressControl;
+class NetworkHooks;
 class SandboxEngine;
 class ConsoleHub;
 
@@ -25,7 +29,9 @@ class ConsoleHub;
 class SandboxService : public QObject, public Service {
     Q_OBJECT
 public:
-    SandboxService(const DaemonConfig &config, ApiServer &api);
+    // `egress` guards each sandbox's network before its guest runs (fail closed); without
+    // it sandboxes run unguarded (engine-only tests).
+    SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress = nullptr);
     ~SandboxService() override;
 
     QString name() const override { return QStringLiteral("sandboxes"); }
@@ -42,6 +48,8 @@ private:
     // Publishes from any thread (the API lives on the main thread).
     void publish(const QString &topic, const QJsonObject &data);
     void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
+    // sandbox.list rows with the egress broker's count of held requests.
+    QJsonArray withPending(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
 
@@ -68,6 +76,9 @@ private:
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
+    EgressControl *m_egress = nullptr;
+    std::unique_ptr<NetworkHooks> m_hooks;
+    QTimer m_sweep; // notices guests that stopped on their own
 };
 
 } // namespace airlock
