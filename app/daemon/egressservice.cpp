@@ -7,13 +7,12 @@
 
 #include <QJsonArray>
 #include <QSqlQuery>
+#include <QUuid>
 #include <sys/resource.h>
 
 namespace airlock {
 
 namespace {
-
-constexpr quint16 kLogGroup = NftRuleset::kDefaultLogGroup;
 
 int settingInt(Store &store, const char *key, int fallback, int low, int high)
 {
@@ -90,14 +89,27 @@ Status EgressService::start()
     m_dns->start();
     m_proxy->start();
 
+    // One table and one nflog group per daemon instance (kept in the store).
+    QString instance = m_store.setting(QStringLiteral("egress.instance")).value();
+    bool hex = false;
+    if (instance.size() == 4)
+        instance.toUInt(&hex, 16);
+    if (!hex) {
+        instance = QUuid::createUuid().toString(QUuid::Id128).left(4);
+        if (Status s = m_store.setSetting(QStringLiteral("egress.instance"), instance); !s)
+            return s;
+    }
+    const quint16 logGroup = quint16(0x4000 | (instance.toUInt(nullptr, 16) & 0x3fff));
+    m_table = QStringLiteral("airlock_") + instance;
+
     // Without nftables nothing can be enforced: the service runs (egress.list works), but no
     // sandbox may come up (sandboxUp fails closed).
-    m_nft = std::make_unique<NftRuleset>(m_ports, kLogGroup);
+    m_nft = std::make_unique<NftRuleset>(m_table, m_ports, logGroup);
     Status table = m_nft->present() ? ok() : m_nft->apply({});
     if (table) {
         m_logLoop.start(QStringLiteral("egress-drops"));
         Status logging = ok();
-        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, kLogGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
+        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, logGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
         if (!logging)
             qCWarning(lcBroker) << "dropped packets will not be recorded:" << logging.error().message();
         m_enforcing = true;
@@ -407,6 +419,7 @@ void EgressService::contributeStatus(QJsonObject &status) const
     std::lock_guard lock(m_mutex);
     status.insert(QStringLiteral("egress"), QJsonObject{
         {QStringLiteral("enforcing"), m_enforcing},
+        {QStringLiteral("nft_table"), m_table},
         {QStringLiteral("proxy_port"), m_ports.proxy},
         {QStringLiteral("dns_port"), m_ports.dns},
         {QStringLiteral("sandboxes"), m_sandboxes.size()},

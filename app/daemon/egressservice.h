@@ -4,6 +4,7 @@
 // egress.decide; events on topics "egress" and "pending".
 //
 // Settings (store `settings` table, read at start):
+//   egress.instance        4 hex digits naming this daemon's nftables table and nflog group
 //   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120)
 //   egress.proxy_port      transparent proxy port on each sandbox's gateway address (15001)
 //   egress.dns_port        resolver port on each sandbox's gateway address (15053)
@@ -55,6 +56,7 @@ public:
     Status reconcile(const QList<SandboxNet> &running) override;
 
     BrokerPorts ports() const { return m_ports; }
+    QString tableName() const { return m_table; }   // "inet airlock_<instance>"
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
 
@@ -85,6 +87,7 @@ private:
     EpollLoop m_logLoop;
     DroppedPacketLog m_dropped;
     bool m_enforcing = false;
+    QString m_table;
     QString m_unavailable;        // why enforcement is off
     mutable std::mutex m_mutex;   // m_sandboxes is read by the dropped-packet thread
     QList<SandboxNet> m_sandboxes;
