@@ -1,7 +1,7 @@
 #pragma once
 // How the sandbox engine tells the egress broker that a sandbox's network is up or gone.
-// Implemented by EgressService (app/daemon); the engine holds a pointer to this interface
-// and calls it on the daemon's main thread:
+// Implemented by EgressService (app/daemon); the engine reaches it through its network
+// hooks (app/daemon/egressnetworkhooks) and calls it from its own thread, one call at a time:
 //   - sandboxUp() after the sandbox's libvirt network (bridge + gateway address) exists and
 //     BEFORE the domain starts, so the guest's first packet already meets the rules; a
 //     failure means the sandbox must not start (fail closed);
@@ -21,6 +21,8 @@ public:
     virtual Status sandboxUp(const SandboxNet &net) = 0;
     virtual void sandboxDown(const QString &name) = 0;
     virtual Status reconcile(const QList<SandboxNet> &running) = 0;
+    // Requests of this sandbox held for a decision right now (`airlockctl ls` shows it). Any thread.
+    virtual int pendingCount(const QString &name) = 0;
 };
 
 } // namespace airlock

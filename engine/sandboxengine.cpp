@@ -129,6 +129,8 @@ Status SandboxEngine::start()
     }
     if (Status s = reconcile(); !s)
         qCWarning(lcEngine) << "reconcile:" << s.error().message();
+    if (Status s = reconcileNetworks(); !s)
+        qCWarning(lcEngine) << "network guard:" << s.error().message();
     probeAccel();
     return ok();
 }
@@ -312,6 +314,9 @@ Status SandboxEngine::reconcile()
                 }
                 return ok();
             });
+        } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
+            reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
+            continue;
         } else if (op.kind == QLatin1String("image")) {
             m_pool->refresh();
             QSqlQuery q(m_store.db());
@@ -366,6 +371,7 @@ Status SandboxEngine::reconcile()
     }
     free(networks);
 
+    collectLayers();
     m_pool->refresh();
     for (const QString &vol : m_pool->volumeNames()) {
         if (vol.startsWith(volumePrefix()) && !knownVolumes.contains(vol)) {
@@ -839,8 +845,12 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
                      QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
     if (virDomainIsActive(dom.ptr) == 1)
         return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
+    // The guest's first packet must already meet the egress rules.
+    if (Status s = guardNetwork(name); !s)
+        return s;
     if (virDomainCreate(dom.ptr) < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot start sandbox %1").arg(name));
+        releaseNetwork(name);
         if (e.why.contains(QLatin1String("backing")))
             e.why += QStringLiteral("; its image may have been deleted or damaged behind Airlock's back: rebuild the image");
         return e;
@@ -860,6 +870,7 @@ Status SandboxEngine::kill(const QString &name, uid_t uid)
         return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, kConflict};
     if (virDomainDestroy(dom.ptr) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot kill sandbox %1").arg(name));
+    releaseNetwork(name);
     m_startedAt.remove(name);
     return ok();
 }
@@ -923,6 +934,7 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     Result<qint64> op = beginOperation(QStringLiteral("remove"), name, state2);
     if (!op)
         return op.error();
+    releaseNetwork(name); // a guest that powered itself off may still be guarded
     // From here on the removal is finished even across a crash (reconcile redoes it).
     if (Status s = rollbackObjects(state2); !s)
         return s;

@@ -3,11 +3,13 @@
 #include "core/result.h"
 #include "core/store.h"
 #include "libvirtconnection.h"
+#include "networkhooks.h"
 #include "storagepool.h"
 
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 #include <functional>
 #include <memory>
 #include <sys/types.h>
@@ -75,6 +77,12 @@ public:
     Status reconcile();
     int sandboxCount();
 
+    // Network guarding (networkhooks.h, sandboxnetworks.cpp): set before start().
+    void setNetworkHooks(NetworkHooks *hooks) { m_hooks = hooks; }
+    Result<SandboxNetwork> networkOf(const QString &name);
+    // Tells the hooks about guests that stopped on their own (poweroff, crash, a timed-out boot).
+    void releaseStoppedNetworks();
+
     static bool validName(const QString &name);
     // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" if gone.
     static QString stateOf(virConnectPtr conn, const QString &domainName);
@@ -93,6 +101,13 @@ private:
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
     void collectLayers(); // deletes layers nobody owns or builds on
+    Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
+                                  qint64 *parentOut);
+    Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
+    void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
+    Status guardNetwork(const QString &name);
+    void releaseNetwork(const QString &name);
+    Status reconcileNetworks();
     void crashPoint(const char *step); // tests: AIRLOCK_TEST_CRASH_AT=<step> dies here
 
     DaemonConfig m_config;
@@ -105,6 +120,8 @@ private:
     quint32 m_subnetBase = 0;
     int m_subnetCount = 0;
     QHash<QString, qint64> m_startedAt; // name -> msecs since epoch
+    NetworkHooks *m_hooks = nullptr;
+    QSet<QString> m_guarded; // sandboxes whose network the hooks were told is up
 };
 
 } // namespace airlock

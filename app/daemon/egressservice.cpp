@@ -223,6 +223,11 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
     return ok();
 }
 
+int EgressService::pendingCount(const QString &name)
+{
+    return m_proxy && !name.isEmpty() ? int(m_proxy->pending(name).size()) : 0;
+}
+
 FlowVerdict EgressService::decideFlow(const FlowTarget &t)
 {
     // Runs on the proxy's thread; the Policy is thread-safe.

@@ -54,6 +54,7 @@ public:
     Status sandboxUp(const SandboxNet &net) override;
     void sandboxDown(const QString &name) override;
     Status reconcile(const QList<SandboxNet> &running) override;
+    int pendingCount(const QString &name) override;
 
     BrokerPorts ports() const { return m_ports; }
     QString tableName() const { return m_table; }   // "inet airlock_<instance>"

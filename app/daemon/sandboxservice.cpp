@@ -1,7 +1,9 @@
 #include "daemon/sandboxservice.h"
+#include "daemon/egressnetworkhooks.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
+#include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
 
@@ -31,9 +33,12 @@ struct DomainRef {
 
 } // namespace
 
-SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api) : m_config(config), m_api(api)
+SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
+    : m_config(config), m_api(api), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
+    if (m_egress)
+        m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
 }
 
 SandboxService::~SandboxService() { stop(); }
@@ -41,6 +46,7 @@ SandboxService::~SandboxService() { stop(); }
 Status SandboxService::start()
 {
     m_engine = std::make_unique<SandboxEngine>(m_config);
+    m_engine->setNetworkHooks(m_hooks.get());
     m_builder = std::make_unique<SandboxEngine>(m_config);
     m_engineContext = new QObject;
     m_builderContext = new QObject;
@@ -58,6 +64,9 @@ Status SandboxService::start()
     Status result = ok();
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
+        m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
+            publish(QStringLiteral("console:") + sandbox, {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
+        });
         {
             QMutexLocker lock(&m_accelLock);
             m_accel = engine.accel();
@@ -73,6 +82,11 @@ Status SandboxService::start()
         builderDone.release();
     });
     builderDone.acquire();
+    if (m_hooks) {
+        m_sweep.setInterval(2000);
+        connect(&m_sweep, &QTimer::timeout, this, [this] { onEngine([](SandboxEngine &e) { e.releaseStoppedNetworks(); }); });
+        m_sweep.start();
+    }
     return ok();
 }
 
@@ -81,10 +95,11 @@ void SandboxService::stop()
     if (!m_engine)
         return;
     m_stopping = true;
+    m_sweep.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
-    onEngine([&](SandboxEngine &) { m_engine.reset(); done.release(); });
+    onEngine([&](SandboxEngine &) { m_consoles.reset(); m_engine.reset(); done.release(); });
     onBuilder([&](SandboxEngine &) { m_builder.reset(); done.release(); });
     done.acquire(2);
     m_engineThread.quit();
@@ -117,6 +132,17 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
         publish(QStringLiteral("sandbox"), d.value());
     else
         publish(QStringLiteral("sandbox"), {{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}});
+}
+
+QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
+{
+    QJsonArray out;
+    for (const QJsonValue &v : sandboxes) {
+        QJsonObject o = v.toObject();
+        o.insert(QStringLiteral("pending"), m_egress->pendingCount(o.value(QLatin1String("name")).toString()));
+        out.append(o);
+    }
+    return out;
 }
 
 void SandboxService::contributeStatus(QJsonObject &status) const
@@ -170,9 +196,11 @@ void SandboxService::registerMethods(ApiServer &api)
     api.registerMethod(QStringLiteral("sandbox.create"), [this](const Call &call) { create(call); });
     api.registerMethod(QStringLiteral("sandbox.list"), [this](const Call &call) {
         const uid_t uid = call.peer().uid;
-        onEngine([call, uid](SandboxEngine &e) {
+        onEngine([this, call, uid](SandboxEngine &e) {
             auto r = e.list(uid);
-            r ? call.reply(r.value()) : call.fail(r.error());
+            if (!r)
+                return call.fail(r.error());
+            call.reply(m_egress ? withPending(r.value()) : r.value());
         });
     });
     for (const char *m : {"start", "kill", "pause", "resume", "remove"}) {
@@ -211,6 +239,7 @@ void SandboxService::registerMethods(ApiServer &api)
             if (r.value()) { // it was running: start it again on the restored disk
                 if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
                     return call.fail(s.error());
+                consoleAfterStart(e, sandbox, call.peer().uid);
                 auto d = e.describe(sandbox, call.peer().uid);
                 return waitForAgent(call, e.domainOf(sandbox, call.peer().uid).value(), sandbox, kDefaultBootTimeoutS,
                                     d ? d.value() : QJsonObject{});
@@ -242,10 +271,12 @@ void SandboxService::registerMethods(ApiServer &api)
                 return call.reply(r.value());
             if (Status s = e.startSandbox(newName, call.peer().uid); !s)
                 return call.fail(s.error());
+            consoleAfterStart(e, newName, call.peer().uid);
             waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
         });
     });
     api.registerMethod(QStringLiteral("file.push"), [this](const Call &call) { filePush(call); });
+    registerConsoleMethods(api);
     api.registerMethod(QStringLiteral("file.pull"), [this](const Call &call) { filePull(call); });
 }
 
@@ -256,6 +287,7 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure] {
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
+                e.releaseStoppedNetworks();
                 if (removeOnFailure)
                     e.remove(name, call.peer().uid);
                 publishState(e, name, call.peer().uid);
@@ -287,6 +319,55 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     });
 }
 
+void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid)
+{
+    auto domain = engine.domainOf(name, uid);
+    if (domain) {
+        if (Status s = m_consoles->ensure(name, domain.value()); !s)
+            qCWarning(lcEngine) << s.error().message();
+    }
+}
+
+void SandboxService::registerConsoleMethods(ApiServer &api)
+{
+    // The caller subscribes to "console:<name>" for live output; attach returns the history.
+    api.registerMethod(QStringLiteral("console.attach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([this, call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            const QString state = SandboxEngine::stateOf(e.connection(), domain.value());
+            const bool running = state == QLatin1String("running") || state == QLatin1String("paused");
+            if (running) {
+                if (Status s = m_consoles->ensure(sandbox, domain.value()); !s)
+                    return call.fail(s.error());
+            }
+            call.reply(QJsonObject{{QStringLiteral("history_b64"), QString::fromLatin1(m_consoles->history(sandbox).toBase64())},
+                                   {QStringLiteral("topic"), QString(QStringLiteral("console:") + sandbox)},
+                                   {QStringLiteral("state"), state}});
+        });
+    });
+    api.registerMethod(QStringLiteral("console.write"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+        onEngine([this, call, sandbox, data](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            Status s = m_consoles->write(sandbox, data);
+            s ? call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}}) : call.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("console.detach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            domain ? call.reply(QJsonObject{{QStringLiteral("name"), sandbox}}) : call.fail(domain.error());
+        });
+    });
+}
+
 void SandboxService::create(const Call &call)
 {
     const QJsonObject p = call.params();
@@ -315,6 +396,7 @@ void SandboxService::create(const Call &call)
             publishState(e, r.name, r.owner);
             return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
         }
+        consoleAfterStart(e, r.name, r.owner);
         waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value(), true);
     });
 }
@@ -334,6 +416,10 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
         else if (method == QLatin1String("remove")) s = e.remove(sandbox, uid);
         if (!s)
             return call.fail(s.error());
+        if (method == QLatin1String("start"))
+            consoleAfterStart(e, sandbox, uid);
+        if (method == QLatin1String("remove"))
+            m_consoles->close(sandbox);
         if (method == QLatin1String("start") && wait) {
             auto d = e.describe(sandbox, uid);
             return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});
@@ -377,6 +463,7 @@ void SandboxService::stopSandbox(const Call &call)
             if (virDomainIsActive(dom.ptr) == 1)
                 virDomainDestroy(dom.ptr); // the guest did not stop in time
             onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
+                engine.releaseStoppedNetworks();
                 publishState(engine, sandbox, uid);
                 auto d = engine.describe(sandbox, uid);
                 call.reply(d ? d.value() : QJsonObject{});

@@ -2,9 +2,12 @@
 # Recipe "tiny": a few-MB guest for tests and quick sandboxes, made of Debian packages
 # (the cloud kernel and its virtio modules, busybox, curl, qemu-guest-agent, resize2fs).
 #   build.sh OUTDIR     writes OUTDIR/vmlinuz, OUTDIR/initrd.img, OUTDIR/rootfs.img
+#   build.sh --fetch    only downloads the packages into the cache (see below)
 # Prints "PROGRESS <percent> <message>" lines for airlockd; any failure exits non-zero and
 # airlockd deletes OUTDIR. Needs root for `apt-get download` only through apt's sandbox user.
 set -euo pipefail
+fetch_only=0
+if [ "${1:-}" = --fetch ]; then fetch_only=1; set -- "$(mktemp -d)"; fi
 out=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
 work="$out/work"
@@ -16,8 +19,27 @@ kernel_pkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-im
 [ -n "$kernel_pkg" ] || { echo "cannot resolve linux-image-cloud-amd64 (run apt-get update)" >&2; exit 1; }
 packages=("$kernel_pkg" busybox-static curl qemu-guest-agent e2fsprogs)
 
-progress 10 "downloading ${packages[*]}"
-(cd "$work/debs" && chmod 0777 . && apt-get download -q "${packages[@]}" >&2)
+# Packages are kept in a cache keyed by their exact version, so a rebuild (or a build inside
+# a network namespace without a route out, as in the tests) needs no download:
+# `build.sh --fetch` fills the cache and builds nothing.
+cache=${AIRLOCK_DEB_CACHE:-/var/cache/airlock/debs}
+mkdir -p "$cache"
+chmod 0777 "$cache" # apt-get download drops to the _apt user
+fetch() {
+    local missing=() p v
+    for p in "${packages[@]}"; do
+        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
+        ls "$cache/${p}_${v//:/%3a}_"*.deb >/dev/null 2>&1 || missing+=("$p")
+    done
+    [ ${#missing[@]} = 0 ] || (cd "$cache" && apt-get download -q "${missing[@]}" >&2)
+    for p in "${packages[@]}"; do
+        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
+        cp "$cache/${p}_${v//:/%3a}_"*.deb "$work/debs/"
+    done
+}
+progress 10 "fetching ${packages[*]}"
+fetch
+if [ "$fetch_only" = 1 ]; then rm -rf "$work"; rmdir "$out" 2>/dev/null || true; exit 0; fi
 
 progress 50 "unpacking"
 for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$work/x"; done
