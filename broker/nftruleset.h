@@ -17,10 +17,9 @@ namespace airlock {
 
 class NftRuleset {
 public:
+    static constexpr const char *kDefaultTable = "airlock";
     static constexpr quint16 kDefaultLogGroup = 7411;
 
-    // `table`: one per airlockd instance ("airlock_<instance>"), so daemons sharing a network
-    // namespace (tests) never replace each other's rules.
     NftRuleset(QString table, BrokerPorts ports, quint16 logGroup = kDefaultLogGroup);
     ~NftRuleset();
     NftRuleset(const NftRuleset &) = delete;

@@ -7,7 +7,6 @@
 
 #include <QJsonArray>
 #include <QSqlQuery>
-#include <QUuid>
 #include <sys/resource.h>
 
 namespace airlock {
@@ -89,18 +88,10 @@ Status EgressService::start()
     m_dns->start();
     m_proxy->start();
 
-    // One table and one nflog group per daemon instance (kept in the store).
-    QString instance = m_store.setting(QStringLiteral("egress.instance")).value();
-    bool hex = false;
-    if (instance.size() == 4)
-        instance.toUInt(&hex, 16);
-    if (!hex) {
-        instance = QUuid::createUuid().toString(QUuid::Id128).left(4);
-        if (Status s = m_store.setSetting(QStringLiteral("egress.instance"), instance); !s)
-            return s;
-    }
-    const quint16 logGroup = quint16(0x4000 | (instance.toUInt(nullptr, 16) & 0x3fff));
-    m_table = QStringLiteral("airlock_") + instance;
+    // One table per host: a second airlockd in the same network namespace would replace it
+    // (each host runs one daemon; design.md, "Growing past one machine").
+    const quint16 logGroup = NftRuleset::kDefaultLogGroup;
+    m_table = QString::fromLatin1(NftRuleset::kDefaultTable);
 
     // Without nftables nothing can be enforced: the service runs (egress.list works), but no
     // sandbox may come up (sandboxUp fails closed).

@@ -4,7 +4,6 @@
 // egress.decide; events on topics "egress" and "pending".
 //
 // Settings (store `settings` table, read at start):
-//   egress.instance        4 hex digits naming this daemon's nftables table and nflog group
 //   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120)
 //   egress.proxy_port      transparent proxy port on each sandbox's gateway address (15001)
 //   egress.dns_port        resolver port on each sandbox's gateway address (15053)
@@ -57,7 +56,7 @@ public:
     int pendingCount(const QString &name) override;
 
     BrokerPorts ports() const { return m_ports; }
-    QString tableName() const { return m_table; }   // "inet airlock_<instance>"
+    QString tableName() const { return m_table; }   // "airlock" (family inet)
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
 
