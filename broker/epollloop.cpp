@@ -100,15 +100,16 @@ bool EpollLoop::add(int fd, uint32_t events, Handler handler)
     ev.data.u64 = (generation << 32) | uint32_t(fd);
     if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) != 0)
         return false;
-    m_entries[fd] = Entry{generation, std::move(handler)};
+    m_entries[fd] = Entry{generation, std::move(handler), events};
     return true;
 }
 
 void EpollLoop::modify(int fd, uint32_t events)
 {
     const auto it = m_entries.find(fd);
-    if (it == m_entries.end())
+    if (it == m_entries.end() || it->second.events == events)
         return;
+    it->second.events = events;
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = (it->second.generation << 32) | uint32_t(fd);

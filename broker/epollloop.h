@@ -34,7 +34,7 @@ public:
 
     // Loop thread only.
     bool add(int fd, uint32_t events, Handler handler);
-    void modify(int fd, uint32_t events);
+    void modify(int fd, uint32_t events); // a no-op when the interest is unchanged
     void remove(int fd);
 
 private:
@@ -42,6 +42,7 @@ private:
     struct Entry {
         uint64_t generation;
         Handler handler;
+        uint32_t events;
     };
     int m_epoll = -1;
     int m_wake = -1;

@@ -1,5 +1,5 @@
 #pragma once
-// airlockd's one nftables table (design.md, "Sandbox = ... network"). For each sandbox
+// airlockd's nftables table (design.md, "Sandbox = ... network"). For each sandbox
 // bridge it lets the guest send only TCP and DNS from its own IP and MAC, redirects every
 // TCP connection to the broker's transparent port and every DNS packet to the resolver,
 // lets the guest reach nothing else on the host, never forwards its packets, and drops
@@ -17,16 +17,17 @@ namespace airlock {
 
 class NftRuleset {
 public:
-    static constexpr const char *kTable = "airlock";
+    static constexpr const char *kDefaultTable = "airlock";
     static constexpr quint16 kDefaultLogGroup = 7411;
 
-    NftRuleset(BrokerPorts ports, quint16 logGroup = kDefaultLogGroup);
+    NftRuleset(QString table, BrokerPorts ports, quint16 logGroup = kDefaultLogGroup);
     ~NftRuleset();
     NftRuleset(const NftRuleset &) = delete;
     NftRuleset &operator=(const NftRuleset &) = delete;
 
     // The nft script for these sandboxes (without the leading table replacement).
-    static QString render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup);
+    static QString render(const QString &table, const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup);
+    QString table() const { return m_table; }
 
     // Atomically replaces the table with one covering exactly `sandboxes` (reconcile).
     Status apply(const QList<SandboxNet> &sandboxes);
@@ -38,6 +39,7 @@ public:
 private:
     Status run(const QString &script, QString *output = nullptr);
     nft_ctx *m_ctx = nullptr;
+    QString m_table;
     BrokerPorts m_ports;
     quint16 m_logGroup;
 };

@@ -5,6 +5,23 @@
 
 namespace airlock {
 
+Result<SandboxNet> sandboxNetFromText(const QString &name, const QString &bridge, const QString &gateway,
+                                      const QString &guestIp, const QString &mac)
+{
+    SandboxNet net;
+    net.name = name;
+    net.bridge = bridge;
+    net.mac = mac.toLower();
+    const QString what = QStringLiteral("cannot protect sandbox %1's network").arg(name);
+    if (!isValidInterfaceName(bridge))
+        return Error{what, QStringLiteral("\"%1\" is not a bridge name (1-15 of A-Z a-z 0-9 _ . -)").arg(bridge)};
+    if (!parseIpv4(gateway, &net.gatewayIp) || !parseIpv4(guestIp, &net.guestIp))
+        return Error{what, QStringLiteral("gateway \"%1\" and guest \"%2\" must be IPv4 addresses").arg(gateway, guestIp)};
+    if (!isValidMac(mac))
+        return Error{what, QStringLiteral("\"%1\" is not a MAC address").arg(mac)};
+    return net;
+}
+
 QString ipv4ToString(quint32 hostOrder)
 {
     return QStringLiteral("%1.%2.%3.%4")

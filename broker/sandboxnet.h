@@ -2,6 +2,8 @@
 // What the egress broker needs to know about one running sandbox's network: the bridge the
 // guest's packets arrive on and the only source addresses the guest may use. The engine
 // tells the broker when a sandbox's network comes up or goes away (EgressService).
+#include "core/result.h"
+
 #include <QString>
 #include <QtGlobal>
 
@@ -21,6 +23,11 @@ struct BrokerPorts {
     quint16 proxy = 15001; // transparent TCP proxy (every guest TCP connection lands here)
     quint16 dns = 15053;   // resolver (every guest DNS packet, UDP and TCP, lands here)
 };
+
+// Builds one from the engine's text form (SandboxSpec: name, bridge, gateway, guestIp, mac),
+// refusing anything the nftables ruleset could not express safely.
+Result<SandboxNet> sandboxNetFromText(const QString &name, const QString &bridge, const QString &gateway,
+                                      const QString &guestIp, const QString &mac);
 
 QString ipv4ToString(quint32 hostOrder);
 // Parses a dotted quad; false on anything else.

@@ -315,7 +315,7 @@ void TransparentProxy::onClient(quint64 id, uint32_t events)
     case State::Connecting:
         if (events & (uint32_t(EPOLLHUP | EPOLLERR) | (f->state == State::Held ? uint32_t(EPOLLRDHUP) : 0u))) {
             // The guest gave up waiting: the flow leaves its pending item.
-            f->event.reason += QStringLiteral(" (the guest closed the connection while it waited)");
+            f->event.reason = QStringLiteral("the guest closed the connection before a decision");
             finish(*f, false);
         }
         return;
@@ -646,7 +646,8 @@ void TransparentProxy::record(Flow &f)
 
 void TransparentProxy::finish(Flow &f, bool reset)
 {
-    if (f.event.decision.isEmpty()) {
+    if (f.event.decision.isEmpty() || f.event.decision == QLatin1String("pending")) {
+        // Nothing was let through: an attempt that ended undecided is on record as denied.
         f.event.decision = QStringLiteral("denied");
         if (f.event.reason.isEmpty())
             f.event.reason = QStringLiteral("closed before a decision");
@@ -695,6 +696,13 @@ void TransparentProxy::tick()
             release(*item, false, 0, QStringLiteral("nobody decided within %1 s").arg(m_limits.holdTimeoutMs / 1000));
     }
     std::vector<quint64> peeking, stale, closing;
+    // Long flows show their traffic while it runs, not only when they end.
+    if (now - m_lastProgress >= std::chrono::seconds(2)) {
+        m_lastProgress = now;
+        for (const auto &[id, f] : m_flows)
+            if (f->state == State::Relaying)
+                record(*f);
+    }
     for (const auto &[id, f] : m_flows) {
         if (f->state == State::Peeking && now >= f->deadline)
             peeking.push_back(id);

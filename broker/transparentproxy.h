@@ -157,6 +157,7 @@ private:
     QHash<QString, PendingItem> m_pending;    // by target key
     QHash<qint64, QString> m_pendingByEvent;  // any member flow's event id -> key
     quint64 m_nextFlow = 1;
+    std::chrono::steady_clock::time_point m_lastProgress;
     qint64 m_totalFlows = 0;
 };
 

@@ -13,8 +13,6 @@ namespace airlock {
 
 namespace {
 
-constexpr quint16 kLogGroup = NftRuleset::kDefaultLogGroup;
-
 int settingInt(Store &store, const char *key, int fallback, int low, int high)
 {
     const Result<QString> text = store.setting(QString::fromLatin1(key));
@@ -90,14 +88,19 @@ Status EgressService::start()
     m_dns->start();
     m_proxy->start();
 
+    // One table per host: a second airlockd in the same network namespace would replace it
+    // (each host runs one daemon; design.md, "Growing past one machine").
+    const quint16 logGroup = NftRuleset::kDefaultLogGroup;
+    m_table = QString::fromLatin1(NftRuleset::kDefaultTable);
+
     // Without nftables nothing can be enforced: the service runs (egress.list works), but no
     // sandbox may come up (sandboxUp fails closed).
-    m_nft = std::make_unique<NftRuleset>(m_ports, kLogGroup);
+    m_nft = std::make_unique<NftRuleset>(m_table, m_ports, logGroup);
     Status table = m_nft->present() ? ok() : m_nft->apply({});
     if (table) {
         m_logLoop.start(QStringLiteral("egress-drops"));
         Status logging = ok();
-        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, kLogGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
+        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, logGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
         if (!logging)
             qCWarning(lcBroker) << "dropped packets will not be recorded:" << logging.error().message();
         m_enforcing = true;
@@ -412,6 +415,7 @@ void EgressService::contributeStatus(QJsonObject &status) const
     std::lock_guard lock(m_mutex);
     status.insert(QStringLiteral("egress"), QJsonObject{
         {QStringLiteral("enforcing"), m_enforcing},
+        {QStringLiteral("nft_table"), m_table},
         {QStringLiteral("proxy_port"), m_ports.proxy},
         {QStringLiteral("dns_port"), m_ports.dns},
         {QStringLiteral("sandboxes"), m_sandboxes.size()},

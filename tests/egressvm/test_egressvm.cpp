@@ -349,9 +349,9 @@ void TestEgressVm::guestUsesTheGatewayAsRouteAndResolver()
 {
     const Run resolv = guest(m_a, {u"cat"_s, u"/etc/resolv.conf"_s});
     QCOMPARE(resolv.exitCode, 0);
-    QVERIFY2(resolv.out.contains("nameserver " + m_aGw.toLatin1()), resolv.out.constData());
+    QVERIFY2(resolv.out.contains(QByteArray("nameserver " + m_aGw.toLatin1())), resolv.out.constData());
     const Run route = guest(m_a, {u"ip"_s, u"route"_s});
-    QVERIFY2(route.out.contains("default via " + m_aGw.toLatin1()), route.out.constData());
+    QVERIFY2(route.out.contains(QByteArray("default via " + m_aGw.toLatin1())), route.out.constData());
     // The broker guards both sandboxes' bridges.
     const QByteArray table = nftTable();
     QVERIFY2(table.contains("ether saddr != ") && table.count("jump sb") >= 2, table.constData());
