@@ -55,6 +55,11 @@ case "$mode" in
     test)
         install_packages $(packages build run test)
         "$root/tests/support/libvirt-env.sh" namespace
+        # The tests build guest images inside the namespace, which has no route out:
+        # fetch the recipes' Debian packages into their cache first.
+        say "fetching the guest image packages"
+        apt-get update -qq
+        "$root/resources/images/tiny/build.sh" --fetch >/dev/null
         say "building (ci preset: debug, warnings as errors)"
         cmake --preset ci -S "$root" >/dev/null
         cmake --build --preset ci

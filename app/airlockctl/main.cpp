@@ -11,5 +11,13 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("airlockctl"));
     auto &registry = airlock::ctl::Registry::instance();
     airlock::ctl::registerBaseCommands(registry);
+    airlock::ctl::registerRuleCommands(registry);
+    airlock::ctl::registerImageCommands(registry);
+    airlock::ctl::registerSandboxCommands(registry);
+    airlock::ctl::registerSnapshotCommands(registry);
+    airlock::ctl::registerEgressCommands(registry);
+    airlock::ctl::registerConsoleCommands(registry);
+    airlock::ctl::registerVaultCommands(registry);
+    airlock::ctl::registerSecretCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

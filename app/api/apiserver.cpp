@@ -20,6 +20,8 @@ Call::Call(ApiConnection *connection, QJsonValue id, QJsonObject params, PeerCre
 
 void Call::reply(const QJsonValue &result) const { send(rpc::encodeResult(m_id, result)); }
 
+void Call::replyRaw(const QByteArray &json) const { send(rpc::encodeRawResult(m_id, json)); }
+
 void Call::fail(int code, const QString &message, const QJsonValue &data) const
 {
     send(rpc::encodeError(m_id, code, message, data));

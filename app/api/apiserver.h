@@ -28,6 +28,8 @@ public:
     const PeerCredentials &peer() const { return m_peer; }
 
     void reply(const QJsonValue &result) const;
+    // `json` is an already serialised result (for hot, cacheable answers such as status).
+    void replyRaw(const QByteArray &json) const;
     void fail(int code, const QString &message, const QJsonValue &data = {}) const;
     void fail(const Error &error) const;
 

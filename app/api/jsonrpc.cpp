@@ -1,5 +1,6 @@
 #include "api/jsonrpc.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <variant>
@@ -71,6 +72,17 @@ QByteArray line(const QJsonObject &o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
 }
+
+// Any JSON value as compact text (QJsonDocument only takes arrays and objects).
+QByteArray compact(const QJsonValue &v)
+{
+    if (v.isObject())
+        return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+    if (v.isArray())
+        return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
+    QByteArray wrapped = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return wrapped.mid(1, wrapped.size() - 2);
+}
 } // namespace
 
 QByteArray encodeRequest(int id, const QString &method, const QJsonObject &params)
@@ -79,10 +91,22 @@ QByteArray encodeRequest(int id, const QString &method, const QJsonObject &param
                  {QStringLiteral("method"), method}, {QStringLiteral("params"), params}});
 }
 
+// The envelope is written by hand: nesting the result in a QJsonObject would deep-copy it,
+// which was the largest cost of a `status` round trip.
 QByteArray encodeResult(const QJsonValue &id, const QJsonValue &result)
 {
-    return line({{QStringLiteral("jsonrpc"), QStringLiteral("2.0")}, {QStringLiteral("id"), id},
-                 {QStringLiteral("result"), result}});
+    return encodeRawResult(id, compact(result));
+}
+
+QByteArray encodeRawResult(const QJsonValue &id, const QByteArray &resultJson)
+{
+    QByteArray idJson;
+    const double d = id.toDouble();
+    if (id.isDouble() && d > -9007199254740992.0 && d < 9007199254740992.0 && d == double(qint64(d)))
+        idJson = QByteArray::number(qint64(id.toDouble())); // the common case, without a JSON round
+    else
+        idJson = compact(id);
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"result\":" + resultJson + "}\n";
 }
 
 QByteArray encodeError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data)

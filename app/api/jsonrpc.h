@@ -47,6 +47,7 @@ std::variant<Request, ParseFailure> parseRequest(const QByteArray &line);
 
 QByteArray encodeRequest(int id, const QString &method, const QJsonObject &params);
 QByteArray encodeResult(const QJsonValue &id, const QJsonValue &result);
+QByteArray encodeRawResult(const QJsonValue &id, const QByteArray &resultJson);
 QByteArray encodeError(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
 QByteArray encodeNotification(const QString &method, const QJsonObject &params);
 

@@ -67,5 +67,13 @@ private:
 
 // Each commands_*.cpp defines one of these; main() calls them all.
 void registerBaseCommands(Registry &registry);
+void registerRuleCommands(Registry &registry);
+void registerImageCommands(Registry &registry);
+void registerSandboxCommands(Registry &registry);
+void registerSnapshotCommands(Registry &registry);
+void registerEgressCommands(Registry &registry);
+void registerConsoleCommands(Registry &registry);
+void registerVaultCommands(Registry &registry);
+void registerSecretCommands(Registry &registry);
 
 } // namespace airlock::ctl

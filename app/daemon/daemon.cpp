@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QLocalSocket>
 #include <grp.h>
 #include <unistd.h>
@@ -59,7 +60,12 @@ Status Daemon::start()
     m_store = std::move(store.value());
 
     m_api = std::make_unique<ApiServer>(accessPolicyFor(m_config));
-    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
+    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) {
+        // The hottest call (every client polls it): answered from a cached serialisation.
+        if (m_statusJson.isEmpty())
+            m_statusJson = QJsonDocument(status()).toJson(QJsonDocument::Compact);
+        call.replyRaw(m_statusJson);
+    });
 
     m_services = makeServices(*this);
     for (auto &service : m_services) {

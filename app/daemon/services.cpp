@@ -1,12 +1,25 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
+#include "daemon/egressservice.h"
+#include "daemon/ruleservice.h"
+#include "daemon/sandboxservice.h"
+#include "daemon/vaultservice.h"
 
 namespace airlock {
 
 std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
 {
-    Q_UNUSED(daemon)
     std::vector<std::unique_ptr<Service>> services;
+    auto rules = std::make_unique<RuleService>(daemon);
+    // Egress decides with the rule service's Policy and adds rules (egress.decide) through it.
+    // The sandbox engine reaches it through EgressControl (sandboxUp/sandboxDown/reconcile).
+    auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), &rules->policy(),
+                                                  &rules->mainThreadRules());
+    auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.api(), egress.get());
+    services.push_back(std::move(rules));
+    services.push_back(std::make_unique<VaultService>(daemon));
+    services.push_back(std::move(egress));
+    services.push_back(std::move(sandboxes)); // after egress: it starts (and stops) inside the broker's lifetime
     return services;
 }
 

@@ -13,7 +13,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fcntl.h>
+#include <map>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <thread>
@@ -32,62 +35,86 @@ struct Sample {
     long failures = 0;
 };
 
-// The reference: reads lines, writes back a reply of the same size as airlockd's answer.
+// The reference: one event loop (like airlockd's) that reads lines and writes back a reply
+// of the same size as airlockd's answer, with no parsing and no dispatch.
 class EchoServer {
 public:
     EchoServer(const QString &path, QByteArray reply) : m_reply(std::move(reply))
     {
-        m_listen = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        m_listen = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
         const QByteArray p = QFile::encodeName(path);
         std::memcpy(a.sun_path, p.constData(), size_t(p.size()));
         ::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a);
         ::listen(m_listen, 64);
-        m_acceptor = std::thread([this] {
-            for (;;) {
-                const int fd = ::accept(m_listen, nullptr, nullptr);
-                if (fd < 0)
-                    return;
-                m_workers.emplace_back([this, fd] { serve(fd); });
-            }
-        });
+        ::pipe2(m_stop, O_NONBLOCK);
+        m_loop = std::thread([this] { run(); });
     }
     ~EchoServer()
     {
-        ::shutdown(m_listen, SHUT_RDWR);
+        [[maybe_unused]] ssize_t w = ::write(m_stop[1], "x", 1);
+        m_loop.join();
         ::close(m_listen);
-        m_acceptor.join();
-        for (auto &w : m_workers)
-            w.join();
     }
 
 private:
-    void serve(int fd)
+    void run()
     {
-        QByteArray buf;
+        const int ep = ::epoll_create1(0);
+        epoll_event ev{};
+        ev.events = EPOLLIN;
+        ev.data.fd = m_listen;
+        ::epoll_ctl(ep, EPOLL_CTL_ADD, m_listen, &ev);
+        ev.data.fd = m_stop[0];
+        ::epoll_ctl(ep, EPOLL_CTL_ADD, m_stop[0], &ev);
+        std::map<int, QByteArray> buffers;
+        epoll_event events[64];
         char chunk[65536];
         for (;;) {
-            const ssize_t n = ::read(fd, chunk, sizeof chunk);
-            if (n <= 0)
-                break;
-            buf.append(chunk, n);
-            for (qsizetype nl; (nl = buf.indexOf('\n')) >= 0;) {
-                const QByteArray line = buf.left(nl);
-                buf.remove(0, nl + 1);
-                // Echo the id the way a JSON-RPC server would, so the client logic is identical.
-                const qsizetype idAt = line.indexOf("\"id\":");
-                const QByteArray id = line.mid(idAt + 5, line.indexOf(',', idAt) - idAt - 5);
-                const QByteArray out = "{\"id\":" + id + "," + m_reply;
+            const int n = ::epoll_wait(ep, events, 64, -1);
+            for (int i = 0; i < n; ++i) {
+                const int fd = events[i].data.fd;
+                if (fd == m_stop[0]) {
+                    for (auto &[c, b] : buffers)
+                        ::close(c);
+                    ::close(ep);
+                    return;
+                }
+                if (fd == m_listen) {
+                    for (int c; (c = ::accept4(m_listen, nullptr, nullptr, SOCK_NONBLOCK)) >= 0;) {
+                        epoll_event cev{};
+                        cev.events = EPOLLIN;
+                        cev.data.fd = c;
+                        ::epoll_ctl(ep, EPOLL_CTL_ADD, c, &cev);
+                        buffers[c];
+                    }
+                    continue;
+                }
+                const ssize_t got = ::read(fd, chunk, sizeof chunk);
+                if (got <= 0) {
+                    ::close(fd);
+                    buffers.erase(fd);
+                    continue;
+                }
+                QByteArray &buf = buffers[fd];
+                buf.append(chunk, got);
+                QByteArray out;
+                for (qsizetype nl; (nl = buf.indexOf('\n')) >= 0;) {
+                    // Echo the id the way a JSON-RPC server would, so the client logic is identical.
+                    const qsizetype idAt = buf.indexOf("\"id\":");
+                    const QByteArray id = buf.mid(idAt + 5, buf.indexOf(',', idAt) - idAt - 5);
+                    out += "{\"id\":" + id + "," + m_reply;
+                    buf.remove(0, nl + 1);
+                }
                 [[maybe_unused]] ssize_t w = ::write(fd, out.constData(), size_t(out.size()));
             }
         }
-        ::close(fd);
     }
     QByteArray m_reply;
     int m_listen;
-    std::thread m_acceptor;
-    std::vector<std::thread> m_workers;
+    int m_stop[2];
+    std::thread m_loop;
 };
 
 Sample measure(const QString &socketPath, int clients, double seconds)

@@ -13,7 +13,22 @@ private Q_SLOTS:
     void rejectsBadInput_data();
     void rejectsBadInput();
     void utf8Validation();
+    void resultEnvelopeKeepsIdVerbatim();
 };
+
+void TestJsonRpc::resultEnvelopeKeepsIdVerbatim()
+{
+    const QJsonObject result{{QStringLiteral("a"), 1}};
+    for (const QJsonValue &id : {QJsonValue(7), QJsonValue(-3), QJsonValue(1.5), QJsonValue(1e300),
+                                 QJsonValue(QStringLiteral("x\"y")), QJsonValue(QJsonValue::Null)}) {
+        const QByteArray line = rpc::encodeResult(id, result);
+        QVERIFY(line.endsWith('\n'));
+        const QJsonObject back = QJsonDocument::fromJson(line).object();
+        QCOMPARE(back.value(QLatin1String("id")), id);
+        QCOMPARE(back.value(QLatin1String("result")).toObject(), result);
+        QCOMPARE(back.value(QLatin1String("jsonrpc")).toString(), QStringLiteral("2.0"));
+    }
+}
 
 void TestJsonRpc::acceptsWellFormedRequest()
 {

@@ -1,0 +1,422 @@
+#include "daemon/egressservice.h"
+#include "api/apiserver.h"
+#include "api/jsonrpc.h"
+#include "api/peerpolicy.h"
+#include "core/logging.h"
+#include "core/store.h"
+
+#include <QJsonArray>
+#include <QSqlQuery>
+#include <sys/resource.h>
+
+namespace airlock {
+
+namespace {
+
+constexpr quint16 kLogGroup = NftRuleset::kDefaultLogGroup;
+
+int settingInt(Store &store, const char *key, int fallback, int low, int high)
+{
+    const Result<QString> text = store.setting(QString::fromLatin1(key));
+    bool ok = false;
+    const int v = text ? text->toInt(&ok) : 0;
+    return ok && v >= low && v <= high ? v : fallback;
+}
+
+QString dropReason(const DroppedPacket &p)
+{
+    if (p.kind == QLatin1String("spoof"))
+        return QStringLiteral("spoofed source %1: a guest may send only from its own IP and MAC").arg(p.src);
+    if (p.kind == QLatin1String("ipv6"))
+        return QStringLiteral("IPv6 is not offered to sandboxes");
+    if (p.kind == QLatin1String("icmp"))
+        return QStringLiteral("ICMP is dropped");
+    if (p.kind == QLatin1String("udp"))
+        return QStringLiteral("UDP other than DNS is dropped");
+    if (p.kind == QLatin1String("hostport"))
+        return QStringLiteral("host port %1 is not reachable from a sandbox").arg(p.dport);
+    if (p.kind == QLatin1String("ipopt"))
+        return QStringLiteral("packets with IP options are dropped");
+    if (p.kind == QLatin1String("forward"))
+        return QStringLiteral("the host never forwards a sandbox's packets");
+    return QStringLiteral("only TCP and DNS leave a sandbox");
+}
+
+} // namespace
+
+EgressService::EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy *policy, RuleStore *rules)
+    : m_config(config), m_store(store), m_api(api), m_policy(policy), m_rules(rules), m_upstream(config.upstreamHostsFile)
+{
+    if (!m_policy || !m_rules) {
+        m_ownPolicy = std::make_unique<Policy>();
+        m_ownRules = std::make_unique<RuleStore>(m_store, *m_ownPolicy);
+        m_policy = m_ownPolicy.get();
+        m_rules = m_ownRules.get();
+    }
+}
+
+EgressService::~EgressService() { stop(); }
+
+Status EgressService::start()
+{
+    m_ports.proxy = quint16(settingInt(m_store, "egress.proxy_port", 15001, 1, 65535));
+    m_ports.dns = quint16(settingInt(m_store, "egress.dns_port", 15053, 1, 65535));
+    m_holdTimeoutS = settingInt(m_store, "egress.hold_timeout_s", 120, 1, 24 * 3600);
+    if (m_ownRules) {
+        if (Status s = m_ownRules->load(); !s)
+            return s;
+    }
+
+    // Thousands of guest connections need thousands of descriptors.
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+
+    if (Status s = m_events.start(m_config.databasePath(), [this](const std::vector<EgressEvent> &batch) { publish(batch); }); !s)
+        return s;
+    DnsResolver::Limits dnsLimits;
+    dnsLimits.queriesPerSecond = settingInt(m_store, "egress.dns_qps", dnsLimits.queriesPerSecond, 1, 10000000);
+    dnsLimits.burst = 2 * dnsLimits.queriesPerSecond;
+    m_dns = std::make_unique<DnsResolver>(m_names, m_events, m_ports.dns, dnsLimits);
+    TransparentProxy::Limits limits;
+    limits.holdTimeoutMs = m_holdTimeoutS * 1000;
+    limits.maxFlows = settingInt(m_store, "egress.max_flows", limits.maxFlows, 1, 1000000);
+    limits.maxPending = settingInt(m_store, "egress.max_pending", limits.maxPending, 1, 100000);
+    limits.headerTimeoutMs = settingInt(m_store, "egress.header_timeout_s", limits.headerTimeoutMs / 1000, 1, 3600) * 1000;
+    m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, m_upstream, m_ports.proxy,
+                                                 [this](const FlowTarget &t) { return decideFlow(t); }, limits);
+    m_dns->start();
+    m_proxy->start();
+
+    // Without nftables nothing can be enforced: the service runs (egress.list works), but no
+    // sandbox may come up (sandboxUp fails closed).
+    m_nft = std::make_unique<NftRuleset>(m_ports, kLogGroup);
+    Status table = m_nft->present() ? ok() : m_nft->apply({});
+    if (table) {
+        m_logLoop.start(QStringLiteral("egress-drops"));
+        Status logging = ok();
+        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, kLogGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
+        if (!logging)
+            qCWarning(lcBroker) << "dropped packets will not be recorded:" << logging.error().message();
+        m_enforcing = true;
+    } else {
+        m_unavailable = table.error().message();
+        qCWarning(lcBroker) << "egress enforcement unavailable; sandboxes cannot start:" << m_unavailable;
+    }
+    qCInfo(lcBroker) << "egress broker: proxy port" << m_ports.proxy << "dns port" << m_ports.dns << "hold" << m_holdTimeoutS << "s";
+    return ok();
+}
+
+void EgressService::stop()
+{
+    // The nftables table stays: while airlockd is down guests reach nothing (fail closed).
+    if (m_logLoop.running()) {
+        m_logLoop.call([this] { m_dropped.stop(); });
+        m_logLoop.stop();
+    }
+    if (m_proxy)
+        m_proxy->stop();
+    if (m_dns)
+        m_dns->stop();
+    m_events.stop();
+}
+
+Status EgressService::sandboxUp(const SandboxNet &net)
+{
+    if (!m_enforcing)
+        return Error{QStringLiteral("cannot protect sandbox %1's network").arg(net.name),
+                     m_unavailable + QStringLiteral("; the sandbox was not started")};
+    QList<SandboxNet> next;
+    {
+        std::lock_guard lock(m_mutex);
+        next = m_sandboxes;
+    }
+    next.erase(std::remove_if(next.begin(), next.end(), [&](const SandboxNet &s) { return s.name == net.name || s.bridge == net.bridge; }),
+               next.end());
+    next.append(net);
+    // Listeners first: when the rules redirect to them they already answer.
+    if (Status s = m_dns->attach(net); !s)
+        return s;
+    if (Status s = m_proxy->attach(net); !s) {
+        m_dns->detach(net.name);
+        return s;
+    }
+    if (Status s = m_nft->apply(next); !s) {
+        m_proxy->detach(net.name);
+        m_dns->detach(net.name);
+        return s;
+    }
+    std::lock_guard lock(m_mutex);
+    m_sandboxes = next;
+    qCInfo(lcBroker) << "egress enforced for" << net.name << "on" << net.bridge << "guest" << ipv4ToString(net.guestIp);
+    return ok();
+}
+
+void EgressService::sandboxDown(const QString &name)
+{
+    QList<SandboxNet> next;
+    {
+        std::lock_guard lock(m_mutex);
+        next = m_sandboxes;
+    }
+    next.erase(std::remove_if(next.begin(), next.end(), [&](const SandboxNet &s) { return s.name == name; }), next.end());
+    if (m_enforcing) {
+        if (Status s = m_nft->apply(next); !s)
+            qCWarning(lcBroker) << "cannot remove the rules of" << name << ":" << s.error().message();
+    }
+    if (m_proxy)
+        m_proxy->detach(name);
+    if (m_dns)
+        m_dns->detach(name);
+    m_names.forget(name);
+    std::lock_guard lock(m_mutex);
+    m_sandboxes = next;
+}
+
+Status EgressService::reconcile(const QList<SandboxNet> &running)
+{
+    if (!m_enforcing)
+        return running.isEmpty() ? ok() : Status(Error{QStringLiteral("cannot protect the running sandboxes"), m_unavailable});
+    QList<SandboxNet> previous;
+    {
+        std::lock_guard lock(m_mutex);
+        previous = m_sandboxes;
+    }
+    for (const SandboxNet &s : previous) {
+        m_proxy->detach(s.name);
+        m_dns->detach(s.name);
+    }
+    QList<SandboxNet> attached;
+    for (const SandboxNet &s : running) {
+        if (Status a = m_dns->attach(s); !a) {
+            qCWarning(lcBroker) << a.error().message();
+            continue;
+        }
+        if (Status a = m_proxy->attach(s); !a) {
+            m_dns->detach(s.name);
+            qCWarning(lcBroker) << a.error().message();
+            continue;
+        }
+        attached.append(s);
+    }
+    Status applied = m_nft->apply(attached);
+    std::lock_guard lock(m_mutex);
+    m_sandboxes = attached;
+    if (!applied)
+        return applied;
+    if (attached.size() != running.size())
+        return Error{QStringLiteral("some sandboxes could not be protected"), QStringLiteral("see the airlockd log")};
+    return ok();
+}
+
+int EgressService::pendingCount(const QString &name)
+{
+    return m_proxy && !name.isEmpty() ? int(m_proxy->pending(name).size()) : 0;
+}
+
+FlowVerdict EgressService::decideFlow(const FlowTarget &t)
+{
+    // Runs on the proxy's thread; the Policy is thread-safe.
+    Target target;
+    target.sandbox = t.sandbox;
+    target.host = t.host;
+    target.ip = QHostAddress(t.ip);
+    target.port = t.port;
+    const Decision d = m_policy->decideAndConsume(target, QDateTime::currentDateTimeUtc());
+    if (d.once && d.ruleId) {
+        // The store belongs to the main thread.
+        const qint64 id = d.ruleId;
+        QMetaObject::invokeMethod(&m_context, [this, id] { m_rules->consumed(id); }, Qt::QueuedConnection);
+    }
+    FlowVerdict v;
+    v.rule = d.ruleId;
+    v.reason = d.reason;
+    v.kind = d.verdict == Verdict::Allow ? FlowVerdict::Allow : d.verdict == Verdict::Deny ? FlowVerdict::Deny : FlowVerdict::Ask;
+    return v;
+}
+
+void EgressService::onDropped(const DroppedPacket &p)
+{
+    QString sandbox;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const SandboxNet &s : std::as_const(m_sandboxes))
+            if (s.bridge == p.bridge)
+                sandbox = s.name;
+    }
+    if (sandbox.isEmpty())
+        return;
+    EgressEvent e;
+    e.id = m_events.nextId();
+    e.sandbox = sandbox;
+    e.time = QDateTime::currentDateTimeUtc();
+    e.proto = p.kind == QLatin1String("ipv6") ? QStringLiteral("ipv6") : p.proto;
+    e.ip = p.dst;
+    e.port = p.dport;
+    e.decision = QStringLiteral("denied");
+    e.reason = dropReason(p);
+    m_events.record(e);
+}
+
+void EgressService::publish(const std::vector<EgressEvent> &events)
+{
+    // Called on the event writer's thread once per batch: one hop to the main thread.
+    // A flow that joined an existing pending item is an attempt ("egress"), not a new
+    // question for the person ("pending").
+    QList<std::pair<QJsonObject, bool>> objects;
+    objects.reserve(qsizetype(events.size()));
+    for (const EgressEvent &e : events)
+        objects.append({e.toJson(), e.decision == QLatin1String("pending") && e.pendingItem == e.id});
+    QMetaObject::invokeMethod(&m_context, [this, objects] {
+        for (const auto &[o, question] : objects) {
+            m_api.publish(QStringLiteral("egress"), o);
+            if (question)
+                m_api.publish(QStringLiteral("pending"), o);
+        }
+    }, Qt::QueuedConnection);
+}
+
+bool EgressService::callerMayActOn(const Call &call, const QString &sandbox) const
+{
+    if (call.peer().uid == 0)
+        return true;
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"));
+    q.addBindValue(sandbox);
+    return q.exec() && q.next() && mayActOn(call.peer().uid, uid_t(q.value(0).toLongLong()));
+}
+
+void EgressService::registerMethods(ApiServer &api)
+{
+    api.registerMethod(QStringLiteral("egress.list"), [this](const Call &call) { list(call); });
+    api.registerMethod(QStringLiteral("egress.decide"), [this](const Call &call) { decide(call); });
+}
+
+void EgressService::list(const Call &call)
+{
+    const QJsonObject p = call.params();
+    const QJsonValue sandbox = p.value(QLatin1String("sandbox"));
+    const QJsonValue limit = p.value(QLatin1String("limit"));
+    const QJsonValue before = p.value(QLatin1String("before_id"));
+    if (!(sandbox.isUndefined() || sandbox.isNull() || sandbox.isString()) || !(limit.isUndefined() || limit.isDouble()) ||
+        !(before.isUndefined() || before.isDouble()) || !(p.value(QLatin1String("pending")).isUndefined() || p.value(QLatin1String("pending")).isBool())) {
+        call.fail(rpc::InvalidParams, QStringLiteral("egress.list takes {sandbox?: string, pending?: bool, limit?: number, before_id?: number}"));
+        return;
+    }
+    if (limit.isDouble() && (limit.toInt() < 1 || limit.toInt() > EventLog::kMaxLimit)) {
+        call.fail(rpc::InvalidParams, QStringLiteral("limit must be between 1 and %1").arg(EventLog::kMaxLimit));
+        return;
+    }
+    const QString name = sandbox.toString();
+    if (p.value(QLatin1String("pending")).toBool()) {
+        QJsonArray rows;
+        for (const EgressEvent &e : m_proxy->pending(name))
+            if (callerMayActOn(call, e.sandbox))
+                rows.append(e.toJson());
+        call.reply(rows);
+        return;
+    }
+    EventQuery q;
+    q.sandbox = name;
+    q.limit = limit.isDouble() ? limit.toInt() : 100;
+    q.beforeId = before.isDouble() ? qint64(before.toDouble()) : 0;
+    if (call.peer().uid != 0)
+        q.ownerUid = call.peer().uid;
+    // Answered from the writer thread, after what is queued has been written.
+    m_events.query(q, [call](Result<QJsonArray> rows) {
+        if (rows)
+            call.reply(rows.value());
+        else
+            call.fail(rows.error());
+    });
+}
+
+void EgressService::decide(const Call &call)
+{
+    const QJsonObject p = call.params();
+    const QString action = p.value(QLatin1String("action")).toString();
+    const QString scope = p.value(QLatin1String("scope")).toString(QStringLiteral("once"));
+    const QString match = p.value(QLatin1String("match")).toString(QStringLiteral("host"));
+    const QJsonValue forS = p.value(QLatin1String("for_s"));
+    if (!p.value(QLatin1String("id")).isDouble()) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"id\" must be the number of a pending request (see `airlockctl egress ls --pending`)"));
+        return;
+    }
+    const qint64 id = qint64(p.value(QLatin1String("id")).toDouble());
+    if (action != QLatin1String("allow") && action != QLatin1String("deny")) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"action\" must be allow or deny"));
+        return;
+    }
+    if (scope != QLatin1String("once") && scope != QLatin1String("sandbox") && scope != QLatin1String("global")) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"scope\" must be once, sandbox or global"));
+        return;
+    }
+    if (match != QLatin1String("host") && match != QLatin1String("domain") && match != QLatin1String("ip")) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"match\" must be host, domain or ip"));
+        return;
+    }
+    if (!(forS.isUndefined() || forS.isNull() || (forS.isDouble() && forS.toDouble() >= 1))) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"for_s\" must be a number of seconds >= 1"));
+        return;
+    }
+    const std::optional<EgressEvent> item = m_proxy->findPending(id);
+    if (!item) {
+        call.fail(rpc::NotFound, QStringLiteral("no pending request %1: it was already decided, timed out or its "
+                                                "connection closed; see `airlockctl egress ls --pending`").arg(id));
+        return;
+    }
+    if (!callerMayActOn(call, item->sandbox)) {
+        call.fail(rpc::PermissionDenied, QStringLiteral("request %1 belongs to a sandbox you do not own").arg(id));
+        return;
+    }
+    const bool allowIt = action == QLatin1String("allow");
+    qint64 ruleId = 0;
+    QString reason = QStringLiteral("%1 once by uid %2").arg(allowIt ? QStringLiteral("allowed") : QStringLiteral("denied")).arg(call.peer().uid);
+    if (scope != QLatin1String("once")) {
+        Rule rule;
+        rule.sandbox = scope == QLatin1String("sandbox") ? item->sandbox : QString();
+        rule.owner = call.peer().uid;
+        rule.allow = allowIt;
+        rule.port = item->port;
+        QString pattern = item->host.isEmpty() || match == QLatin1String("ip") ? item->ip : item->host;
+        if (match == QLatin1String("domain") && !item->host.isEmpty()) {
+            const QStringList labels = item->host.split(QLatin1Char('.'));
+            pattern = QStringLiteral("*.") + (labels.size() > 2 ? labels.mid(1).join(QLatin1Char('.')) : item->host);
+        }
+        rule.pattern = pattern;
+        if (forS.isDouble())
+            rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
+        Result<Rule> added = m_rules->add(rule);
+        if (!added) {
+            call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
+            return;
+        }
+        ruleId = added->id;
+        reason = QStringLiteral("rule %1: %2 %3 (%4)").arg(ruleId).arg(action, pattern, scope);
+    }
+    if (!m_proxy->decide(id, allowIt, ruleId, reason)) {
+        call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));
+        return;
+    }
+    EgressEvent e = *item;
+    e.decision = allowIt ? QStringLiteral("allowed") : QStringLiteral("denied");
+    e.rule = ruleId;
+    e.reason = reason;
+    call.reply(e.toJson());
+}
+
+void EgressService::contributeStatus(QJsonObject &status) const
+{
+    std::lock_guard lock(m_mutex);
+    status.insert(QStringLiteral("egress"), QJsonObject{
+        {QStringLiteral("enforcing"), m_enforcing},
+        {QStringLiteral("proxy_port"), m_ports.proxy},
+        {QStringLiteral("dns_port"), m_ports.dns},
+        {QStringLiteral("sandboxes"), m_sandboxes.size()},
+        {QStringLiteral("hold_timeout_s"), m_holdTimeoutS},
+    });
+}
+
+} // namespace airlock

@@ -1,0 +1,94 @@
+#pragma once
+// The egress broker as a daemon service (issue 4): the nftables table, the resolver, the
+// transparent proxy, the dropped-packet log and the event log; API methods egress.list and
+// egress.decide; events on topics "egress" and "pending".
+//
+// Settings (store `settings` table, read at start):
+//   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120)
+//   egress.proxy_port      transparent proxy port on each sandbox's gateway address (15001)
+//   egress.dns_port        resolver port on each sandbox's gateway address (15053)
+//   egress.dns_qps         DNS queries per second per sandbox (1000, burst twice that)
+//   egress.max_flows       open TCP flows per sandbox (512)
+//   egress.max_pending     distinct pending requests per sandbox (64)
+//   egress.header_timeout_s  seconds a guest has to send its first request bytes (10)
+#include "daemon/service.h"
+#include "core/config.h"
+#include "dnsresolver.h"
+#include "droppedpacketlog.h"
+#include "egresscontrol.h"
+#include "epollloop.h"
+#include "eventlog.h"
+#include "nftruleset.h"
+#include "policy.h"
+#include "rulestore.h"
+#include "syntheticnames.h"
+#include "transparentproxy.h"
+#include "upstreamresolver.h"
+
+#include <QObject>
+#include <QPointer>
+#include <memory>
+#include <mutex>
+
+namespace airlock {
+
+class ApiServer;
+class Call;
+class Store;
+
+class EgressService : public Service, public EgressControl {
+public:
+    // `policy`/`rules`: the rule service's, when there is one; otherwise the service keeps
+    // its own, loaded from the store.
+    EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy *policy = nullptr,
+                  RuleStore *rules = nullptr);
+    ~EgressService() override;
+
+    QString name() const override { return QStringLiteral("egress"); }
+    Status start() override;
+    void stop() override;
+    void registerMethods(ApiServer &api) override;
+    void contributeStatus(QJsonObject &status) const override;
+
+    Status sandboxUp(const SandboxNet &net) override;
+    void sandboxDown(const QString &name) override;
+    Status reconcile(const QList<SandboxNet> &running) override;
+    int pendingCount(const QString &name) override;
+
+    BrokerPorts ports() const { return m_ports; }
+    EventLog &eventLog() { return m_events; }
+    TransparentProxy &proxy() { return *m_proxy; }
+
+private:
+    void list(const Call &call);
+    void decide(const Call &call);
+    void onDropped(const DroppedPacket &packet);
+    void publish(const std::vector<EgressEvent> &events);
+    bool callerMayActOn(const Call &call, const QString &sandbox) const;
+    FlowVerdict decideFlow(const FlowTarget &target);
+
+    DaemonConfig m_config;
+    Store &m_store;
+    ApiServer &m_api;
+    QObject m_context;            // lives on the main thread: target of hops from workers
+    std::unique_ptr<Policy> m_ownPolicy;
+    std::unique_ptr<RuleStore> m_ownRules;
+    Policy *m_policy;
+    RuleStore *m_rules;
+    BrokerPorts m_ports;
+    int m_holdTimeoutS = 120;
+    SyntheticNames m_names;
+    EventLog m_events;
+    UpstreamResolver m_upstream;
+    std::unique_ptr<NftRuleset> m_nft;
+    std::unique_ptr<DnsResolver> m_dns;
+    std::unique_ptr<TransparentProxy> m_proxy;
+    EpollLoop m_logLoop;
+    DroppedPacketLog m_dropped;
+    bool m_enforcing = false;
+    QString m_unavailable;        // why enforcement is off
+    mutable std::mutex m_mutex;   // m_sandboxes is read by the dropped-packet thread
+    QList<SandboxNet> m_sandboxes;
+};
+
+} // namespace airlock

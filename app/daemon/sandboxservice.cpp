@@ -1,0 +1,576 @@
+#include "daemon/sandboxservice.h"
+#include "daemon/egressnetworkhooks.h"
+#include "api/apiserver.h"
+#include "api/jsonrpc.h"
+#include "core/logging.h"
+#include "consolehub.h"
+#include "guestagent.h"
+#include "sandboxengine.h"
+
+#include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QSemaphore>
+#include <libvirt/libvirt.h>
+
+namespace airlock {
+
+namespace {
+
+constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
+constexpr int kStopTimeoutS = 30;
+constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
+
+QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
+
+// A domain handle on the shared connection, for pool threads.
+struct DomainRef {
+    virDomainPtr ptr = nullptr;
+    DomainRef(virConnectPtr conn, const QString &name) : ptr(virDomainLookupByName(conn, name.toUtf8().constData())) {}
+    ~DomainRef() { if (ptr) virDomainFree(ptr); }
+    DomainRef(const DomainRef &) = delete;
+    DomainRef &operator=(const DomainRef &) = delete;
+};
+
+} // namespace
+
+SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
+    : m_config(config), m_api(api), m_egress(egress)
+{
+    m_pool.setMaxThreadCount(16);
+    if (m_egress)
+        m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
+}
+
+SandboxService::~SandboxService() { stop(); }
+
+Status SandboxService::start()
+{
+    m_engine = std::make_unique<SandboxEngine>(m_config);
+    m_engine->setNetworkHooks(m_hooks.get());
+    m_builder = std::make_unique<SandboxEngine>(m_config);
+    m_engineContext = new QObject;
+    m_builderContext = new QObject;
+    m_engineThread.setObjectName(QStringLiteral("engine"));
+    m_builderThread.setObjectName(QStringLiteral("image-builder"));
+    m_engineContext->moveToThread(&m_engineThread);
+    m_builderContext->moveToThread(&m_builderThread);
+    connect(&m_engineThread, &QThread::finished, m_engineContext, &QObject::deleteLater);
+    connect(&m_builderThread, &QThread::finished, m_builderContext, &QObject::deleteLater);
+    m_engineThread.start();
+    m_builderThread.start();
+
+    // Start-up (store, libvirt, reconcile, KVM probe) on the engine thread, but before we serve.
+    QSemaphore done;
+    Status result = ok();
+    onEngine([&](SandboxEngine &engine) {
+        result = engine.start();
+        m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
+            publish(QStringLiteral("console:") + sandbox, {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
+        });
+        {
+            QMutexLocker lock(&m_accelLock);
+            m_accel = engine.accel();
+        }
+        done.release();
+    });
+    done.acquire();
+    if (!result)
+        return result;
+    QSemaphore builderDone;
+    onBuilder([&](SandboxEngine &builder) {
+        builder.openWithoutReconcile();
+        builderDone.release();
+    });
+    builderDone.acquire();
+    if (m_hooks) {
+        m_sweep.setInterval(2000);
+        connect(&m_sweep, &QTimer::timeout, this, [this] { onEngine([](SandboxEngine &e) { e.releaseStoppedNetworks(); }); });
+        m_sweep.start();
+    }
+    return ok();
+}
+
+void SandboxService::stop()
+{
+    if (!m_engine)
+        return;
+    m_stopping = true;
+    m_sweep.stop();
+    m_pool.waitForDone(kStopTimeoutS * 1000);
+    // The engines must be destroyed on their own threads (their Store connections live there).
+    QSemaphore done;
+    onEngine([&](SandboxEngine &) { m_consoles.reset(); m_engine.reset(); done.release(); });
+    onBuilder([&](SandboxEngine &) { m_builder.reset(); done.release(); });
+    done.acquire(2);
+    m_engineThread.quit();
+    m_builderThread.quit();
+    m_engineThread.wait();
+    m_builderThread.wait();
+}
+
+void SandboxService::onEngine(std::function<void(SandboxEngine &)> work)
+{
+    QMetaObject::invokeMethod(m_engineContext, [this, work = std::move(work)] { work(*m_engine); }, Qt::QueuedConnection);
+}
+
+void SandboxService::onBuilder(std::function<void(SandboxEngine &)> work)
+{
+    QMetaObject::invokeMethod(m_builderContext, [this, work = std::move(work)] { work(*m_builder); }, Qt::QueuedConnection);
+}
+
+void SandboxService::inPool(std::function<void()> work) { m_pool.start(std::move(work)); }
+
+void SandboxService::publish(const QString &topic, const QJsonObject &data)
+{
+    QMetaObject::invokeMethod(this, [this, topic, data] { m_api.publish(topic, data); }, Qt::QueuedConnection);
+}
+
+void SandboxService::publishState(SandboxEngine &engine, const QString &name, uid_t uid)
+{
+    auto d = engine.describe(name, uid);
+    if (d)
+        publish(QStringLiteral("sandbox"), d.value());
+    else
+        publish(QStringLiteral("sandbox"), {{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}});
+}
+
+QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
+{
+    QJsonArray out;
+    for (const QJsonValue &v : sandboxes) {
+        QJsonObject o = v.toObject();
+        o.insert(QStringLiteral("pending"), m_egress->pendingCount(o.value(QLatin1String("name")).toString()));
+        out.append(o);
+    }
+    return out;
+}
+
+void SandboxService::contributeStatus(QJsonObject &status) const
+{
+    QMutexLocker lock(&m_accelLock);
+    status.insert(QStringLiteral("accel"), m_accel);
+}
+
+void SandboxService::registerMethods(ApiServer &api)
+{
+    api.registerMethod(QStringLiteral("image.list"), [this](const Call &call) {
+        onBuilder([call](SandboxEngine &e) {
+            auto r = e.listImages();
+            r ? call.reply(r.value()) : call.fail(r.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("image.build"), [this](const Call &call) {
+        const QString recipe = str(call, "recipe");
+        if (recipe.isEmpty())
+            return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
+        const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
+        onBuilder([this, call, recipe, imageName](SandboxEngine &e) {
+            auto progress = [this, imageName](int percent, const QString &message) {
+                publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
+                                                  {QStringLiteral("phase"), percent >= 100 ? QStringLiteral("done") : QStringLiteral("building")},
+                                                  {QStringLiteral("percent"), percent},
+                                                  {QStringLiteral("message"), message}});
+            };
+            auto r = e.buildImage(recipe, imageName, progress, [this] { return m_stopping.load(); });
+            if (!r) {
+                publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
+                                                  {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}});
+                return call.fail(r.error());
+            }
+            {
+                QMutexLocker lock(&m_accelLock);
+                m_accel = e.accel();
+            }
+            onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
+            call.reply(r.value());
+        });
+    });
+    api.registerMethod(QStringLiteral("image.remove"), [this](const Call &call) {
+        const QString imageName = str(call, "name");
+        onEngine([call, imageName](SandboxEngine &e) {
+            Status s = e.removeImage(imageName);
+            s ? call.reply(QJsonObject{{QStringLiteral("name"), imageName}}) : call.fail(s.error());
+        });
+    });
+
+    api.registerMethod(QStringLiteral("sandbox.create"), [this](const Call &call) { create(call); });
+    api.registerMethod(QStringLiteral("sandbox.list"), [this](const Call &call) {
+        const uid_t uid = call.peer().uid;
+        onEngine([this, call, uid](SandboxEngine &e) {
+            auto r = e.list(uid);
+            if (!r)
+                return call.fail(r.error());
+            call.reply(m_egress ? withPending(r.value()) : r.value());
+        });
+    });
+    for (const char *m : {"start", "kill", "pause", "resume", "remove"}) {
+        const QString method = QString::fromLatin1(m);
+        api.registerMethod(QStringLiteral("sandbox.") + method, [this, method](const Call &call) { lifecycle(call, method); });
+    }
+    api.registerMethod(QStringLiteral("sandbox.stop"), [this](const Call &call) { stopSandbox(call); });
+    api.registerMethod(QStringLiteral("sandbox.exec"), [this](const Call &call) { exec(call); });
+    api.registerMethod(QStringLiteral("snapshot.create"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const QString label = str(call, "label");
+        onEngine([this, call, sandbox, label](SandboxEngine &e) {
+            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("phase"), QStringLiteral("creating")},
+                                                 {QStringLiteral("percent"), 0}});
+            auto r = e.createSnapshot(sandbox, label, call.peer().uid);
+            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
+                                                 {QStringLiteral("phase"), r ? QStringLiteral("done") : QStringLiteral("failed")},
+                                                 {QStringLiteral("percent"), 100}});
+            r ? call.reply(r.value()) : call.fail(r.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.list"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        onEngine([call, sandbox](SandboxEngine &e) {
+            auto r = e.listSnapshots(sandbox, call.peer().uid);
+            r ? call.reply(r.value()) : call.fail(r.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.restore"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        onEngine([this, call, sandbox, id](SandboxEngine &e) {
+            auto r = e.restoreSnapshot(sandbox, id, call.peer().uid);
+            if (!r)
+                return call.fail(r.error());
+            if (r.value()) { // it was running: start it again on the restored disk
+                if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
+                    return call.fail(s.error());
+                consoleAfterStart(e, sandbox, call.peer().uid);
+                auto d = e.describe(sandbox, call.peer().uid);
+                return waitForAgent(call, e.domainOf(sandbox, call.peer().uid).value(), sandbox, kDefaultBootTimeoutS,
+                                    d ? d.value() : QJsonObject{});
+            }
+            publishState(e, sandbox, call.peer().uid);
+            auto d = e.describe(sandbox, call.peer().uid);
+            call.reply(d ? d.value() : QJsonObject{});
+        });
+    });
+    api.registerMethod(QStringLiteral("snapshot.remove"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        onEngine([call, sandbox, id](SandboxEngine &e) {
+            Status s = e.removeSnapshot(sandbox, id, call.peer().uid);
+            s ? call.reply(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("sandbox"), sandbox}}) : call.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("sandbox.fork"), [this](const Call &call) {
+        const QString sandbox = str(call, "sandbox");
+        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+        const QString newName = str(call, "new_name");
+        const bool startIt = call.params().value(QLatin1String("start")).toBool();
+        onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
+            auto r = e.fork(sandbox, id, newName, call.peer().uid);
+            if (!r)
+                return call.fail(r.error());
+            publishState(e, newName, call.peer().uid);
+            if (!startIt)
+                return call.reply(r.value());
+            if (Status s = e.startSandbox(newName, call.peer().uid); !s)
+                return call.fail(s.error());
+            consoleAfterStart(e, newName, call.peer().uid);
+            waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
+        });
+    });
+    api.registerMethod(QStringLiteral("file.push"), [this](const Call &call) { filePush(call); });
+    registerConsoleMethods(api);
+    api.registerMethod(QStringLiteral("file.pull"), [this](const Call &call) { filePull(call); });
+}
+
+void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,
+                                  const QJsonObject &reply, bool removeOnFailure)
+{
+    virConnectPtr conn = m_engine->connection();
+    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure] {
+        auto failed = [this, call, name, removeOnFailure](const QString &why) {
+            onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
+                e.releaseStoppedNetworks();
+                if (removeOnFailure)
+                    e.remove(name, call.peer().uid);
+                publishState(e, name, call.peer().uid);
+                call.fail(rpc::Failed, why + (removeOnFailure ? QStringLiteral("; the new sandbox was removed") : QString()));
+            });
+        };
+        QDeadlineTimer deadline(qint64(timeoutS) * 1000);
+        DomainRef dom(conn, domain);
+        while (dom.ptr && !m_stopping) {
+            if (GuestAgent(dom.ptr).ping(2)) {
+                QJsonObject r = reply;
+                r.insert(QStringLiteral("state"), QStringLiteral("running"));
+                call.reply(r);
+                onEngine([this, name, uid = call.peer().uid](SandboxEngine &e) { publishState(e, name, uid); });
+                return;
+            }
+            int state = 0, reason = 0;
+            if (virDomainGetState(dom.ptr, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
+                return failed(QStringLiteral("sandbox %1 stopped while booting; check its console "
+                                             "(airlockctl console %1) and its image").arg(name));
+            if (deadline.hasExpired())
+                break;
+            QThread::msleep(250);
+        }
+        if (dom.ptr)
+            virDomainDestroy(dom.ptr);
+        failed(QStringLiteral("sandbox %1 did not boot within %2 s (its guest agent never answered); it was "
+                              "stopped: check the image, or give it more time (boot_timeout_s)").arg(name).arg(timeoutS));
+    });
+}
+
+void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid)
+{
+    auto domain = engine.domainOf(name, uid);
+    if (domain) {
+        if (Status s = m_consoles->ensure(name, domain.value()); !s)
+            qCWarning(lcEngine) << s.error().message();
+    }
+}
+
+void SandboxService::registerConsoleMethods(ApiServer &api)
+{
+    // The caller subscribes to "console:<name>" for live output; attach returns the history.
+    api.registerMethod(QStringLiteral("console.attach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([this, call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            const QString state = SandboxEngine::stateOf(e.connection(), domain.value());
+            const bool running = state == QLatin1String("running") || state == QLatin1String("paused");
+            if (running) {
+                if (Status s = m_consoles->ensure(sandbox, domain.value()); !s)
+                    return call.fail(s.error());
+            }
+            call.reply(QJsonObject{{QStringLiteral("history_b64"), QString::fromLatin1(m_consoles->history(sandbox).toBase64())},
+                                   {QStringLiteral("topic"), QString(QStringLiteral("console:") + sandbox)},
+                                   {QStringLiteral("state"), state}});
+        });
+    });
+    api.registerMethod(QStringLiteral("console.write"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+        onEngine([this, call, sandbox, data](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            Status s = m_consoles->write(sandbox, data);
+            s ? call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}}) : call.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("console.detach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            domain ? call.reply(QJsonObject{{QStringLiteral("name"), sandbox}}) : call.fail(domain.error());
+        });
+    });
+}
+
+void SandboxService::create(const Call &call)
+{
+    const QJsonObject p = call.params();
+    CreateRequest r;
+    r.name = p.value(QLatin1String("name")).toString();
+    r.image = p.value(QLatin1String("image")).toString(QStringLiteral("tiny"));
+    r.cpus = p.value(QLatin1String("cpus")).toInt(1);
+    r.memoryMib = p.value(QLatin1String("memory_mib")).toInt(256);
+    r.diskGib = p.value(QLatin1String("disk_gib")).toInt(2);
+    r.owner = call.peer().uid;
+    const QJsonObject env = p.value(QLatin1String("env")).toObject();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        r.env.insert(it.key(), it.value().toString());
+    const bool startIt = p.value(QLatin1String("start")).toBool();
+    const int bootTimeout = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
+    onEngine([this, call, r, startIt, bootTimeout](SandboxEngine &e) {
+        auto created = e.create(r);
+        if (!created)
+            return call.fail(created.error());
+        publishState(e, r.name, r.owner);
+        if (!startIt)
+            return call.reply(created.value());
+        // create --start is one step for the caller: a sandbox that cannot boot is not kept.
+        if (Status s = e.startSandbox(r.name, r.owner); !s) {
+            e.remove(r.name, r.owner);
+            publishState(e, r.name, r.owner);
+            return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
+        }
+        consoleAfterStart(e, r.name, r.owner);
+        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value(), true);
+    });
+}
+
+void SandboxService::lifecycle(const Call &call, const QString &method)
+{
+    const QString sandbox = str(call, "name");
+    const uid_t uid = call.peer().uid;
+    const bool wait = call.params().value(QLatin1String("wait")).toBool(true);
+    const int bootTimeout = call.params().value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
+    onEngine([this, call, method, sandbox, uid, wait, bootTimeout](SandboxEngine &e) {
+        Status s = ok();
+        if (method == QLatin1String("start")) s = e.startSandbox(sandbox, uid);
+        else if (method == QLatin1String("kill")) s = e.kill(sandbox, uid);
+        else if (method == QLatin1String("pause")) s = e.pause(sandbox, uid);
+        else if (method == QLatin1String("resume")) s = e.resume(sandbox, uid);
+        else if (method == QLatin1String("remove")) s = e.remove(sandbox, uid);
+        if (!s)
+            return call.fail(s.error());
+        if (method == QLatin1String("start"))
+            consoleAfterStart(e, sandbox, uid);
+        if (method == QLatin1String("remove"))
+            m_consoles->close(sandbox);
+        if (method == QLatin1String("start") && wait) {
+            auto d = e.describe(sandbox, uid);
+            return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});
+        }
+        publishState(e, sandbox, uid);
+        auto d = e.describe(sandbox, uid);
+        call.reply(d ? d.value() : QJsonObject{{QStringLiteral("name"), sandbox}, {QStringLiteral("state"), QStringLiteral("removed")}});
+    });
+}
+
+void SandboxService::stopSandbox(const Call &call)
+{
+    const QString sandbox = str(call, "name");
+    const uid_t uid = call.peer().uid;
+    const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(kStopTimeoutS);
+    onEngine([this, call, sandbox, uid, timeoutS](SandboxEngine &e) {
+        auto domain = e.domainOf(sandbox, uid);
+        if (!domain)
+            return call.fail(domain.error());
+        const QString current = SandboxEngine::stateOf(e.connection(), domain.value());
+        if (current == QLatin1String("stopped"))
+            return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running").arg(sandbox));
+        virConnectPtr conn = e.connection();
+        inPool([this, call, conn, domain = domain.value(), sandbox, uid, timeoutS] {
+            DomainRef dom(conn, domain);
+            if (!dom.ptr)
+                return call.fail(rpc::NotFound, QStringLiteral("the domain of %1 is gone").arg(sandbox));
+            // A paused guest cannot shut itself down.
+            int state = 0, reason = 0;
+            virDomainGetState(dom.ptr, &state, &reason, 0);
+            bool asked = false;
+            if (state == VIR_DOMAIN_RUNNING)
+                asked = virDomainShutdownFlags(dom.ptr, VIR_DOMAIN_SHUTDOWN_GUEST_AGENT) == 0 ||
+                        virDomainShutdownFlags(dom.ptr, VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN) == 0;
+            QDeadlineTimer deadline(asked ? qint64(timeoutS) * 1000 : 0);
+            while (!deadline.hasExpired()) {
+                if (virDomainGetState(dom.ptr, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
+                    break;
+                QThread::msleep(100);
+            }
+            if (virDomainIsActive(dom.ptr) == 1)
+                virDomainDestroy(dom.ptr); // the guest did not stop in time
+            onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
+                engine.releaseStoppedNetworks();
+                publishState(engine, sandbox, uid);
+                auto d = engine.describe(sandbox, uid);
+                call.reply(d ? d.value() : QJsonObject{});
+            });
+        });
+    });
+}
+
+void SandboxService::exec(const Call &call)
+{
+    const QString sandbox = str(call, "name");
+    QStringList argv;
+    for (const QJsonValue &v : call.params().value(QLatin1String("argv")).toArray())
+        argv << v.toString();
+    if (argv.isEmpty())
+        return call.fail(rpc::InvalidParams, QStringLiteral("sandbox.exec needs argv: the command and its arguments"));
+    const QByteArray input = QByteArray::fromBase64(str(call, "stdin_b64").toLatin1());
+    const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(0);
+    onEngine([this, call, sandbox, argv, input, timeoutS](SandboxEngine &e) {
+        auto domain = e.domainOf(sandbox, call.peer().uid);
+        if (!domain)
+            return call.fail(domain.error());
+        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running"))
+            return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
+        virConnectPtr conn = e.connection();
+        inPool([call, conn, domain = domain.value(), argv, input, timeoutS] {
+            DomainRef dom(conn, domain);
+            auto r = GuestAgent(dom.ptr).exec(argv, input, timeoutS);
+            if (!r)
+                return call.fail(r.error());
+            call.reply(QJsonObject{{QStringLiteral("exit_code"), r->exitCode},
+                                   {QStringLiteral("stdout_b64"), QString::fromLatin1(r->out.toBase64())},
+                                   {QStringLiteral("stderr_b64"), QString::fromLatin1(r->err.toBase64())},
+                                   {QStringLiteral("timed_out"), r->timedOut}});
+        });
+    });
+}
+
+void SandboxService::filePush(const Call &call)
+{
+    const QString sandbox = str(call, "name");
+    const QString path = str(call, "path");
+    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
+    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+    if (!path.startsWith(QLatin1Char('/')))
+        return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
+    onEngine([this, call, sandbox, path, offset, data](SandboxEngine &e) {
+        auto domain = e.domainOf(sandbox, call.peer().uid);
+        if (!domain)
+            return call.fail(domain.error());
+        virConnectPtr conn = e.connection();
+        inPool([call, conn, domain = domain.value(), path, offset, data] {
+            DomainRef dom(conn, domain);
+            GuestAgent agent(dom.ptr);
+            auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
+            if (!handle)
+                return call.fail(handle.error());
+            Status s = agent.write(handle.value(), data);
+            Status closed = agent.closeFile(handle.value());
+            if (!s)
+                return call.fail(s.error());
+            if (!closed)
+                return call.fail(closed.error());
+            call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}});
+        });
+    });
+}
+
+void SandboxService::filePull(const Call &call)
+{
+    const QString sandbox = str(call, "name");
+    const QString path = str(call, "path");
+    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
+    const qint64 length = qBound(qint64(1), call.params().value(QLatin1String("length")).toInteger(kMaxChunk), kMaxChunk * 8);
+    if (!path.startsWith(QLatin1Char('/')))
+        return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
+    onEngine([this, call, sandbox, path, offset, length](SandboxEngine &e) {
+        auto domain = e.domainOf(sandbox, call.peer().uid);
+        if (!domain)
+            return call.fail(domain.error());
+        virConnectPtr conn = e.connection();
+        inPool([call, conn, domain = domain.value(), path, offset, length] {
+            DomainRef dom(conn, domain);
+            GuestAgent agent(dom.ptr);
+            auto handle = agent.openFile(path, QStringLiteral("r"));
+            if (!handle)
+                return call.fail(handle.error());
+            QByteArray data;
+            bool eof = false;
+            Status s = offset > 0 ? agent.seek(handle.value(), offset) : ok();
+            while (s && !eof && data.size() < length) {
+                auto chunk = agent.read(handle.value(), int(qMin<qint64>(length - data.size(), GuestAgent::kChunk)), &eof);
+                if (!chunk) {
+                    s = chunk.error();
+                    break;
+                }
+                data += chunk.value();
+                if (chunk->isEmpty())
+                    eof = true;
+            }
+            agent.closeFile(handle.value());
+            if (!s)
+                return call.fail(s.error());
+            call.reply(QJsonObject{{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())},
+                                   {QStringLiteral("eof"), eof}});
+        });
+    });
+}
+
+} // namespace airlock

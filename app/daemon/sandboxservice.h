@@ -1,0 +1,84 @@
+#pragma once
+#include "daemon/service.h"
+#include "core/config.h"
+
+#include <QJsonArray>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QThreadPool>
+#include <QTimer>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace airlock {
+
+class ApiServer;
+class Call;
+class EgressControl;
+class NetworkHooks;
+class SandboxEngine;
+class ConsoleHub;
+
+// image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
+// runs on that thread in order; waits (boot, shutdown, guest-exec, file transfer) run on a
+// small pool so one long exec never stalls the others. Image builds get their own thread
+// and engine so a download does not hold up sandboxes either.
+class SandboxService : public QObject, public Service {
+    Q_OBJECT
+public:
+    // `egress` guards each sandbox's network before its guest runs (fail closed); without
+    // it sandboxes run unguarded (engine-only tests).
+    SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress = nullptr);
+    ~SandboxService() override;
+
+    QString name() const override { return QStringLiteral("sandboxes"); }
+    Status start() override;
+    void stop() override;
+    void registerMethods(ApiServer &api) override;
+    void contributeStatus(QJsonObject &status) const override;
+
+private:
+    // Runs `work` on the engine's thread.
+    void onEngine(std::function<void(SandboxEngine &)> work);
+    void onBuilder(std::function<void(SandboxEngine &)> work);
+    void inPool(std::function<void()> work);
+    // Publishes from any thread (the API lives on the main thread).
+    void publish(const QString &topic, const QJsonObject &data);
+    void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
+    // sandbox.list rows with the egress broker's count of held requests.
+    QJsonArray withPending(const QJsonArray &sandboxes) const;
+    void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
+                      bool removeOnFailure = false);
+
+    // Opens the console stream right after a start, so the boot is in its history.
+    void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
+    void registerConsoleMethods(ApiServer &api);
+    void create(const Call &call);
+    void lifecycle(const Call &call, const QString &method);
+    void stopSandbox(const Call &call);
+    void exec(const Call &call);
+    void filePush(const Call &call);
+    void filePull(const Call &call);
+
+    DaemonConfig m_config;
+    ApiServer &m_api;
+    QThread m_engineThread;
+    QThread m_builderThread;
+    QObject *m_engineContext = nullptr;  // lives on m_engineThread
+    QObject *m_builderContext = nullptr; // lives on m_builderThread
+    std::unique_ptr<SandboxEngine> m_engine;
+    std::unique_ptr<SandboxEngine> m_builder;
+    std::unique_ptr<ConsoleHub> m_consoles;
+    QThreadPool m_pool;
+    mutable QMutex m_accelLock;
+    QString m_accel = QStringLiteral("tcg");
+    std::atomic<bool> m_stopping{false};
+    EgressControl *m_egress = nullptr;
+    std::unique_ptr<NetworkHooks> m_hooks;
+    QTimer m_sweep; // notices guests that stopped on their own
+};
+
+} // namespace airlock

@@ -1,0 +1,34 @@
+#pragma once
+// One egress attempt as the user sees it (cli.md, `egress ls`): a TCP flow, a DNS query or a
+// dropped packet. The same id is written again when the attempt changes (decided, closed).
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+namespace airlock {
+
+struct EgressEvent {
+    qint64 id = 0;
+    QString sandbox;
+    QDateTime time;          // when the attempt started (UTC)
+    QString proto;           // "tcp", "tls", "http", "dns", "udp", "icmp", "ipv6", ...
+    QString host;            // the name the guest asked for ("" for a raw IP)
+    QString ip;              // the address the guest used
+    int port = 0;
+    QString sni;
+    QString method;
+    QString path;
+    QString decision;        // "allowed" | "denied" | "pending"
+    qint64 rule = 0;         // the rule that decided; 0 = none (default policy, a check)
+    QString reason;
+    qint64 bytesUp = 0;
+    qint64 bytesDown = 0;
+    qint64 durationMs = 0;
+    qint64 pendingItem = 0;  // while pending: the id of the item it waits in (not stored)
+
+    QJsonObject toJson() const;
+    // "2026-11-30T15:43:37.123Z": fast (QDateTime::toString is slow on the event hot path).
+    static QString isoTime(const QDateTime &time);
+};
+
+} // namespace airlock

@@ -1,0 +1,240 @@
+#include "eventlog.h"
+#include "core/logging.h"
+#include "core/store.h"
+
+#include <QHash>
+#include <QSqlError>
+#include <QSqlDriver>
+#include <QSqlQuery>
+#include <sqlite3.h>
+#include <QThread>
+
+namespace airlock {
+
+
+EventLog::~EventLog() { stop(); }
+
+Status EventLog::start(const QString &databasePath, BatchListener listener)
+{
+    m_listener = std::move(listener);
+    m_stopping = false;
+    std::promise<Status> opened;
+    std::future<Status> result = opened.get_future();
+    m_thread = std::thread([this, databasePath, &opened] { run(databasePath, &opened); });
+    Status s = result.get();
+    if (!s && m_thread.joinable())
+        m_thread.join();
+    return s;
+}
+
+void EventLog::stop()
+{
+    if (!m_thread.joinable())
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_cv.notify_all();
+    m_thread.join();
+}
+
+void EventLog::record(const EgressEvent &event)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.push_back(event);
+    }
+    // The writer wakes on its own every kFlushMs: batching is the point.
+}
+
+void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_thread.joinable()) {
+        done(Error{QStringLiteral("the egress event log is not running"), QStringLiteral("see the airlockd log")});
+        return;
+    }
+    m_jobs.push_back([this, q, done = std::move(done)] {
+        QSqlQuery sql(m_db);
+        QString where = QStringLiteral("WHERE 1");
+        if (!q.sandbox.isEmpty())
+            where += QStringLiteral(" AND sandbox = :sandbox");
+        if (q.beforeId > 0)
+            where += QStringLiteral(" AND id < :before");
+        if (q.ownerUid >= 0)
+            where += QStringLiteral(" AND sandbox IN (SELECT name FROM sandboxes WHERE owner_uid = :uid)");
+        sql.prepare(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
+                                   "decision, rule, reason, bytes_up, bytes_down, duration_ms FROM egress_events ") +
+                    where + QStringLiteral(" ORDER BY id DESC LIMIT :limit) ORDER BY id ASC"));
+        if (!q.sandbox.isEmpty())
+            sql.bindValue(QStringLiteral(":sandbox"), q.sandbox);
+        if (q.beforeId > 0)
+            sql.bindValue(QStringLiteral(":before"), q.beforeId);
+        if (q.ownerUid >= 0)
+            sql.bindValue(QStringLiteral(":uid"), q.ownerUid);
+        sql.bindValue(QStringLiteral(":limit"), qBound(1, q.limit, kMaxLimit));
+        if (!sql.exec()) {
+            done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
+            return;
+        }
+        QJsonArray rows;
+        while (sql.next()) {
+            EgressEvent e;
+            e.id = sql.value(0).toLongLong();
+            e.sandbox = sql.value(1).toString();
+            e.time = QDateTime::fromString(sql.value(2).toString(), Qt::ISODateWithMs);
+            e.proto = sql.value(3).toString();
+            e.host = sql.value(4).toString();
+            e.ip = sql.value(5).toString();
+            e.port = sql.value(6).toInt();
+            e.sni = sql.value(7).toString();
+            e.method = sql.value(8).toString();
+            e.path = sql.value(9).toString();
+            e.decision = sql.value(10).toString();
+            e.rule = sql.value(11).toLongLong();
+            e.reason = sql.value(12).toString();
+            e.bytesUp = sql.value(13).toLongLong();
+            e.bytesDown = sql.value(14).toLongLong();
+            e.durationMs = sql.value(15).toLongLong();
+            rows.append(e.toJson());
+        }
+        done(rows);
+    });
+    m_cv.notify_all();
+}
+
+void EventLog::flush()
+{
+    if (!m_thread.joinable())
+        return;
+    std::promise<void> done;
+    std::future<void> waited = done.get_future();
+    {
+        std::lock_guard lock(m_mutex);
+        m_jobs.push_back([&done] { done.set_value(); });
+    }
+    m_cv.notify_all();
+    waited.wait();
+}
+
+bool EventLog::prepareUpsert(sqlite3 *db)
+{
+    static const char sql[] =
+        "INSERT INTO egress_events(id, sandbox, time, proto, host, ip, port, sni, method, path, decision, rule, "
+        "reason, bytes_up, bytes_down, duration_ms) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, rule = excluded.rule, reason = excluded.reason, "
+        "host = excluded.host, sni = excluded.sni, method = excluded.method, path = excluded.path, "
+        "proto = excluded.proto, bytes_up = excluded.bytes_up, bytes_down = excluded.bytes_down, "
+        "duration_ms = excluded.duration_ms";
+    return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_upsert, nullptr) == SQLITE_OK;
+}
+
+void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
+{
+    auto bindText = [this](int index, const QString &value) {
+        const QByteArray utf8 = value.toUtf8();
+        sqlite3_bind_text(m_upsert, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+    };
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    for (const EgressEvent &e : events) {
+        sqlite3_bind_int64(m_upsert, 1, e.id);
+        bindText(2, e.sandbox);
+        bindText(3, EgressEvent::isoTime(e.time));
+        bindText(4, e.proto);
+        bindText(5, e.host);
+        bindText(6, e.ip);
+        sqlite3_bind_int(m_upsert, 7, e.port);
+        bindText(8, e.sni);
+        bindText(9, e.method);
+        bindText(10, e.path);
+        bindText(11, e.decision);
+        if (e.rule)
+            sqlite3_bind_int64(m_upsert, 12, e.rule);
+        else
+            sqlite3_bind_null(m_upsert, 12);
+        bindText(13, e.reason);
+        sqlite3_bind_int64(m_upsert, 14, e.bytesUp);
+        sqlite3_bind_int64(m_upsert, 15, e.bytesDown);
+        sqlite3_bind_int64(m_upsert, 16, e.durationMs);
+        if (sqlite3_step(m_upsert) != SQLITE_DONE)
+            qCWarning(lcBroker) << "cannot store egress event" << e.id << sqlite3_errmsg(db);
+        sqlite3_reset(m_upsert);
+    }
+    if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
+        qCWarning(lcBroker) << "cannot commit egress events" << sqlite3_errmsg(db);
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+}
+
+void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
+{
+    QThread::currentThread()->setObjectName(QStringLiteral("egress-events"));
+    {
+        // The writer's own connection (a Store belongs to the thread that opened it).
+        Result<Store> store = Store::open(databasePath);
+        if (!store) {
+            opened->set_value(store.error());
+            return;
+        }
+        QSqlDatabase db = store->db();
+        m_db = db; // the query jobs run on this thread too
+        {
+            QSqlQuery max(db);
+            if (max.exec(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM egress_events")) && max.next())
+                m_nextId = max.value(0).toLongLong() + 1;
+        }
+
+        // The batch insert is the hot path (20k events/s): straight to SQLite, bypassing
+        // QtSql's per-value conversions, on the same connection.
+        sqlite3 *sqlite = nullptr;
+        const QVariant handle = db.driver()->handle();
+        if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0)
+            sqlite = *static_cast<sqlite3 *const *>(handle.constData());
+        if (!sqlite || !prepareUpsert(sqlite)) {
+            opened->set_value(Error{QStringLiteral("cannot prepare the egress event writer"), QStringLiteral("the SQLite driver gave no handle")});
+            return;
+        }
+        opened->set_value(ok());
+        for (;;) {
+            std::deque<EgressEvent> batch;
+            std::deque<std::function<void()>> jobs;
+            bool stopping;
+            {
+                std::unique_lock lock(m_mutex);
+                m_cv.wait_for(lock, std::chrono::milliseconds(kFlushMs), [this] { return m_stopping || !m_jobs.empty(); });
+                batch.swap(m_queue);
+                jobs.swap(m_jobs);
+                stopping = m_stopping;
+            }
+            if (!batch.empty()) {
+                // Several updates of one attempt in a batch: only the last is written.
+                QHash<qint64, qsizetype> last;
+                std::vector<EgressEvent> events;
+                events.reserve(batch.size());
+                for (EgressEvent &e : batch) {
+                    const auto it = last.constFind(e.id);
+                    if (it != last.constEnd()) {
+                        events[size_t(*it)] = std::move(e);
+                    } else {
+                        last.insert(e.id, qsizetype(events.size()));
+                        events.push_back(std::move(e));
+                    }
+                }
+                writeBatch(sqlite, events);
+                m_written += qint64(events.size());
+                if (m_listener)
+                    m_listener(events);
+            }
+            for (auto &job : jobs)
+                job();
+            if (stopping && batch.empty())
+                break;
+        }
+        sqlite3_finalize(m_upsert);
+        m_upsert = nullptr;
+        m_db = QSqlDatabase();
+    }
+}
+
+} // namespace airlock

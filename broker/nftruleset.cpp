@@ -1,0 +1,125 @@
+#include "nftruleset.h"
+
+#include <nftables/libnftables.h>
+
+namespace airlock {
+
+namespace {
+
+// The reasons a dropped packet is logged with; DroppedPacketLog parses them back.
+constexpr const char *kDropKinds[] = {"spoof", "ipv6", "ipopt", "icmp", "udp", "other", "hostport", "forward"};
+
+QString dropChain(int index, const char *kind) { return QStringLiteral("x%1_%2").arg(index).arg(QLatin1String(kind)); }
+
+} // namespace
+
+NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup) : m_ports(ports), m_logGroup(logGroup)
+{
+    m_ctx = nft_ctx_new(NFT_CTX_DEFAULT);
+    if (m_ctx) {
+        nft_ctx_buffer_output(m_ctx);
+        nft_ctx_buffer_error(m_ctx);
+    }
+}
+
+NftRuleset::~NftRuleset()
+{
+    if (m_ctx)
+        nft_ctx_free(m_ctx);
+}
+
+QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup)
+{
+    QString guard, redirect, input, forward, perSandbox;
+    for (int i = 0; i < sandboxes.size(); ++i) {
+        const SandboxNet &s = sandboxes.at(i);
+        const QString br = QStringLiteral("\"%1\"").arg(s.bridge);
+        const QString guest = ipv4ToString(s.guestIp);
+        const QString gateway = ipv4ToString(s.gatewayIp);
+        guard += QStringLiteral("        iifname %1 jump sb%2\n").arg(br).arg(i);
+        input += QStringLiteral("        iifname %1 jump in%2\n").arg(br).arg(i);
+        forward += QStringLiteral("        iifname %1 goto %2\n        oifname %1 drop\n").arg(br, dropChain(i, "forward"));
+        redirect += QStringLiteral("        iifname %1 udp dport 53 redirect to :%2\n"
+                                   "        iifname %1 tcp dport 53 redirect to :%2\n"
+                                   "        iifname %1 meta l4proto tcp redirect to :%3\n")
+                        .arg(br).arg(ports.dns).arg(ports.proxy);
+        // Anti-spoofing first, then what a guest may send at all.
+        perSandbox += QStringLiteral("    chain sb%1 {\n"
+                                     "        ether saddr != %2 goto %3\n"
+                                     "        meta nfproto ipv6 goto %4\n"
+                                     "        ip saddr != %5 goto %3\n"
+                                     "        ip hdrlength != 5 goto %6\n"
+                                     "        ip protocol tcp accept\n"
+                                     "        udp dport 53 accept\n"
+                                     "        ip protocol icmp goto %7\n"
+                                     "        ip protocol udp goto %8\n"
+                                     "        goto %9\n"
+                                     "    }\n")
+                          .arg(i).arg(s.mac.toLower(), dropChain(i, "spoof"), dropChain(i, "ipv6"), guest,
+                               dropChain(i, "ipopt"), dropChain(i, "icmp"), dropChain(i, "udp"), dropChain(i, "other"));
+        // After the redirect only the broker's ports on the gateway address are open.
+        perSandbox += QStringLiteral("    chain in%1 {\n"
+                                     "        ip daddr %2 tcp dport %3 accept\n"
+                                     "        ip daddr %2 udp dport %4 accept\n"
+                                     "        ip daddr %2 tcp dport %4 accept\n"
+                                     "        goto %5\n"
+                                     "    }\n")
+                          .arg(i).arg(gateway).arg(ports.proxy).arg(ports.dns).arg(dropChain(i, "hostport"));
+        for (const char *kind : kDropKinds) {
+            // Logging is rate-limited so a flood costs the host little; the drop is not.
+            perSandbox += QStringLiteral("    chain %1 {\n"
+                                         "        limit rate 200/second burst 100 packets log group %2 prefix \"alk:%3:%4\"\n"
+                                         "        counter drop\n"
+                                         "    }\n")
+                              .arg(dropChain(i, kind)).arg(logGroup).arg(QLatin1String(kind), s.bridge);
+        }
+    }
+    return QStringLiteral("table inet %1 {\n").arg(QLatin1String(kTable)) +
+           QStringLiteral("    chain guard {\n        type filter hook prerouting priority -150; policy accept;\n") + guard +
+           QStringLiteral("    }\n    chain steer {\n        type nat hook prerouting priority dstnat; policy accept;\n") + redirect +
+           QStringLiteral("    }\n    chain host_in {\n        type filter hook input priority 0; policy accept;\n") + input +
+           QStringLiteral("    }\n    chain no_forward {\n        type filter hook forward priority 0; policy accept;\n") + forward +
+           QStringLiteral("    }\n") + perSandbox + QStringLiteral("}\n");
+}
+
+Status NftRuleset::run(const QString &script, QString *output)
+{
+    if (!m_ctx)
+        return Error{QStringLiteral("cannot use nftables"), QStringLiteral("libnftables could not create a context")};
+    const QByteArray utf8 = script.toUtf8();
+    const int rc = nft_run_cmd_from_buffer(m_ctx, utf8.constData());
+    const QString out = QString::fromUtf8(nft_ctx_get_output_buffer(m_ctx));
+    const QString err = QString::fromUtf8(nft_ctx_get_error_buffer(m_ctx)).trimmed();
+    if (output)
+        *output = out;
+    if (rc != 0)
+        return Error{QStringLiteral("nftables refused the airlock table"),
+                     (err.isEmpty() ? QStringLiteral("unknown error") : err) +
+                         QStringLiteral(" (airlockd needs root or CAP_NET_ADMIN)")};
+    return ok();
+}
+
+Status NftRuleset::apply(const QList<SandboxNet> &sandboxes)
+{
+    for (const SandboxNet &s : sandboxes) {
+        if (!isValidInterfaceName(s.bridge) || !isValidMac(s.mac) || !s.guestIp || !s.gatewayIp)
+            return Error{QStringLiteral("cannot protect sandbox %1").arg(s.name),
+                         QStringLiteral("its network description is invalid (bridge \"%1\", mac \"%2\")").arg(s.bridge, s.mac)};
+    }
+    // add + delete + define in one buffer: one kernel transaction, whether or not it existed.
+    const QString table = QStringLiteral("table inet %1").arg(QLatin1String(kTable));
+    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(sandboxes, m_ports, m_logGroup));
+}
+
+Status NftRuleset::remove()
+{
+    const QString table = QStringLiteral("table inet %1").arg(QLatin1String(kTable));
+    return run(QStringLiteral("add %1\ndelete %1\n").arg(table));
+}
+
+bool NftRuleset::present()
+{
+    return bool(run(QStringLiteral("list table inet %1\n").arg(QLatin1String(kTable))));
+}
+
+} // namespace airlock

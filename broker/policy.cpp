@@ -1,0 +1,176 @@
+#include "policy.h"
+#include "errorcodes.h"
+
+#include <tuple>
+
+namespace airlock {
+
+QString verdictName(Verdict v)
+{
+    switch (v) {
+    case Verdict::Allow:
+        return QStringLiteral("allow");
+    case Verdict::Deny:
+        return QStringLiteral("deny");
+    case Verdict::Ask:
+        break;
+    }
+    return QStringLiteral("ask");
+}
+
+Policy::Policy(const Policy &other)
+{
+    QReadLocker locker(&other.m_lock);
+    m_rules = other.m_rules;
+}
+
+Policy &Policy::operator=(const Policy &other)
+{
+    if (this != &other) {
+        const QList<Compiled> copy = [&] {
+            QReadLocker locker(&other.m_lock);
+            return other.m_rules;
+        }();
+        QWriteLocker locker(&m_lock);
+        m_rules = copy;
+    }
+    return *this;
+}
+
+Status Policy::validate(const Rule &rule)
+{
+    if (rule.port < 0 || rule.port > 65535)
+        return Error{QStringLiteral("invalid port %1").arg(rule.port),
+                     QStringLiteral("give a port between 1 and 65535, or none for any port"), codes::kInvalidParams};
+    Result<HostPattern> p = HostPattern::parse(rule.pattern);
+    if (!p)
+        return p.error();
+    return ok();
+}
+
+Status Policy::setRules(const QList<Rule> &rules)
+{
+    QList<Compiled> compiled;
+    compiled.reserve(rules.size());
+    for (const Rule &r : rules) {
+        if (Status s = validate(r); !s)
+            return Error{QStringLiteral("rule %1 is invalid").arg(r.id), s.error().message(), s.error().code};
+        compiled.append({r, *HostPattern::parse(r.pattern)});
+    }
+    QWriteLocker locker(&m_lock);
+    m_rules = std::move(compiled);
+    return ok();
+}
+
+Status Policy::add(const Rule &rule)
+{
+    if (Status s = validate(rule); !s)
+        return s;
+    QWriteLocker locker(&m_lock);
+    for (const Compiled &c : std::as_const(m_rules)) {
+        if (c.rule.id == rule.id)
+            return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, codes::kConflict};
+    }
+    m_rules.append({rule, *HostPattern::parse(rule.pattern)});
+    return ok();
+}
+
+bool Policy::remove(qint64 id)
+{
+    QWriteLocker locker(&m_lock);
+    return m_rules.removeIf([id](const Compiled &c) { return c.rule.id == id; }) > 0;
+}
+
+int Policy::removeSandbox(const QString &sandbox)
+{
+    if (sandbox.isEmpty())
+        return 0;
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.sandbox == sandbox; }));
+}
+
+int Policy::pruneMissing(const QSet<qint64> &present, qint64 upTo)
+{
+    QWriteLocker locker(&m_lock);
+    return int(m_rules.removeIf([&](const Compiled &c) { return c.rule.id <= upTo && !present.contains(c.rule.id); }));
+}
+
+QList<Rule> Policy::rules() const
+{
+    QReadLocker locker(&m_lock);
+    QList<Rule> out;
+    out.reserve(m_rules.size());
+    for (const Compiled &c : m_rules)
+        out.append(c.rule);
+    return out;
+}
+
+QList<qint64> Policy::purgeExpired(const QDateTime &now)
+{
+    QWriteLocker locker(&m_lock);
+    QList<qint64> gone;
+    m_rules.removeIf([&](const Compiled &c) {
+        if (!c.rule.expiredAt(now))
+            return false;
+        gone.append(c.rule.id);
+        return true;
+    });
+    return gone;
+}
+
+Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index) const
+{
+    const QString host = normalizeHost(target.host);
+    // Ranking key, compared lexicographically; larger wins (see the precedence in policy.h).
+    using Key = std::tuple<int, int, int, int, qint64>;
+    std::optional<Key> best;
+    qsizetype bestIndex = -1;
+    for (qsizetype i = 0; i < m_rules.size(); ++i) {
+        const Compiled &c = m_rules.at(i);
+        const Rule &r = c.rule;
+        if (r.expiredAt(now))
+            continue;
+        if (!r.isGlobal() && r.sandbox != target.sandbox)
+            continue;
+        if (r.port != 0 && r.port != target.port)
+            continue;
+        if (!c.pattern.matches(host, target.ip))
+            continue;
+        const Key key{r.isGlobal() ? 0 : 1, c.pattern.specificity(), r.port != 0 ? 1 : 0, r.allow ? 0 : 1, -r.id};
+        if (!best || key > *best) {
+            best = key;
+            bestIndex = i;
+        }
+    }
+    if (index)
+        *index = bestIndex;
+    if (bestIndex < 0) {
+        const QString what = host.isEmpty() ? target.ip.toString() : host;
+        return {Verdict::Ask, 0, QStringLiteral("no rule matches %1 port %2").arg(what).arg(target.port), false};
+    }
+    const Rule &r = m_rules.at(bestIndex).rule;
+    const QString scope = r.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox %1").arg(r.sandbox);
+    const QString port = r.port ? QStringLiteral(" port %1").arg(r.port) : QString();
+    return {r.allow ? Verdict::Allow : Verdict::Deny, r.id,
+            QStringLiteral("rule %1: %2 %3%4 (%5)").arg(r.id).arg(r.allow ? QStringLiteral("allow") : QStringLiteral("deny"),
+                                                         m_rules.at(bestIndex).pattern.text(), port, scope),
+            r.once};
+}
+
+Decision Policy::decide(const Target &target, const QDateTime &now) const
+{
+    QReadLocker locker(&m_lock);
+    return decideLocked(target, now, nullptr);
+}
+
+Decision Policy::decideAndConsume(const Target &target, const QDateTime &now)
+{
+    QWriteLocker locker(&m_lock);
+    qsizetype index = -1;
+    Decision d = decideLocked(target, now, &index);
+    if (d.once && index >= 0)
+        m_rules.removeAt(index);
+    return d;
+}
+
+} // namespace airlock

@@ -1,0 +1,107 @@
+#pragma once
+// The egress policy: rules in memory and the decision for one target.
+//
+// PRECEDENCE (decide()), first difference wins:
+//   0. Expired rules (expires <= now) are ignored. Rules of another sandbox are ignored.
+//   1. Scope: a rule of the target's sandbox beats any global rule, whatever its pattern.
+//      (A person's "deny for this sandbox" must not be overridden by a broad global allow,
+//      and a sandbox allow may open what a global deny closes for this one sandbox.)
+//   2. Pattern specificity (HostPattern::specificity): exact host / IP literal > CIDR by
+//      prefix length (/32 > /24) > deeper *.domain > shallower *.domain > `*`.
+//   3. Port: a rule for the target's port beats an any-port rule.
+//   4. Action: deny beats allow.
+//   5. Otherwise the lower (older) rule id.
+//   No matching rule: Ask (the person decides; the data plane denies when nobody answers).
+//
+// Matching: host patterns match Target::host (normalised); address patterns (IP, CIDR) match
+// Target::ip. A target with no host (a guest connecting to a raw IP) is only matched by
+// address patterns and `*`: `example.com` or `*.example.com` never match a bare IP, even if
+// that IP once resolved to the name (IP reuse across names is common; rules are about names).
+// `*` matches every target.
+//
+// Thread-safe: decide() and the mutators may be called from any thread.
+#include "core/result.h"
+#include "hostpattern.h"
+
+#include <QDateTime>
+#include <QHostAddress>
+#include <QList>
+#include <QReadWriteLock>
+#include <QSet>
+#include <QString>
+#include <sys/types.h>
+
+namespace airlock {
+
+enum class Verdict { Allow, Deny, Ask };
+QString verdictName(Verdict v); // "allow" | "deny" | "ask"
+
+struct Target {
+    QString sandbox;      // sandbox name
+    QString host;         // the name the flow was resolved as; "" for a raw IP
+    QHostAddress ip;      // destination address when known (always for a raw IP)
+    quint16 port = 0;
+};
+
+struct Rule {
+    qint64 id = 0;
+    QString sandbox;      // empty = global
+    uid_t owner = 0;
+    bool allow = false;
+    QString pattern;
+    int port = 0;         // 0 = any
+    QDateTime expires;    // invalid = forever
+    bool once = false;    // consumed by the first flow it decides
+    QDateTime created;
+
+    bool isGlobal() const { return sandbox.isEmpty(); }
+    bool expiredAt(const QDateTime &now) const { return expires.isValid() && expires <= now; }
+};
+
+struct Decision {
+    Verdict verdict = Verdict::Ask;
+    qint64 ruleId = 0;    // 0 when no rule matched
+    QString reason;       // for the event log and the 403 page: "rule 7: allow *.npmjs.org (global)"
+    bool once = false;    // the deciding rule was a once rule
+};
+
+class Policy {
+public:
+    Policy() = default;
+    Policy(const Policy &other);
+    Policy &operator=(const Policy &other);
+
+    // Replaces all rules; rules with an invalid pattern are refused (none replaced).
+    Status setRules(const QList<Rule> &rules);
+    Status add(const Rule &rule);        // refuses an invalid pattern or a duplicate id
+    bool remove(qint64 id);
+    // Drops the rules of a sandbox that was removed (the store cascades its rows); returns how many.
+    int removeSandbox(const QString &sandbox);
+    QList<Rule> rules() const;
+    // Drops rules with id <= `upTo` that are not in `present` (rows the store no longer has,
+    // e.g. cascaded away with their sandbox). Rule ids only grow (AUTOINCREMENT), so a rule
+    // added after `present` was read has a larger id and is kept. Returns how many.
+    int pruneMissing(const QSet<qint64> &present, qint64 upTo);
+    // Drops rules expired at `now`; returns their ids.
+    QList<qint64> purgeExpired(const QDateTime &now);
+
+    Decision decide(const Target &target, const QDateTime &now) const;
+    // decide(), and when the deciding rule is a once rule, removes it atomically so that two
+    // concurrent flows cannot both use it. The caller then deletes it from the store.
+    Decision decideAndConsume(const Target &target, const QDateTime &now);
+
+    // Validates a rule alone (pattern, port range, action); the error is for the user.
+    static Status validate(const Rule &rule);
+
+private:
+    struct Compiled {
+        Rule rule;
+        HostPattern pattern;
+    };
+    Decision decideLocked(const Target &target, const QDateTime &now, qsizetype *index) const;
+
+    mutable QReadWriteLock m_lock;
+    QList<Compiled> m_rules;
+};
+
+} // namespace airlock

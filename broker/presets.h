@@ -1,0 +1,45 @@
+#pragma once
+// Egress presets: the hosts common agents and package managers need, as data
+// (resources/egress-presets/<name>.json). Format:
+//   {
+//     "name": "npm",                              // = file name without .json, [a-z0-9-]+
+//     "description": "the npm registry",          // one line for people
+//     "rules": [                                  // at least one
+//       {"host": "registry.npmjs.org", "port": 443, "why": "package metadata and tarballs"}
+//     ]
+//   }
+// "host" is a HostPattern (exact, *.domain, IP, CIDR); "port" is optional (absent = any);
+// "why" is required (a preset must say why it opens each host). Presets only ever allow;
+// unknown keys are refused so typos do not silently widen or narrow a preset.
+#include "core/result.h"
+#include "policy.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace airlock {
+
+struct PresetRule {
+    QString host;
+    int port = 0;
+    QString why;
+};
+
+struct Preset {
+    QString name;
+    QString description;
+    QList<PresetRule> rules;
+
+    // Allow rules for `sandbox` ("" = global) owned by `owner`, ready for RuleStore::add.
+    QList<Rule> toRules(const QString &sandbox, uid_t owner) const;
+};
+
+Result<Preset> parsePreset(const QByteArray &json, const QString &source);
+// Loads every *.json in `dir`, sorted by name; any invalid file fails the whole load.
+Result<QList<Preset>> loadPresets(const QString &dir);
+// $AIRLOCK_PRESETS_DIR, else <prefix>/share/airlock/egress-presets next to the binary,
+// else the source tree's resources/egress-presets (development builds).
+QString presetsDirectory();
+
+} // namespace airlock

@@ -1,0 +1,784 @@
+#include "transparentproxy.h"
+#include "clienthello.h"
+#include "core/logging.h"
+#include "eventlog.h"
+#include "hostpattern.h"
+#include "httphead.h"
+#include "syntheticnames.h"
+#include "upstreamresolver.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <linux/netfilter_ipv4.h>
+#include <mutex>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace airlock {
+
+using Clock = std::chrono::steady_clock;
+
+struct TransparentProxy::Alive {
+    std::mutex mutex;
+    EpollLoop *loop = nullptr;
+    void post(std::function<void()> work)
+    {
+        std::lock_guard lock(mutex);
+        if (loop)
+            loop->post(std::move(work));
+    }
+};
+
+namespace {
+
+constexpr int kPipeChunk = 1 << 19; // pipe size asked for (the kernel may give less)
+
+// A method token and a space: the start of an HTTP/1.x request (or a prefix of one).
+bool looksLikeHttp(const QByteArray &head)
+{
+    int i = 0;
+    while (i < head.size() && i < 16 && head.at(i) >= 'A' && head.at(i) <= 'Z')
+        ++i;
+    if (i == head.size())
+        return i > 0 && i < 16; // still typing the method
+    return i >= 3 && head.at(i) == ' ';
+}
+
+void closeFd(int &fd)
+{
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+QString blockedPage(const QString &host, int port, const QString &sandbox, qint64 eventId, qint64 rule,
+                    const QString &reason)
+{
+    const QString who = rule ? QStringLiteral("rule %1").arg(rule) : QStringLiteral("no rule");
+    return QStringLiteral("Airlock blocked %1:%2 for sandbox %3 (%4: %5).\n"
+                          "Allow it in the Airlock app or with `airlockctl egress allow %6`.\n")
+        .arg(host).arg(port).arg(sandbox, who, reason).arg(eventId);
+}
+
+} // namespace
+
+TransparentProxy::TransparentProxy(SyntheticNames &names, EventLog &events, UpstreamResolver &upstream, quint16 port,
+                                   Decider decider, Limits limits)
+    : m_names(names), m_events(events), m_upstream(upstream), m_port(port), m_decider(std::move(decider)),
+      m_limits(limits), m_alive(std::make_shared<Alive>())
+{
+}
+
+TransparentProxy::~TransparentProxy() { stop(); }
+
+void TransparentProxy::start()
+{
+    if (m_loop.running())
+        return;
+    m_loop.start(QStringLiteral("egress-proxy"), [this] { tick(); }, 50);
+    std::lock_guard lock(m_alive->mutex);
+    m_alive->loop = &m_loop;
+}
+
+void TransparentProxy::stop()
+{
+    if (!m_loop.running())
+        return;
+    {
+        std::lock_guard lock(m_alive->mutex);
+        m_alive->loop = nullptr;
+    }
+    m_loop.call([this] {
+        const QStringList names = m_sandboxes.keys();
+        for (const QString &n : names)
+            detach(n);
+    });
+    m_loop.stop();
+}
+
+void TransparentProxy::setHoldTimeoutMs(int ms)
+{
+    m_loop.call([&] { m_limits.holdTimeoutMs = ms; });
+}
+
+Status TransparentProxy::attach(const SandboxNet &net)
+{
+    Status result = ok();
+    m_loop.call([&] {
+        if (m_sandboxes.contains(net.name))
+            detach(net.name);
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(m_port);
+        sa.sin_addr.s_addr = htonl(net.gatewayIp);
+        if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(fd, 512) != 0) {
+            const QString why = QString::fromLocal8Bit(strerror(errno));
+            if (fd >= 0)
+                ::close(fd);
+            result = Error{QStringLiteral("cannot start the egress proxy for sandbox %1").arg(net.name),
+                           QStringLiteral("binding %1:%2 failed: %3").arg(ipv4ToString(net.gatewayIp)).arg(m_port).arg(why)};
+            return;
+        }
+        Sandbox s;
+        s.net = net;
+        s.listener = fd;
+        const QString name = net.name;
+        m_loop.add(fd, EPOLLIN, [this, name](uint32_t) { onAccept(name); });
+        m_sandboxes.insert(name, s);
+    });
+    return result;
+}
+
+void TransparentProxy::detach(const QString &sandbox)
+{
+    m_loop.call([&] {
+        const auto it = m_sandboxes.find(sandbox);
+        if (it == m_sandboxes.end())
+            return;
+        m_loop.remove(it->listener);
+        ::close(it->listener);
+        std::vector<quint64> ids;
+        for (const auto &[id, f] : m_flows)
+            if (f->target.sandbox == sandbox)
+                ids.push_back(id);
+        for (quint64 id : ids)
+            if (Flow *f = flow(id))
+                fail(*f, QStringLiteral("the sandbox stopped"));
+        m_sandboxes.remove(sandbox);
+    });
+}
+
+TransparentProxy::Flow *TransparentProxy::flow(quint64 id)
+{
+    const auto it = m_flows.find(id);
+    return it == m_flows.end() ? nullptr : it->second.get();
+}
+
+bool TransparentProxy::forbiddenDestination(quint32 ip) const
+{
+    // The host's own services and other sandboxes are never a destination.
+    if ((ip >> 24) == 127 || (ip >> 24) == 0 || (ip >> 28) >= 0xE)
+        return true;
+    for (const Sandbox &s : m_sandboxes)
+        if (ip == s.net.gatewayIp || ip == s.net.guestIp)
+            return true;
+    return false;
+}
+
+void TransparentProxy::onAccept(const QString &sandbox)
+{
+    auto it = m_sandboxes.find(sandbox);
+    if (it == m_sandboxes.end())
+        return;
+    for (int budget = 0; budget < 128; ++budget) {
+        sockaddr_in peer{};
+        socklen_t peerLength = sizeof peer;
+        const int fd = ::accept4(it->listener, reinterpret_cast<sockaddr *>(&peer), &peerLength, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        sockaddr_in original{};
+        socklen_t originalLength = sizeof original;
+        const bool redirected = ::getsockopt(fd, SOL_IP, SO_ORIGINAL_DST, &original, &originalLength) == 0;
+        if (ntohl(peer.sin_addr.s_addr) != it->net.guestIp || !redirected) {
+            ::close(fd); // not the guest, or not through the redirect: nothing to decide
+            continue;
+        }
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        auto f = std::make_unique<Flow>();
+        f->id = m_nextFlow++;
+        f->client = fd;
+        f->started = Clock::now();
+        f->deadline = f->started + std::chrono::milliseconds(m_limits.firstBytesMs);
+        f->target.sandbox = sandbox;
+        f->target.ip = ntohl(original.sin_addr.s_addr);
+        f->target.port = ntohs(original.sin_port);
+        if (SyntheticNames::inPool(f->target.ip))
+            f->target.host = m_names.nameFor(sandbox, f->target.ip);
+        f->event.id = m_events.nextId();
+        f->event.sandbox = sandbox;
+        f->event.time = QDateTime::currentDateTimeUtc();
+        f->event.proto = QStringLiteral("tcp");
+        f->event.host = f->target.host;
+        f->event.ip = ipv4ToString(f->target.ip);
+        f->event.port = f->target.port;
+        ++m_totalFlows;
+        const quint64 id = f->id;
+        Flow &ref = *f;
+        m_flows.emplace(id, std::move(f));
+        ++it->flows;
+        if (it->flows > m_limits.maxFlows) {
+            deny(ref, QStringLiteral("the sandbox has %1 connections open, its limit").arg(m_limits.maxFlows));
+            continue;
+        }
+        if (forbiddenDestination(ref.target.ip)) {
+            deny(ref, QStringLiteral("host services and other sandboxes are never reachable"));
+            continue;
+        }
+        m_loop.add(fd, EPOLLIN | EPOLLRDHUP, [this, id](uint32_t events) { onClient(id, events); });
+    }
+}
+
+void TransparentProxy::readHead(Flow &f)
+{
+    char buffer[4096];
+    while (f.head.size() < tls::kMaxPeek) {
+        const ssize_t n = ::recv(f.client, buffer, std::min<size_t>(sizeof buffer, size_t(tls::kMaxPeek - f.head.size())), MSG_DONTWAIT);
+        if (n > 0) {
+            f.head.append(buffer, int(n));
+            continue;
+        }
+        if (n == 0)
+            f.clientEof = true;
+        break;
+    }
+}
+
+bool TransparentProxy::analyzeHead(Flow &f, bool final)
+{
+    const tls::ClientHello hello = tls::parseClientHello(f.head);
+    switch (hello.status) {
+    case tls::ClientHello::Status::Complete:
+        f.event.proto = QStringLiteral("tls");
+        f.event.sni = hello.sni;
+        if (!f.target.host.isEmpty() && hello.hasSni && normalizeHost(hello.sni) != f.target.host) {
+            deny(f, QStringLiteral("TLS SNI %1 differs from the name resolved, %2 (domain fronting)").arg(hello.sni, f.target.host));
+            return false;
+        }
+        return true;
+    case tls::ClientHello::Status::Invalid:
+        f.event.proto = QStringLiteral("tls");
+        deny(f, QStringLiteral("malformed TLS ClientHello: %1").arg(hello.error));
+        return false;
+    case tls::ClientHello::Status::NeedMore:
+        if (final || f.head.size() >= tls::kMaxPeek) {
+            deny(f, QStringLiteral("incomplete TLS ClientHello"));
+            return false;
+        }
+        return false;
+    case tls::ClientHello::Status::NotTls:
+        break;
+    }
+    if (!looksLikeHttp(f.head))
+        return true; // some other protocol: decided on the target alone
+    const http::HeadResult head = http::parseRequestHead(f.head);
+    if (head.status == http::HeadResult::Status::NeedMore) {
+        if (final || f.head.size() >= tls::kMaxPeek) {
+            deny(f, QStringLiteral("incomplete HTTP request head"));
+            return false;
+        }
+        return false;
+    }
+    f.event.proto = QStringLiteral("http");
+    if (head.status == http::HeadResult::Status::Invalid) {
+        deny(f, QStringLiteral("malformed HTTP request: %1").arg(head.error));
+        return false;
+    }
+    f.http = true;
+    f.event.method = QString::fromLatin1(head.head.method);
+    f.event.path = QString::fromLatin1(head.head.target.left(512));
+    if (!f.target.host.isEmpty() && !head.head.host.isEmpty() && head.head.host != f.target.host) {
+        deny(f, QStringLiteral("HTTP Host %1 differs from the name resolved, %2 (domain fronting)").arg(head.head.host, f.target.host));
+        return false;
+    }
+    if (f.target.host.isEmpty())
+        f.event.host = QString(); // a raw IP stays a raw IP whatever Host says
+    return true;
+}
+
+void TransparentProxy::onClient(quint64 id, uint32_t events)
+{
+    Flow *f = flow(id);
+    if (!f)
+        return;
+    switch (f->state) {
+    case State::Peeking: {
+        readHead(*f);
+        if (f->head.isEmpty() && !f->clientEof)
+            return;
+        if (analyzeHead(*f, f->clientEof)) {
+            f->inspected = true;
+            proceed(*f);
+        }
+        return;
+    }
+    case State::Held:
+    case State::Resolving:
+    case State::Connecting:
+        if (events & (uint32_t(EPOLLHUP | EPOLLERR) | (f->state == State::Held ? uint32_t(EPOLLRDHUP) : 0u))) {
+            // The guest gave up waiting: the flow leaves its pending item.
+            f->event.reason += QStringLiteral(" (the guest closed the connection while it waited)");
+            finish(*f, false);
+        }
+        return;
+    case State::Relaying:
+        if (!f->inspected) {
+            // A server-speaks-first flow: the guest's first bytes are still checked.
+            readHead(*f);
+            if (!f->head.isEmpty() || f->clientEof) {
+                if (!analyzeHead(*f, f->clientEof))
+                    return; // denied, or the head is not complete yet
+                f->inspected = true;
+            }
+        }
+        pump(*f); // the upstream -> guest direction runs meanwhile
+        return;
+    case State::Closing: {
+        char sink[4096];
+        ssize_t n;
+        while ((n = ::recv(f->client, sink, sizeof sink, MSG_DONTWAIT)) > 0) {
+        }
+        if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+            finish(*f, false);
+        return;
+    }
+    }
+}
+
+void TransparentProxy::proceed(Flow &f)
+{
+    const FlowVerdict v = m_decider(f.target);
+    f.event.rule = v.rule;
+    f.event.reason = v.reason;
+    switch (v.kind) {
+    case FlowVerdict::Allow:
+        allow(f);
+        return;
+    case FlowVerdict::Deny:
+        deny(f, v.reason, v.rule);
+        return;
+    case FlowVerdict::Ask:
+        hold(f);
+        return;
+    }
+}
+
+void TransparentProxy::hold(Flow &f)
+{
+    const QString key = f.target.sandbox + QLatin1Char('|') + (f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host) +
+                        QLatin1Char('|') + QString::number(f.target.port);
+    auto item = m_pending.find(key);
+    if (item == m_pending.end()) {
+        int ofSandbox = 0;
+        for (const PendingItem &p : std::as_const(m_pending))
+            ofSandbox += p.event.sandbox == f.target.sandbox;
+        if (ofSandbox >= m_limits.maxPending) {
+            deny(f, QStringLiteral("the sandbox already waits for %1 decisions, its limit").arg(m_limits.maxPending));
+            return;
+        }
+        PendingItem p;
+        p.id = f.event.id;
+        p.key = key;
+        p.deadline = Clock::now() + std::chrono::milliseconds(m_limits.holdTimeoutMs);
+        item = m_pending.insert(key, p);
+    }
+    f.state = State::Held;
+    f.pendingId = item->id;
+    f.event.decision = QStringLiteral("pending");
+    f.event.pendingItem = item->id;
+    f.event.reason = item->id == f.event.id
+                         ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
+                         : QStringLiteral("joined pending request %1").arg(item->id);
+    item->flows.append(f.id);
+    if (item->flows.size() == 1)
+        item->event = f.event;
+    m_pendingByEvent.insert(f.event.id, key);
+    m_loop.modify(f.client, EPOLLRDHUP); // hold: read nothing more until decided
+    record(f);
+}
+
+void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, const QString &reason)
+{
+    const QList<quint64> flows = item.flows;
+    const QString key = item.key;
+    for (quint64 id : flows)
+        if (Flow *f = flow(id))
+            m_pendingByEvent.remove(f->event.id);
+    m_pending.remove(key);
+    for (quint64 id : flows) {
+        Flow *f = flow(id);
+        if (!f)
+            continue;
+        f->pendingId = 0;
+        f->event.pendingItem = 0;
+        f->event.rule = rule;
+        f->event.reason = reason;
+        if (allowIt) {
+            allow(*f);
+        } else {
+            deny(*f, reason, rule);
+        }
+    }
+}
+
+void TransparentProxy::allow(Flow &f)
+{
+    f.event.decision = QStringLiteral("allowed");
+    f.state = State::Resolving;
+    f.deadline = Clock::now() + std::chrono::milliseconds(m_limits.connectTimeoutMs);
+    m_loop.modify(f.client, 0); // nothing is read until the upstream answers (HUP/ERR still come)
+    record(f);
+    const quint64 id = f.id;
+    if (f.target.host.isEmpty()) {
+        connectUpstream(id, f.target.ip, QString());
+        return;
+    }
+    if (const std::optional<quint32> listed = m_upstream.fromHostsFile(f.target.host)) {
+        connectUpstream(id, *listed, QString()); // no thread hop for an override
+        return;
+    }
+    std::weak_ptr<Alive> alive = m_alive;
+    m_upstream.resolve(f.target.host, [this, alive, id](quint32 ip, const QString &why) {
+        if (auto a = alive.lock())
+            a->post([this, id, ip, why] { connectUpstream(id, ip, why); });
+    });
+}
+
+void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &why)
+{
+    Flow *f = flow(id);
+    if (!f || f->state != State::Resolving)
+        return;
+    if (!ip) {
+        fail(*f, QStringLiteral("cannot resolve %1 upstream: %2").arg(f->target.host, why));
+        return;
+    }
+    if (ip == f->target.ip && SyntheticNames::inPool(ip)) {
+        fail(*f, QStringLiteral("%1 has no real address").arg(ipv4ToString(ip)));
+        return;
+    }
+    f->upstream = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    ::setsockopt(f->upstream, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(f->target.port);
+    sa.sin_addr.s_addr = htonl(ip);
+    if (::connect(f->upstream, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 && errno != EINPROGRESS) {
+        fail(*f, QStringLiteral("cannot connect to %1:%2: %3").arg(ipv4ToString(ip)).arg(f->target.port).arg(QString::fromLocal8Bit(strerror(errno))));
+        return;
+    }
+    f->state = State::Connecting;
+    m_loop.add(f->upstream, EPOLLOUT | EPOLLIN | EPOLLRDHUP, [this, id](uint32_t events) { onUpstream(id, events); });
+}
+
+void TransparentProxy::onUpstream(quint64 id, uint32_t events)
+{
+    Flow *f = flow(id);
+    if (!f)
+        return;
+    if (f->state == State::Connecting) {
+        int error = 0;
+        socklen_t length = sizeof error;
+        ::getsockopt(f->upstream, SOL_SOCKET, SO_ERROR, &error, &length);
+        if (error) {
+            fail(*f, QStringLiteral("upstream %1:%2 refused or unreachable: %3").arg(f->event.ip).arg(f->target.port)
+                         .arg(QString::fromLocal8Bit(strerror(error))));
+            return;
+        }
+        if (!(events & EPOLLOUT))
+            return;
+        startRelay(*f);
+        return;
+    }
+    if (f->state == State::Relaying)
+        pump(*f);
+}
+
+void TransparentProxy::startRelay(Flow &f)
+{
+    int up[2], down[2];
+    if (::pipe2(up, O_NONBLOCK | O_CLOEXEC) != 0) {
+        fail(f, QStringLiteral("out of pipes"));
+        return;
+    }
+    if (::pipe2(down, O_NONBLOCK | O_CLOEXEC) != 0) {
+        ::close(up[0]);
+        ::close(up[1]);
+        fail(f, QStringLiteral("out of pipes"));
+        return;
+    }
+    f.up.r = up[0];
+    f.up.w = up[1];
+    f.down.r = down[0];
+    f.down.w = down[1];
+    for (Pipe *p : {&f.up, &f.down}) {
+        const int size = ::fcntl(p->w, F_SETPIPE_SZ, kPipeChunk);
+        p->capacity = size_t(size > 0 ? size : ::fcntl(p->w, F_GETPIPE_SZ));
+    }
+    f.state = State::Relaying;
+    pump(f);
+}
+
+// Moves what can move in both directions without blocking; the kernel copies the bytes
+// (socket -> pipe -> socket), user space never touches them.
+void TransparentProxy::pump(Flow &f)
+{
+    // Reads while the pipe has room and writes while the receiver takes bytes, so reading
+    // and writing overlap instead of alternating.
+    auto direction = [&](int from, int to, Pipe &p, qint64 &counter, bool mayRead) -> bool {
+        for (;;) {
+            bool moved = false;
+            if (p.buffered > 0) {
+                const ssize_t n = ::splice(p.r, nullptr, to, nullptr, p.buffered, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n > 0) {
+                    p.buffered -= size_t(n);
+                    counter += n;
+                    moved = true;
+                } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                    return false; // the receiver is gone
+                }
+            }
+            if (p.eof && p.buffered == 0) {
+                if (!p.done) {
+                    ::shutdown(to, SHUT_WR);
+                    p.done = true;
+                }
+                return true;
+            }
+            if (mayRead && !p.eof && p.buffered < p.capacity) {
+                const ssize_t n = ::splice(from, nullptr, p.w, nullptr, p.capacity - p.buffered, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n > 0) {
+                    p.buffered += size_t(n);
+                    moved = true;
+                } else if (n == 0) {
+                    p.eof = true;
+                    moved = true;
+                } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                    return false;
+                }
+            }
+            if (!moved)
+                return true;
+        }
+    };
+    // Bytes peeked before the decision go first.
+    while (f.headSent < f.head.size()) {
+        const ssize_t n = ::send(f.upstream, f.head.constData() + f.headSent, size_t(f.head.size() - f.headSent),
+                                 MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n > 0) {
+            f.headSent += n;
+            f.event.bytesUp += n;
+            continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            break;
+        fail(f, QStringLiteral("upstream closed while sending the request"));
+        return;
+    }
+    const bool headDone = f.headSent >= f.head.size();
+    if (f.clientEof && headDone)
+        f.up.eof = true;
+    bool healthy = direction(f.client, f.upstream, f.up, f.event.bytesUp, headDone && f.inspected);
+    healthy = direction(f.upstream, f.client, f.down, f.event.bytesDown, true) && healthy;
+    if (!healthy || (f.up.done && f.down.done)) {
+        finish(f, !healthy);
+        return;
+    }
+    updateInterest(f);
+}
+
+void TransparentProxy::updateInterest(Flow &f)
+{
+    const bool headDone = f.headSent >= f.head.size();
+    uint32_t client = EPOLLRDHUP;
+    uint32_t upstream = EPOLLRDHUP;
+    if (f.up.buffered < f.up.capacity && !f.up.eof)
+        client |= EPOLLIN;
+    if (f.down.buffered > 0)
+        client |= EPOLLOUT;
+    if (f.down.buffered < f.down.capacity && !f.down.eof)
+        upstream |= EPOLLIN;
+    if (f.up.buffered > 0 || !headDone)
+        upstream |= EPOLLOUT;
+    m_loop.modify(f.client, client);
+    m_loop.modify(f.upstream, upstream);
+}
+
+void TransparentProxy::deny(Flow &f, const QString &reason, qint64 rule)
+{
+    f.event.decision = QStringLiteral("denied");
+    f.event.reason = reason;
+    f.event.rule = rule;
+    if (f.http && f.state != State::Relaying) {
+        // A page the person can read in the agent's output, instead of a mystery failure.
+        const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
+        const QByteArray body = blockedPage(host, f.target.port, f.target.sandbox, f.event.id, rule, reason).toUtf8();
+        const QByteArray response = "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                                    "Connection: close\r\nX-Airlock-Event: " + QByteArray::number(f.event.id) +
+                                    "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        ::send(f.client, response.constData(), size_t(response.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
+        ::shutdown(f.client, SHUT_WR);
+        record(f);
+        // Drain what the guest still sends, so closing does not reset away the page.
+        f.state = State::Closing;
+        f.deadline = Clock::now() + std::chrono::seconds(2);
+        m_loop.remove(f.client);
+        const quint64 id = f.id;
+        m_loop.add(f.client, EPOLLIN | EPOLLRDHUP, [this, id](uint32_t events) { onClient(id, events); });
+        return;
+    }
+    finish(f, true);
+}
+
+void TransparentProxy::fail(Flow &f, const QString &reason)
+{
+    // An allowed flow that could not be completed keeps its decision; the reason says why.
+    if (f.event.decision.isEmpty() || f.event.decision == QLatin1String("pending"))
+        f.event.decision = QStringLiteral("denied");
+    f.event.reason = f.event.reason.isEmpty() ? reason : f.event.reason + QStringLiteral("; ") + reason;
+    finish(f, true);
+}
+
+void TransparentProxy::record(Flow &f)
+{
+    f.event.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - f.started).count();
+    m_events.record(f.event);
+}
+
+void TransparentProxy::finish(Flow &f, bool reset)
+{
+    if (f.event.decision.isEmpty()) {
+        f.event.decision = QStringLiteral("denied");
+        if (f.event.reason.isEmpty())
+            f.event.reason = QStringLiteral("closed before a decision");
+    }
+    record(f);
+    if (f.pendingId) {
+        const QString key = m_pendingByEvent.take(f.event.id);
+        auto item = m_pending.find(key);
+        if (item != m_pending.end()) {
+            item->flows.removeAll(f.id);
+            if (item->flows.isEmpty())
+                m_pending.erase(item); // nobody waits any more: the item goes away
+        }
+    }
+    if (reset && f.client >= 0) {
+        const linger hard{1, 0};
+        ::setsockopt(f.client, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    }
+    if (f.client >= 0)
+        m_loop.remove(f.client);
+    if (f.upstream >= 0)
+        m_loop.remove(f.upstream);
+    closeFd(f.client);
+    closeFd(f.upstream);
+    closeFd(f.up.r);
+    closeFd(f.up.w);
+    closeFd(f.down.r);
+    closeFd(f.down.w);
+    const auto s = m_sandboxes.find(f.target.sandbox);
+    if (s != m_sandboxes.end())
+        --s->flows;
+    m_flows.erase(f.id); // f is gone after this line
+}
+
+void TransparentProxy::tick()
+{
+    const auto now = Clock::now();
+    // Unanswered asks are denied: fail closed.
+    QList<QString> expired;
+    for (const PendingItem &p : std::as_const(m_pending))
+        if (now >= p.deadline)
+            expired.append(p.key);
+    for (const QString &key : expired) {
+        auto item = m_pending.find(key);
+        if (item != m_pending.end())
+            release(*item, false, 0, QStringLiteral("nobody decided within %1 s").arg(m_limits.holdTimeoutMs / 1000));
+    }
+    std::vector<quint64> peeking, stale, closing;
+    for (const auto &[id, f] : m_flows) {
+        if (f->state == State::Peeking && now >= f->deadline)
+            peeking.push_back(id);
+        else if ((f->state == State::Resolving || f->state == State::Connecting) && now >= f->deadline)
+            stale.push_back(id);
+        else if (f->state == State::Closing && now >= f->deadline)
+            closing.push_back(id);
+    }
+    for (quint64 id : peeking) {
+        Flow *f = flow(id);
+        if (!f)
+            continue;
+        if (f->head.isEmpty()) {
+            // Nothing sent yet: maybe the server speaks first (ssh, smtp). Decide on the
+            // target; the first bytes are still checked once they come.
+            if (now - f->started >= std::chrono::milliseconds(m_limits.headerTimeoutMs)) {
+                deny(*f, QStringLiteral("the guest sent nothing for %1 s").arg(m_limits.headerTimeoutMs / 1000));
+            } else {
+                f->deadline = f->started + std::chrono::milliseconds(m_limits.headerTimeoutMs);
+                proceed(*f);
+            }
+        } else if (now - f->started >= std::chrono::milliseconds(m_limits.headerTimeoutMs)) {
+            deny(*f, QStringLiteral("the request head was not complete within %1 s").arg(m_limits.headerTimeoutMs / 1000));
+        }
+    }
+    for (quint64 id : stale)
+        if (Flow *f = flow(id))
+            fail(*f, QStringLiteral("upstream did not answer within %1 s").arg(m_limits.connectTimeoutMs / 1000));
+    for (quint64 id : closing)
+        if (Flow *f = flow(id))
+            finish(*f, false);
+}
+
+QList<EgressEvent> TransparentProxy::pending(const QString &sandbox)
+{
+    QList<EgressEvent> result;
+    m_loop.call([&] {
+        for (const PendingItem &p : std::as_const(m_pending))
+            if (sandbox.isEmpty() || p.event.sandbox == sandbox)
+                result.append(p.event);
+    });
+    std::sort(result.begin(), result.end(), [](const EgressEvent &a, const EgressEvent &b) { return a.id < b.id; });
+    return result;
+}
+
+std::optional<EgressEvent> TransparentProxy::findPending(qint64 id)
+{
+    std::optional<EgressEvent> result;
+    m_loop.call([&] {
+        const auto key = m_pendingByEvent.constFind(id);
+        if (key == m_pendingByEvent.constEnd())
+            return;
+        const auto item = m_pending.constFind(*key);
+        if (item != m_pending.constEnd())
+            result = item->event;
+    });
+    return result;
+}
+
+bool TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QString &reason)
+{
+    bool found = false;
+    m_loop.call([&] {
+        const auto key = m_pendingByEvent.constFind(id);
+        if (key == m_pendingByEvent.constEnd())
+            return;
+        auto item = m_pending.find(*key);
+        if (item == m_pending.end())
+            return;
+        found = true;
+        release(*item, allowIt, rule, reason);
+    });
+    return found;
+}
+
+TransparentProxy::Stats TransparentProxy::stats()
+{
+    Stats s;
+    m_loop.call([&] {
+        s.flows = m_totalFlows;
+        s.open = qint64(m_flows.size());
+        s.pendingItems = m_pending.size();
+    });
+    return s;
+}
+
+} // namespace airlock

@@ -1,0 +1,163 @@
+#pragma once
+// The transparent proxy every guest TCP connection is redirected to (design.md, "Egress").
+// For each flow: SO_ORIGINAL_DST gives the address the guest dialled; a synthetic address
+// maps back to the name the guest resolved, anything else stays a raw IP. The first bytes
+// are peeked: a TLS ClientHello's SNI and an HTTP Host must equal that name (no domain
+// fronting). The decider (the policy) says allow, deny or ask. Ask holds only that flow as
+// a pending item (identical sandbox+target flows join it) until decide() or the hold
+// timeout. Allowed flows are relayed to the real upstream with splice() through pipes;
+// denied plain HTTP gets a 403 page that names the host and the rule, anything else a reset.
+// Per-sandbox limits (flows, pending items, header time) keep one guest from starving
+// others. Everything runs on the proxy's own epoll thread.
+#include "core/result.h"
+#include "egressevent.h"
+#include "epollloop.h"
+#include "sandboxnet.h"
+
+#include <QHash>
+#include <QList>
+#include <QString>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+namespace airlock {
+
+class EventLog;
+class SyntheticNames;
+class UpstreamResolver;
+
+struct FlowTarget {
+    QString sandbox;
+    QString host;      // "" for a raw IP
+    quint32 ip = 0;    // the address the guest dialled (host order)
+    quint16 port = 0;
+};
+
+struct FlowVerdict {
+    enum Kind { Allow, Deny, Ask };
+    Kind kind = Ask;
+    qint64 rule = 0;
+    QString reason;
+};
+
+class TransparentProxy {
+public:
+    struct Limits {
+        int maxFlows = 512;             // per sandbox: open, held and closing flows together
+        int maxPending = 64;            // per sandbox: distinct pending items
+        int headerTimeoutMs = 10000;    // the first request bytes must be complete by then
+        int firstBytesMs = 250;         // no bytes by then: a server-speaks-first protocol
+        int holdTimeoutMs = 120000;     // an unanswered ask is denied after this
+        int connectTimeoutMs = 10000;
+    };
+    using Decider = std::function<FlowVerdict(const FlowTarget &)>;
+
+    TransparentProxy(SyntheticNames &names, EventLog &events, UpstreamResolver &upstream, quint16 port,
+                     Decider decider, Limits limits);
+    ~TransparentProxy();
+
+    void start();
+    void stop();
+    Status attach(const SandboxNet &net);
+    void detach(const QString &sandbox);
+    void setHoldTimeoutMs(int ms);
+
+    // Pending items (one event per distinct target), optionally of one sandbox.
+    QList<EgressEvent> pending(const QString &sandbox = {});
+    // The pending item that event `id` belongs to (its own id or a joined flow's).
+    std::optional<EgressEvent> findPending(qint64 id);
+    // Releases the item: every flow in it is allowed or denied now. False if it is gone.
+    bool decide(qint64 id, bool allow, qint64 rule, const QString &reason);
+
+    // Counters for tests and status.
+    struct Stats {
+        qint64 flows = 0;
+        qint64 open = 0;
+        qint64 pendingItems = 0;
+    };
+    Stats stats();
+
+private:
+    struct Pipe {
+        int r = -1;
+        int w = -1;
+        size_t buffered = 0;
+        size_t capacity = 65536;
+        bool eof = false;
+        bool done = false;
+    };
+    enum class State { Peeking, Held, Resolving, Connecting, Relaying, Closing };
+    struct Flow {
+        quint64 id = 0;
+        int client = -1;
+        int upstream = -1;
+        State state = State::Peeking;
+        FlowTarget target;
+        EgressEvent event;
+        std::chrono::steady_clock::time_point started;
+        std::chrono::steady_clock::time_point deadline;   // state-specific
+        QByteArray head;          // client bytes read before relaying (forwarded first)
+        qsizetype headSent = 0;
+        bool http = false;        // a complete HTTP head was seen
+        bool inspected = false;   // the first bytes were checked
+        bool clientEof = false;
+        qint64 pendingId = 0;
+        Pipe up;                  // client -> upstream
+        Pipe down;                // upstream -> client
+    };
+    struct PendingItem {
+        qint64 id = 0;
+        QString key;
+        EgressEvent event;
+        QList<quint64> flows;
+        std::chrono::steady_clock::time_point deadline;
+    };
+    struct Sandbox {
+        SandboxNet net;
+        int listener = -1;
+        int flows = 0;
+    };
+
+    void onAccept(const QString &sandbox);
+    void onClient(quint64 id, uint32_t events);
+    void onUpstream(quint64 id, uint32_t events);
+    void readHead(Flow &f);
+    // Looks at the head: true when enough was seen to decide (or to deny, which it does).
+    bool analyzeHead(Flow &f, bool final);
+    void proceed(Flow &f);
+    void hold(Flow &f);
+    void allow(Flow &f);
+    void connectUpstream(quint64 id, quint32 ip, const QString &why);
+    void startRelay(Flow &f);
+    void pump(Flow &f);
+    void updateInterest(Flow &f);
+    void deny(Flow &f, const QString &reason, qint64 rule = 0);
+    void fail(Flow &f, const QString &reason);
+    void finish(Flow &f, bool reset);
+    void record(Flow &f);
+    void release(PendingItem &item, bool allow, qint64 rule, const QString &reason);
+    void tick();
+    bool forbiddenDestination(quint32 ip) const;
+    Flow *flow(quint64 id);
+
+    SyntheticNames &m_names;
+    EventLog &m_events;
+    UpstreamResolver &m_upstream;
+    quint16 m_port;
+    Decider m_decider;
+    Limits m_limits;
+    EpollLoop m_loop;
+    struct Alive;
+    std::shared_ptr<Alive> m_alive;           // lets resolver threads post safely
+    // Loop thread only:
+    QHash<QString, Sandbox> m_sandboxes;
+    std::unordered_map<quint64, std::unique_ptr<Flow>> m_flows;
+    QHash<QString, PendingItem> m_pending;    // by target key
+    QHash<qint64, QString> m_pendingByEvent;  // any member flow's event id -> key
+    quint64 m_nextFlow = 1;
+    qint64 m_totalFlows = 0;
+};
+
+} // namespace airlock

@@ -1,0 +1,159 @@
+#include "guestagent.h"
+#include "libvirtconnection.h"
+
+#include <QDeadlineTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QThread>
+#include <libvirt/libvirt-qemu.h>
+#include <libvirt/virterror.h>
+
+namespace airlock {
+
+Result<QJsonValue> GuestAgent::command(const QString &execute, const QJsonObject &arguments, int timeoutS)
+{
+    QJsonObject cmd{{QStringLiteral("execute"), execute}};
+    if (!arguments.isEmpty())
+        cmd.insert(QStringLiteral("arguments"), arguments);
+    const QByteArray json = QJsonDocument(cmd).toJson(QJsonDocument::Compact);
+    char *reply = virDomainQemuAgentCommand(m_domain, json.constData(), timeoutS, 0);
+    if (!reply) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("the guest agent failed (%1)").arg(execute));
+        virErrorPtr err = virGetLastError();
+        if (err && (err->code == VIR_ERR_AGENT_UNRESPONSIVE || err->code == VIR_ERR_AGENT_UNSYNCED ||
+                    e.why.contains(QLatin1String("not connected")) || e.why.contains(QLatin1String("not responding")))) {
+            e.what = QStringLiteral("the guest agent is not answering yet");
+            e.why = QStringLiteral("the sandbox may still be booting; try again in a few seconds (%1)").arg(e.why);
+            e.code = -32003; // rpc::Unavailable
+        }
+        return e;
+    }
+    const QJsonObject doc = QJsonDocument::fromJson(QByteArray(reply)).object();
+    free(reply);
+    if (doc.contains(QLatin1String("error")))
+        return Error{QStringLiteral("the guest agent refused %1").arg(execute),
+                     doc.value(QLatin1String("error")).toObject().value(QLatin1String("desc")).toString()};
+    return doc.value(QLatin1String("return"));
+}
+
+Status GuestAgent::ping(int timeoutS)
+{
+    auto r = command(QStringLiteral("guest-ping"), {}, timeoutS);
+    if (!r)
+        return r.error();
+    return ok();
+}
+
+Result<ExecResult> GuestAgent::exec(const QStringList &argv, const QByteArray &stdinData, int timeoutS)
+{
+    if (argv.isEmpty())
+        return Error{QStringLiteral("nothing to run"), QStringLiteral("give a command after --")};
+    QJsonObject args{{QStringLiteral("path"), argv.first()},
+                     {QStringLiteral("arg"), QJsonArray::fromStringList(argv.mid(1))},
+                     {QStringLiteral("capture-output"), true}};
+    if (!stdinData.isEmpty())
+        args.insert(QStringLiteral("input-data"), QString::fromLatin1(stdinData.toBase64()));
+    auto started = command(QStringLiteral("guest-exec"), args);
+    if (!started)
+        return started.error();
+    const qint64 pid = started->toObject().value(QLatin1String("pid")).toInteger();
+
+    QDeadlineTimer deadline(timeoutS > 0 ? qint64(timeoutS) * 1000 : -1);
+    int sleepMs = 5;
+    for (;;) {
+        auto status = command(QStringLiteral("guest-exec-status"), {{QStringLiteral("pid"), pid}});
+        if (!status)
+            return status.error();
+        const QJsonObject st = status->toObject();
+        if (st.value(QLatin1String("exited")).toBool()) {
+            ExecResult r;
+            r.exitCode = st.contains(QLatin1String("exitcode")) ? st.value(QLatin1String("exitcode")).toInt()
+                                                                : 128 + st.value(QLatin1String("signal")).toInt();
+            r.out = QByteArray::fromBase64(st.value(QLatin1String("out-data")).toString().toLatin1());
+            r.err = QByteArray::fromBase64(st.value(QLatin1String("err-data")).toString().toLatin1());
+            return r;
+        }
+        if (deadline.hasExpired()) {
+            // qemu-ga has no kill for guest-exec; end it from inside the guest.
+            command(QStringLiteral("guest-exec"),
+                    {{QStringLiteral("path"), QStringLiteral("/bin/kill")},
+                     {QStringLiteral("arg"), QJsonArray{QStringLiteral("-9"), QString::number(pid)}}});
+            ExecResult r;
+            r.timedOut = true;
+            r.exitCode = 124;
+            return r;
+        }
+        QThread::msleep(sleepMs);
+        sleepMs = qMin(sleepMs * 2, 100);
+    }
+}
+
+Result<qint64> GuestAgent::openFile(const QString &path, const QString &mode)
+{
+    auto r = command(QStringLiteral("guest-file-open"), {{QStringLiteral("path"), path}, {QStringLiteral("mode"), mode}});
+    if (!r)
+        return r.error();
+    return r->toInteger();
+}
+
+Status GuestAgent::closeFile(qint64 handle)
+{
+    auto r = command(QStringLiteral("guest-file-close"), {{QStringLiteral("handle"), handle}});
+    if (!r)
+        return r.error();
+    return ok();
+}
+
+Result<QByteArray> GuestAgent::read(qint64 handle, int count, bool *eof)
+{
+    auto r = command(QStringLiteral("guest-file-read"), {{QStringLiteral("handle"), handle}, {QStringLiteral("count"), count}}, 60);
+    if (!r)
+        return r.error();
+    const QJsonObject o = r->toObject();
+    *eof = o.value(QLatin1String("eof")).toBool();
+    return QByteArray::fromBase64(o.value(QLatin1String("buf-b64")).toString().toLatin1());
+}
+
+Status GuestAgent::write(qint64 handle, const QByteArray &data)
+{
+    qint64 done = 0;
+    while (done < data.size()) {
+        const QByteArray part = data.mid(done, kWriteChunk);
+        auto r = command(QStringLiteral("guest-file-write"),
+                         {{QStringLiteral("handle"), handle}, {QStringLiteral("buf-b64"), QString::fromLatin1(part.toBase64())}}, 60);
+        if (!r)
+            return r.error();
+        const qint64 n = r->toObject().value(QLatin1String("count")).toInteger();
+        if (n <= 0)
+            return Error{QStringLiteral("the guest did not accept the data"), QStringLiteral("is its disk full?")};
+        done += n;
+    }
+    return ok();
+}
+
+Status GuestAgent::seek(qint64 handle, qint64 offset)
+{
+    auto r = command(QStringLiteral("guest-file-seek"),
+                     {{QStringLiteral("handle"), handle}, {QStringLiteral("offset"), offset}, {QStringLiteral("whence"), 0}});
+    if (!r)
+        return r.error();
+    return ok();
+}
+
+Status GuestAgent::freeze()
+{
+    auto r = command(QStringLiteral("guest-fsfreeze-freeze"), {}, 30);
+    if (!r)
+        return r.error();
+    return ok();
+}
+
+Status GuestAgent::thaw()
+{
+    auto r = command(QStringLiteral("guest-fsfreeze-thaw"), {}, 30);
+    if (!r)
+        return r.error();
+    return ok();
+}
+
+} // namespace airlock

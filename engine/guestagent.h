@@ -1,0 +1,47 @@
+#pragma once
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QStringList>
+#include <libvirt/libvirt.h>
+
+namespace airlock {
+
+struct ExecResult {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    bool timedOut = false;
+};
+
+// qemu-guest-agent through libvirt (virDomainQemuAgentCommand): exec with separate
+// stdout/stderr and exit code, file transfer in chunks, fsfreeze. Safe to use from any
+// thread; the domain handle stays owned by the caller.
+class GuestAgent {
+public:
+    explicit GuestAgent(virDomainPtr domain) : m_domain(domain) {}
+
+    Status ping(int timeoutS = 2);
+    Result<ExecResult> exec(const QStringList &argv, const QByteArray &stdinData, int timeoutS);
+
+    Result<qint64> openFile(const QString &path, const QString &mode);
+    Status closeFile(qint64 handle);
+    Result<QByteArray> read(qint64 handle, int count, bool *eof);
+    Status write(qint64 handle, const QByteArray &data);
+    Status seek(qint64 handle, qint64 offset);
+
+    Status freeze();
+    Status thaw();
+
+    static constexpr int kChunk = 4 << 20;         // guest-file-read size per call
+    // Larger guest-file-write payloads (192 KiB was tried) stall qemu-ga and libvirt marks
+    // the agent unresponsive.
+    static constexpr int kWriteChunk = 64 << 10;   // guest-file-write size per call
+
+private:
+    Result<QJsonValue> command(const QString &execute, const QJsonObject &arguments, int timeoutS = 10);
+    virDomainPtr m_domain;
+};
+
+} // namespace airlock

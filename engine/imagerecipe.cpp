@@ -1,0 +1,96 @@
+#include "imagerecipe.h"
+#include "core/logging.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+
+namespace airlock {
+
+QStringList ImageRecipe::searchPath()
+{
+    QStringList dirs;
+    const QString fromEnv = qEnvironmentVariable("AIRLOCK_RECIPES");
+    if (!fromEnv.isEmpty())
+        dirs << fromEnv;
+    dirs << QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/images") << QStringLiteral("/usr/share/airlock/images")
+         << QStringLiteral("/usr/local/share/airlock/images");
+    return dirs;
+}
+
+Result<ImageRecipe> ImageRecipe::find(const QString &name)
+{
+    static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
+    if (!valid.match(name).hasMatch())
+        return Error{QStringLiteral("invalid recipe name \"%1\"").arg(name),
+                     QStringLiteral("recipes are named like tiny or agents"), -32602};
+    for (const QString &base : searchPath()) {
+        const QString dir = base + QLatin1Char('/') + name;
+        if (!QFileInfo(dir + QStringLiteral("/build.sh")).isExecutable())
+            continue;
+        ImageRecipe r{name, dir, {}};
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        QStringList files;
+        QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        files.sort();
+        for (const QString &f : files) {
+            QFile file(f);
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            hash.addData(QDir(dir).relativeFilePath(f).toUtf8());
+            hash.addData(file.readAll());
+        }
+        r.digest = QString::fromLatin1(hash.result().toHex());
+        return r;
+    }
+    return Error{QStringLiteral("no image recipe named \"%1\"").arg(name),
+                 QStringLiteral("recipes live in %1; try `airlockctl image build tiny`").arg(searchPath().join(QStringLiteral(", "))),
+                 -32004};
+}
+
+Status ImageRecipe::run(const QString &outDir, const Progress &progress, const std::function<bool()> &cancelled) const
+{
+    QProcess build;
+    build.setProcessChannelMode(QProcess::SeparateChannels);
+    build.start(dir + QStringLiteral("/build.sh"), {outDir});
+    if (!build.waitForStarted(10000))
+        return Error{QStringLiteral("cannot run the recipe %1").arg(name), build.errorString()};
+    QByteArray errors;
+    QByteArray pending;
+    static const QRegularExpression progressRe(QStringLiteral("^PROGRESS (\\d+) (.*)$"));
+    while (build.state() != QProcess::NotRunning) {
+        build.waitForReadyRead(200);
+        pending += build.readAllStandardOutput();
+        errors += build.readAllStandardError();
+        if (errors.size() > 16384)
+            errors = errors.right(16384);
+        qsizetype nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(nl));
+            pending.remove(0, nl + 1);
+            const auto m = progressRe.match(line);
+            if (m.hasMatch())
+                progress(m.captured(1).toInt(), m.captured(2));
+        }
+        if (cancelled()) {
+            build.kill();
+            build.waitForFinished(5000);
+            return Error{QStringLiteral("the build of %1 was cancelled").arg(name), QStringLiteral("nothing was kept")};
+        }
+    }
+    errors += build.readAllStandardError();
+    if (build.exitStatus() != QProcess::NormalExit || build.exitCode() != 0) {
+        const QStringList lines = QString::fromUtf8(errors).trimmed().split(QLatin1Char('\n'));
+        return Error{QStringLiteral("the recipe %1 failed (exit %2)").arg(name).arg(build.exitCode()),
+                     lines.mid(qMax(0, int(lines.size()) - 3)).join(QStringLiteral(" | ")) +
+                         QStringLiteral("; the Debian mirror must be reachable and apt-get update done")};
+    }
+    return ok();
+}
+
+} // namespace airlock

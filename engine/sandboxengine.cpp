@@ -1,0 +1,978 @@
+#include "sandboxengine.h"
+#include "accelprobe.h"
+#include "core/logging.h"
+#include "guestagent.h"
+#include "imagerecipe.h"
+#include "sandboxspec.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+#include <QUuid>
+#include <libvirt/virterror.h>
+#include <unistd.h>
+
+namespace airlock {
+
+namespace {
+
+constexpr int kInvalidParams = -32602;
+constexpr int kNotFound = -32004;
+constexpr int kConflict = -32009;
+constexpr int kMinMemoryMib = 128;
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+Error sqlFailed(const QString &what, const QSqlQuery &q) { return Error{what, q.lastError().text()}; }
+
+QString randomMac()
+{
+    auto *rng = QRandomGenerator::system();
+    return QStringLiteral("52:54:00:%1:%2:%3")
+        .arg(rng->bounded(256), 2, 16, QLatin1Char('0'))
+        .arg(rng->bounded(256), 2, 16, QLatin1Char('0'))
+        .arg(rng->bounded(256), 2, 16, QLatin1Char('0'));
+}
+
+// A domain handle that frees itself.
+struct Domain {
+    virDomainPtr ptr = nullptr;
+    Domain(virConnectPtr conn, const QString &name) : ptr(virDomainLookupByName(conn, name.toUtf8().constData())) {}
+    ~Domain() { if (ptr) virDomainFree(ptr); }
+    Domain(const Domain &) = delete;
+    Domain &operator=(const Domain &) = delete;
+    explicit operator bool() const { return ptr != nullptr; }
+};
+
+struct Network {
+    virNetworkPtr ptr = nullptr;
+    Network(virConnectPtr conn, const QString &name) : ptr(virNetworkLookupByName(conn, name.toUtf8().constData())) {}
+    ~Network() { if (ptr) virNetworkFree(ptr); }
+    Network(const Network &) = delete;
+    Network &operator=(const Network &) = delete;
+    explicit operator bool() const { return ptr != nullptr; }
+};
+
+void destroyDomain(virConnectPtr conn, const QString &name)
+{
+    Domain d(conn, name);
+    if (!d)
+        return;
+    if (virDomainIsActive(d.ptr) == 1)
+        virDomainDestroy(d.ptr);
+    virDomainUndefineFlags(d.ptr, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
+}
+
+void destroyNetwork(virConnectPtr conn, const QString &name)
+{
+    Network n(conn, name);
+    if (!n)
+        return;
+    if (virNetworkIsActive(n.ptr) == 1)
+        virNetworkDestroy(n.ptr);
+    virNetworkUndefine(n.ptr);
+}
+
+bool parseSubnetPool(const QString &text, quint32 *base, int *count)
+{
+    const auto pair = QHostAddress::parseSubnet(text);
+    if (pair.first.protocol() != QAbstractSocket::IPv4Protocol || pair.second > 30 || pair.second < 8)
+        return false;
+    *base = pair.first.toIPv4Address() & (pair.second == 0 ? 0 : ~quint32(0) << (32 - pair.second));
+    *count = 1 << (30 - pair.second);
+    return true;
+}
+
+} // namespace
+
+// QEMU runs as libvirt's qemu user, which cannot enter airlockd's 0700 data dir; the pool
+// therefore lives where libvirt keeps images (AIRLOCK_POOL_DIR overrides).
+QString SandboxEngine::poolDirectory() const
+{
+    const QString fromEnv = qEnvironmentVariable("AIRLOCK_POOL_DIR");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/libvirt/images/airlock");
+    return m_config.dataDir + QStringLiteral("/pool");
+}
+
+SandboxEngine::SandboxEngine(DaemonConfig config) : m_config(std::move(config)) {}
+SandboxEngine::~SandboxEngine() { m_pool.reset(); }
+
+bool SandboxEngine::validName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
+    return re.match(name).hasMatch();
+}
+
+QString SandboxEngine::objectName(const QString &sandbox) const
+{
+    return QStringLiteral("airlock-%1-%2").arg(m_instance, sandbox);
+}
+
+Status SandboxEngine::start()
+{
+    if (Status s = openStore(); !s)
+        return s;
+    // libvirtd being down is not fatal for the daemon: every sandbox call says how to fix it.
+    if (Status s = ensureLibvirt(); !s) {
+        qCWarning(lcEngine) << s.error().message();
+        return ok();
+    }
+    if (Status s = reconcile(); !s)
+        qCWarning(lcEngine) << "reconcile:" << s.error().message();
+    if (Status s = reconcileNetworks(); !s)
+        qCWarning(lcEngine) << "network guard:" << s.error().message();
+    probeAccel();
+    return ok();
+}
+
+Status SandboxEngine::openWithoutReconcile()
+{
+    if (Status s = openStore(); !s)
+        return s;
+    ensureLibvirt();
+    return ok();
+}
+
+void SandboxEngine::reloadAccel()
+{
+    if (m_accelProbed)
+        return;
+    const QString cached = m_store.setting(QStringLiteral("engine.accel")).value();
+    if (!cached.isEmpty()) {
+        m_accel = cached;
+        m_accelProbed = true;
+    }
+}
+
+Status SandboxEngine::openStore()
+{
+    Result<Store> store = Store::open(m_config.databasePath());
+    if (!store)
+        return store.error();
+    m_store = std::move(store.value());
+
+    Result<QString> instance = m_store.setting(QStringLiteral("engine.instance"));
+    if (!instance)
+        return instance.error();
+    m_instance = instance.value();
+    if (m_instance.isEmpty()) {
+        // Names libvirt objects of this data dir apart from those of any other airlockd on the host.
+        m_instance = QUuid::createUuid().toString(QUuid::Id128).left(4);
+        if (Status s = m_store.setSetting(QStringLiteral("engine.instance"), m_instance); !s)
+            return s;
+    }
+    QString poolText = qEnvironmentVariable("AIRLOCK_SUBNET_POOL");
+    if (poolText.isEmpty())
+        poolText = m_store.setting(QStringLiteral("network.pool"), QStringLiteral("10.213.0.0/16")).value();
+    if (!parseSubnetPool(poolText, &m_subnetBase, &m_subnetCount))
+        return Error{QStringLiteral("invalid sandbox subnet pool \"%1\"").arg(poolText),
+                     QStringLiteral("give an IPv4 network of /8 to /30, e.g. 10.213.0.0/16"), kInvalidParams};
+
+    if (m_config.accel == AccelChoice::Kvm) {
+        m_accel = QStringLiteral("kvm");
+        m_accelProbed = true;
+    } else if (m_config.accel == AccelChoice::Tcg) {
+        m_accel = QStringLiteral("tcg");
+        m_accelProbed = true;
+    } else {
+        const QString cached = m_store.setting(QStringLiteral("engine.accel")).value();
+        if (!cached.isEmpty()) {
+            m_accel = cached;
+            m_accelProbed = true;
+        }
+    }
+    return ok();
+}
+
+Status SandboxEngine::ensureLibvirt()
+{
+    if (!m_libvirt.isOpen()) {
+        if (Status s = m_libvirt.open(m_config.libvirtUri); !s)
+            return s;
+    } else if (Status s = m_libvirt.ensureAlive(); !s) {
+        m_pool.reset();
+        return s;
+    }
+    if (!m_pool) {
+        auto pool = std::make_unique<StoragePool>(m_libvirt.get());
+        if (Status s = pool->ensure(poolDirectory()); !s)
+            return s;
+        m_pool = std::move(pool);
+    }
+    return ok();
+}
+
+void SandboxEngine::probeAccel()
+{
+    if (m_accelProbed)
+        return;
+    QSqlQuery q(m_store.db());
+    if (!q.exec(QStringLiteral("SELECT kernel, initrd FROM images LIMIT 1")) || !q.next())
+        return; // nothing to boot yet; probe after the first image build
+    auto kernel = m_pool->volumePath(q.value(0).toString());
+    auto initrd = m_pool->volumePath(q.value(1).toString());
+    if (!kernel || !initrd)
+        return;
+    m_accel = probeKvm(kernel.value(), initrd.value()) ? QStringLiteral("kvm") : QStringLiteral("tcg");
+    m_accelProbed = true;
+    m_store.setSetting(QStringLiteral("engine.accel"), m_accel);
+}
+
+Result<qint64> SandboxEngine::beginOperation(const QString &kind, const QString &subject, const QJsonObject &state)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("INSERT INTO operations(kind, subject, step, state_json, started) VALUES(?, ?, 'begin', ?, ?)"));
+    q.addBindValue(kind);
+    q.addBindValue(subject);
+    q.addBindValue(QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
+    q.addBindValue(now());
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record the %1 of %2").arg(kind, subject), q);
+    return q.lastInsertId().toLongLong();
+}
+
+void SandboxEngine::endOperation(qint64 id)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+    q.addBindValue(id);
+    q.exec();
+}
+
+// Undo whatever libvirt objects an interrupted operation may have made.
+Status SandboxEngine::rollbackObjects(const QJsonObject &state)
+{
+    const QString domain = state.value(QLatin1String("domain")).toString();
+    const QString network = state.value(QLatin1String("network")).toString();
+    if (!domain.isEmpty())
+        destroyDomain(m_libvirt.get(), domain);
+    for (const QJsonValue &v : state.value(QLatin1String("volumes")).toArray())
+        if (Status s = m_pool->deleteVolume(v.toString()); !s)
+            return s;
+    if (!network.isEmpty())
+        destroyNetwork(m_libvirt.get(), network);
+    return ok();
+}
+
+// After a crash: unfinished operations are rolled back (create, image build) or finished
+// (remove); then libvirt objects of this instance that no row accounts for are removed.
+Status SandboxEngine::reconcile()
+{
+    QSqlQuery ops(m_store.db());
+    if (!ops.exec(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id")))
+        return sqlFailed(QStringLiteral("cannot read unfinished operations"), ops);
+    struct Op { qint64 id; QString kind, subject; QJsonObject state; };
+    QList<Op> pending;
+    while (ops.next())
+        pending.append({ops.value(0).toLongLong(), ops.value(1).toString(), ops.value(2).toString(),
+                        QJsonDocument::fromJson(ops.value(3).toString().toUtf8()).object()});
+    for (const Op &op : pending) {
+        qCInfo(lcEngine) << "reconcile: finishing interrupted" << op.kind << "of" << op.subject;
+        if (op.kind == QLatin1String("create")) {
+            QSqlQuery q(m_store.db());
+            q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"));
+            q.addBindValue(op.subject);
+            if (q.exec() && q.next()) { // committed: the create had finished
+                endOperation(op.id);
+                continue;
+            }
+            if (Status s = rollbackObjects(op.state); !s)
+                return s;
+        } else if (op.kind == QLatin1String("remove")) {
+            if (Status s = rollbackObjects(op.state); !s)
+                return s;
+            m_store.transaction([&]() -> Status {
+                QSqlQuery q(m_store.db());
+                q.prepare(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"));
+                q.addBindValue(op.subject);
+                if (q.exec() && q.next()) {
+                    const qint64 id = q.value(0).toLongLong();
+                    const QString net = q.value(1).toString();
+                    QSqlQuery d(m_store.db());
+                    d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
+                    d.addBindValue(id);
+                    d.exec();
+                    d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
+                    d.addBindValue(id);
+                    d.exec();
+                    d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
+                    d.addBindValue(id);
+                    d.exec();
+                    d.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
+                    d.addBindValue(net);
+                    d.exec();
+                }
+                return ok();
+            });
+        } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
+            reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
+            continue;
+        } else if (op.kind == QLatin1String("image")) {
+            m_pool->refresh();
+            QSqlQuery q(m_store.db());
+            q.prepare(QStringLiteral("SELECT 1 FROM images WHERE name = ?"));
+            q.addBindValue(op.subject);
+            if (!(q.exec() && q.next()))
+                rollbackObjects(op.state);
+            const QString scratch = op.state.value(QLatin1String("scratch")).toString();
+            if (!scratch.isEmpty())
+                QDir(scratch).removeRecursively();
+        }
+        endOperation(op.id);
+    }
+
+    // Orphans: objects named for this instance that no sandbox row owns.
+    QSet<QString> knownObjects, knownVolumes;
+    QSqlQuery q(m_store.db());
+    q.exec(QStringLiteral("SELECT name FROM sandboxes"));
+    while (q.next())
+        knownObjects.insert(objectName(q.value(0).toString()));
+    q.exec(QStringLiteral("SELECT volume FROM layers UNION SELECT kernel FROM images UNION SELECT initrd FROM images "
+                          "UNION SELECT rootfs FROM images"));
+    while (q.next())
+        knownVolumes.insert(q.value(0).toString());
+    const QString prefix = QStringLiteral("airlock-%1-").arg(m_instance);
+
+    virDomainPtr *domains = nullptr;
+    const int nd = virConnectListAllDomains(m_libvirt.get(), &domains, 0);
+    for (int i = 0; i < nd; ++i) {
+        const QString name = QString::fromUtf8(virDomainGetName(domains[i]));
+        if (name.startsWith(prefix) && !knownObjects.contains(name)) {
+            qCInfo(lcEngine) << "reconcile: removing orphan domain" << name;
+            if (virDomainIsActive(domains[i]) == 1)
+                virDomainDestroy(domains[i]);
+            virDomainUndefineFlags(domains[i], VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
+        }
+        virDomainFree(domains[i]);
+    }
+    free(domains);
+
+    virNetworkPtr *networks = nullptr;
+    const int nn = virConnectListAllNetworks(m_libvirt.get(), &networks, 0);
+    for (int i = 0; i < nn; ++i) {
+        const QString name = QString::fromUtf8(virNetworkGetName(networks[i]));
+        if (name.startsWith(prefix) && !knownObjects.contains(name)) {
+            qCInfo(lcEngine) << "reconcile: removing orphan network" << name;
+            if (virNetworkIsActive(networks[i]) == 1)
+                virNetworkDestroy(networks[i]);
+            virNetworkUndefine(networks[i]);
+        }
+        virNetworkFree(networks[i]);
+    }
+    free(networks);
+
+    collectLayers();
+    m_pool->refresh();
+    for (const QString &vol : m_pool->volumeNames()) {
+        if (vol.startsWith(volumePrefix()) && !knownVolumes.contains(vol)) {
+            qCInfo(lcEngine) << "reconcile: removing orphan volume" << vol;
+            m_pool->deleteVolume(vol);
+        }
+    }
+    return ok();
+}
+
+// ---- images ----------------------------------------------------------------------------
+
+Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const QString &nameIn, const Progress &progress,
+                                              const std::function<bool()> &cancelled)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    Result<ImageRecipe> recipe = ImageRecipe::find(recipeName);
+    if (!recipe)
+        return recipe.error();
+    const QString name = nameIn.isEmpty() ? recipeName : nameIn;
+    if (!validName(name))
+        return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+
+    const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
+    const QString kernelVol = volBase + QStringLiteral(".vmlinuz");
+    const QString initrdVol = volBase + QStringLiteral(".initrd");
+    const QString rootVol = volBase + QStringLiteral(".root.raw");
+
+    // Cached: same recipe digest and all volumes present.
+    {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT digest FROM images WHERE name = ?"));
+        q.addBindValue(name);
+        if (q.exec() && q.next()) {
+            if (q.value(0).toString() == recipe->digest && m_pool->hasVolume(kernelVol) && m_pool->hasVolume(initrdVol) &&
+                m_pool->hasVolume(rootVol)) {
+                progress(100, QStringLiteral("cached"));
+                const Result<QJsonArray> images = listImages();
+                for (const QJsonValue &v : images.value())
+                    if (v.toObject().value(QLatin1String("name")).toString() == name) {
+                        QJsonObject o = v.toObject();
+                        o.insert(QStringLiteral("cached"), true);
+                        return o;
+                    }
+            }
+            QSqlQuery used(m_store.db());
+            used.prepare(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"));
+            used.addBindValue(name);
+            if (used.exec() && used.next() && used.value(0).toInt() > 0)
+                return Error{QStringLiteral("cannot rebuild image %1").arg(name),
+                             QStringLiteral("sandboxes use the current one; build it under another name (--name)"), kConflict};
+        }
+    }
+
+    // The scratch dir sits beside the pool so the results move in with a rename.
+    const QString scratch = m_pool->path() + QStringLiteral("/../build-") + volBase;
+    QDir(scratch).removeRecursively();
+    if (!QDir().mkpath(scratch))
+        return Error{QStringLiteral("cannot create %1").arg(scratch), QStringLiteral("check disk space and permissions")};
+    Result<qint64> op = beginOperation(QStringLiteral("image"), name,
+                                       {{QStringLiteral("scratch"), QDir::cleanPath(scratch)},
+                                        {QStringLiteral("volumes"), QJsonArray{kernelVol, initrdVol, rootVol}}});
+    if (!op)
+        return op.error();
+    auto fail = [&](const Error &e) -> Error {
+        QDir(QDir::cleanPath(scratch)).removeRecursively();
+        for (const QString &v : {kernelVol, initrdVol, rootVol}) {
+            QFile::remove(m_pool->path() + QLatin1Char('/') + v);
+            m_pool->deleteVolume(v);
+        }
+        m_pool->refresh();
+        endOperation(op.value());
+        return e;
+    };
+
+    progress(0, QStringLiteral("running recipe %1").arg(recipeName));
+    if (Status s = recipe->run(QDir::cleanPath(scratch), progress, cancelled); !s)
+        return fail(s.error());
+    const QList<QPair<QString, QString>> moves = {{QStringLiteral("vmlinuz"), kernelVol},
+                                                  {QStringLiteral("initrd.img"), initrdVol},
+                                                  {QStringLiteral("rootfs.img"), rootVol}};
+    for (const auto &[file, vol] : moves) {
+        const QString dest = m_pool->path() + QLatin1Char('/') + vol;
+        QFile::remove(dest);
+        if (!QFile::rename(scratch + QLatin1Char('/') + file, dest))
+            return fail(Error{QStringLiteral("the recipe did not produce %1").arg(file), QStringLiteral("check the recipe")});
+        QFile::setPermissions(dest, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
+                                        QFileDevice::ReadOther);
+    }
+    QDir(QDir::cleanPath(scratch)).removeRecursively();
+    if (Status s = m_pool->refresh(); !s)
+        return fail(s.error());
+    const qint64 size = qint64(m_pool->volumeAllocation(kernelVol) + m_pool->volumeAllocation(initrdVol) +
+                               m_pool->volumeAllocation(rootVol));
+
+    QStringList oldVolumes;
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
+        q.addBindValue(name);
+        if (q.exec() && q.next())
+            oldVolumes << q.value(0).toString() << q.value(1).toString() << q.value(2).toString();
+        q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
+                                 "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (const QVariant &v : {QVariant(name), QVariant(recipeName), QVariant(kernelVol), QVariant(initrdVol),
+                                  QVariant(rootVol), QVariant(size), QVariant(recipe->digest), QVariant(now())})
+            q.addBindValue(v);
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record image %1").arg(name), q);
+        QSqlQuery d(m_store.db());
+        d.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        d.addBindValue(op.value());
+        if (!d.exec())
+            return sqlFailed(QStringLiteral("cannot record image %1").arg(name), d);
+        return ok();
+    });
+    if (!stored)
+        return fail(stored.error());
+    for (const QString &v : oldVolumes)
+        if (v != kernelVol && v != initrdVol && v != rootVol)
+            m_pool->deleteVolume(v);
+    probeAccel();
+    progress(100, QStringLiteral("done"));
+    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kernel"), kernelVol},
+                       {QStringLiteral("size_bytes"), size}, {QStringLiteral("recipe"), recipeName},
+                       {QStringLiteral("cached"), false}};
+}
+
+Result<QJsonArray> SandboxEngine::listImages()
+{
+    QSqlQuery q(m_store.db());
+    if (!q.exec(QStringLiteral("SELECT name, kernel, size_bytes, created, recipe FROM images ORDER BY name")))
+        return sqlFailed(QStringLiteral("cannot list images"), q);
+    QJsonArray out;
+    while (q.next())
+        out.append(QJsonObject{{QStringLiteral("name"), q.value(0).toString()},
+                               {QStringLiteral("kernel"), q.value(1).toString()},
+                               {QStringLiteral("size_bytes"), q.value(2).toLongLong()},
+                               {QStringLiteral("created"), q.value(3).toString()},
+                               {QStringLiteral("recipe"), q.value(4).toString()}});
+    return out;
+}
+
+Status SandboxEngine::removeImage(const QString &name)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
+    q.addBindValue(name);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), kNotFound};
+    const QStringList volumes{q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
+    QSqlQuery used(m_store.db());
+    used.prepare(QStringLiteral("SELECT group_concat(name, ', ') FROM sandboxes WHERE image = ?"));
+    used.addBindValue(name);
+    if (used.exec() && used.next() && !used.value(0).toString().isEmpty())
+        return Error{QStringLiteral("image %1 is in use").arg(name),
+                     QStringLiteral("remove the sandboxes built on it first: %1").arg(used.value(0).toString()), kConflict};
+    QSqlQuery d(m_store.db());
+    d.prepare(QStringLiteral("DELETE FROM images WHERE name = ?"));
+    d.addBindValue(name);
+    if (!d.exec())
+        return sqlFailed(QStringLiteral("cannot remove image %1").arg(name), d);
+    for (const QString &v : volumes)
+        m_pool->deleteVolume(v); // leftovers are swept by reconcile
+    return ok();
+}
+
+// ---- sandboxes -------------------------------------------------------------------------
+
+Status SandboxEngine::requireSandbox(const QString &name, uid_t uid, qint64 *id)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT id, owner_uid FROM sandboxes WHERE name = ?"));
+    q.addBindValue(name);
+    if (!q.exec() || !q.next() || !(uid == 0 || uid == uid_t(q.value(1).toLongLong())))
+        return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+    if (id)
+        *id = q.value(0).toLongLong();
+    return ok();
+}
+
+Result<QString> SandboxEngine::domainOf(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    if (Status s = requireSandbox(name, uid); !s)
+        return s.error();
+    return objectName(name);
+}
+
+QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
+{
+    Domain d(conn, domainName);
+    if (!d)
+        return QStringLiteral("missing");
+    int state = 0, reason = 0;
+    if (virDomainGetState(d.ptr, &state, &reason, 0) < 0)
+        return QStringLiteral("unknown");
+    switch (state) {
+    case VIR_DOMAIN_RUNNING: return QStringLiteral("running");
+    case VIR_DOMAIN_BLOCKED: return QStringLiteral("running");
+    case VIR_DOMAIN_PAUSED: return QStringLiteral("paused");
+    case VIR_DOMAIN_SHUTDOWN: return QStringLiteral("stopping");
+    case VIR_DOMAIN_SHUTOFF: return QStringLiteral("stopped");
+    case VIR_DOMAIN_CRASHED: return QStringLiteral("crashed");
+    case VIR_DOMAIN_PMSUSPENDED: return QStringLiteral("suspended");
+    default: return QStringLiteral("unknown");
+    }
+}
+
+Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
+{
+    if (!validName(r.name))
+        return Error{QStringLiteral("invalid sandbox name \"%1\"").arg(r.name),
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+    if (r.memoryMib < kMinMemoryMib)
+        return Error{QStringLiteral("%1 MiB of memory is too little").arg(r.memoryMib),
+                     QStringLiteral("give at least %1 (--memory %1)").arg(kMinMemoryMib), kInvalidParams};
+    const int hostCpus = QThread::idealThreadCount();
+    if (r.cpus < 1 || r.cpus > qMax(hostCpus, 1) * 4)
+        return Error{QStringLiteral("%1 CPUs is out of range").arg(r.cpus),
+                     QStringLiteral("give 1 to %1 (--cpus)").arg(qMax(hostCpus, 1) * 4), kInvalidParams};
+    if (r.diskGib < 1 || r.diskGib > 4096)
+        return Error{QStringLiteral("a %1 GiB disk is out of range").arg(r.diskGib),
+                     QStringLiteral("give 1 to 4096 (--disk)"), kInvalidParams};
+    static const QRegularExpression envKey(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    for (auto it = r.env.cbegin(); it != r.env.cend(); ++it) {
+        if (!envKey.match(it.key()).hasMatch() || it.value().contains(QLatin1Char('\n')))
+            return Error{QStringLiteral("invalid environment variable \"%1\"").arg(it.key()),
+                         QStringLiteral("use --env NAME=VALUE with NAME of letters, digits and _ and a one-line value"),
+                         kInvalidParams};
+    }
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+
+    {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"));
+        q.addBindValue(r.name);
+        if (q.exec() && q.next())
+            return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
+                         QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
+    }
+    QString kernelVol, initrdVol, rootVol;
+    {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
+        q.addBindValue(r.image);
+        if (!q.exec() || !q.next())
+            return Error{QStringLiteral("no image named %1").arg(r.image),
+                         QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
+                         kNotFound};
+        kernelVol = q.value(0).toString();
+        initrdVol = q.value(1).toString();
+        rootVol = q.value(2).toString();
+    }
+    SandboxSpec spec;
+    spec.name = r.name;
+    spec.domainName = spec.networkName = objectName(r.name);
+    spec.cpus = r.cpus;
+    spec.memoryMib = r.memoryMib;
+    spec.env = r.env;
+    spec.kvm = m_accel == QLatin1String("kvm");
+    for (const auto &[vol, out] : {std::pair{kernelVol, &spec.kernelPath}, std::pair{initrdVol, &spec.initrdPath}}) {
+        auto path = m_pool->volumePath(vol);
+        if (!path || !QFile::exists(path.value()))
+            return Error{QStringLiteral("image %1 is damaged: %2 is missing").arg(r.image, vol),
+                         QStringLiteral("rebuild it (airlockctl image rm %1; airlockctl image build ...)").arg(r.image),
+                         kConflict};
+        *out = path.value();
+    }
+    auto rootPath = m_pool->volumePath(rootVol);
+    if (!rootPath || !QFile::exists(rootPath.value()))
+        return Error{QStringLiteral("image %1 is damaged: its root disk is missing").arg(r.image),
+                     QStringLiteral("rebuild it (airlockctl image rm %1; airlockctl image build ...)").arg(r.image), kConflict};
+    QString backingFormat = QStringLiteral("raw");
+    if (r.baseLayer) {
+        rootPath = layerVolume(r.baseLayer);
+        if (!rootPath)
+            return rootPath.error();
+        backingFormat = QStringLiteral("qcow2");
+    }
+
+    // Fresh MAC.
+    for (int i = 0; i < 16; ++i) {
+        spec.mac = randomMac();
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE mac = ?"));
+        q.addBindValue(spec.mac);
+        if (q.exec() && !q.next())
+            break;
+    }
+    const QString volume = QStringLiteral("%1sbx-%2-%3.qcow2")
+                               .arg(volumePrefix(), r.name, QUuid::createUuid().toString(QUuid::Id128).left(8));
+
+    QJsonObject state{{QStringLiteral("domain"), spec.domainName},
+                      {QStringLiteral("network"), spec.networkName},
+                      {QStringLiteral("volumes"), QJsonArray{volume}}};
+    Result<qint64> op = beginOperation(QStringLiteral("create"), r.name, state);
+    if (!op)
+        return op.error();
+    auto fail = [&](Error e) -> Error {
+        rollbackObjects(state);
+        endOperation(op.value());
+        return e;
+    };
+
+    // A /30 no sandbox of ours uses; another daemon's may still collide, so libvirt decides.
+    QSet<quint32> used;
+    {
+        QSqlQuery q(m_store.db());
+        q.exec(QStringLiteral("SELECT subnet FROM networks"));
+        while (q.next())
+            used.insert(QHostAddress(q.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
+    }
+    bool networkUp = false;
+    Error lastNetError;
+    int attempts = 0;
+    for (int i = 0; i < m_subnetCount && attempts < 64 && !networkUp; ++i) {
+        const quint32 base = m_subnetBase + quint32(i) * 4;
+        if (used.contains(base))
+            continue;
+        ++attempts;
+        spec.gateway = QHostAddress(base + 1).toString();
+        spec.guestIp = QHostAddress(base + 2).toString();
+        spec.bridge = QStringLiteral("al-%1%2").arg(m_instance).arg(i, 4, 16, QLatin1Char('0'));
+        virNetworkPtr net = virNetworkDefineXML(m_libvirt.get(), networkXml(spec).toUtf8().constData());
+        if (!net) {
+            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot define the network of %1").arg(r.name));
+            destroyNetwork(m_libvirt.get(), spec.networkName);
+            if (lastNetError.why.contains(QLatin1String("already exists")))
+                return fail(lastNetError);
+            continue;
+        }
+        if (virNetworkCreate(net) < 0) {
+            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(r.name));
+            virNetworkUndefine(net);
+            virNetworkFree(net);
+            continue;
+        }
+        virNetworkSetAutostart(net, 1);
+        virNetworkFree(net);
+        networkUp = true;
+    }
+    if (!networkUp)
+        return fail(lastNetError.what.isEmpty()
+                        ? Error{QStringLiteral("no free subnet left for %1").arg(r.name),
+                                QStringLiteral("remove sandboxes or widen the pool (setting network.pool)")}
+                        : lastNetError);
+
+    crashPoint("create:network");
+    auto disk = m_pool->createOverlay(volume, rootPath.value(), backingFormat, quint64(r.diskGib) << 30);
+    if (!disk)
+        return fail(disk.error());
+    spec.diskPath = disk.value();
+
+    virDomainPtr dom = virDomainDefineXML(m_libvirt.get(), domainXml(spec).toUtf8().constData());
+    if (!dom)
+        return fail(LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name)));
+    virDomainFree(dom);
+    crashPoint("create:domain");
+
+    QJsonObject envJson;
+    for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
+        envJson.insert(it.key(), it.value());
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("INSERT INTO networks(name, bridge, subnet, gateway, guest_ip, created) VALUES(?, ?, ?, ?, ?, ?)"));
+        for (const QString &v : {spec.networkName, spec.bridge, QStringLiteral("%1/30").arg(QHostAddress(QHostAddress(spec.gateway).toIPv4Address() - 1).toString()),
+                                 spec.gateway, spec.guestIp, now()})
+            q.addBindValue(v);
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), q);
+        q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
+                                 "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (const QVariant &v : {QVariant(r.name), QVariant(qint64(r.owner)), QVariant(r.image), QVariant(r.cpus),
+                                  QVariant(r.memoryMib), QVariant(r.diskGib), QVariant(spec.mac), QVariant(spec.networkName),
+                                  QVariant(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact))),
+                                  QVariant(now())})
+            q.addBindValue(v);
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
+        const qint64 id = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+        q.addBindValue(id);
+        q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));
+        q.addBindValue(volume);
+        q.addBindValue(now());
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
+        const qint64 layer = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+        q.addBindValue(layer);
+        q.addBindValue(id);
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
+        q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        q.addBindValue(op.value());
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
+        return ok();
+    });
+    if (!stored)
+        return fail(stored.error());
+    qCInfo(lcEngine) << "created sandbox" << r.name << "at" << spec.guestIp << "on" << spec.bridge;
+    return QJsonObject{{QStringLiteral("name"), r.name}, {QStringLiteral("state"), QStringLiteral("stopped")},
+                       {QStringLiteral("image"), r.image}, {QStringLiteral("ip"), spec.guestIp}};
+}
+
+Result<QJsonArray> SandboxEngine::list(uid_t uid)
+{
+    QSqlQuery q(m_store.db());
+    if (!q.exec(QStringLiteral("SELECT s.name, s.image, n.guest_ip, s.cpus, s.memory_mib, s.owner_uid, s.disk_gib "
+                               "FROM sandboxes s LEFT JOIN networks n ON n.name = s.network ORDER BY s.name")))
+        return sqlFailed(QStringLiteral("cannot list sandboxes"), q);
+    const bool connected = ensureLibvirt().ok();
+    QJsonArray out;
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    while (q.next()) {
+        if (!(uid == 0 || uid == uid_t(q.value(5).toLongLong())))
+            continue;
+        const QString name = q.value(0).toString();
+        const QString state = connected ? stateOf(m_libvirt.get(), objectName(name)) : QStringLiteral("unknown");
+        if (state != QLatin1String("running") && state != QLatin1String("paused"))
+            m_startedAt.remove(name);
+        const qint64 started = m_startedAt.value(name, 0);
+        out.append(QJsonObject{{QStringLiteral("name"), name},
+                               {QStringLiteral("state"), state},
+                               {QStringLiteral("image"), q.value(1).toString()},
+                               {QStringLiteral("ip"), q.value(2).toString()},
+                               {QStringLiteral("pending"), 0},
+                               {QStringLiteral("cpus"), q.value(3).toInt()},
+                               {QStringLiteral("memory_mib"), q.value(4).toInt()},
+                               {QStringLiteral("disk_gib"), q.value(6).toInt()},
+                               {QStringLiteral("uptime_s"), started ? (nowMs - started) / 1000 : 0}});
+    }
+    return out;
+}
+
+Result<QJsonObject> SandboxEngine::describe(const QString &name, uid_t uid)
+{
+    auto all = list(uid);
+    if (!all)
+        return all.error();
+    for (const QJsonValue &v : all.value())
+        if (v.toObject().value(QLatin1String("name")).toString() == name)
+            return v.toObject();
+    return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+}
+
+Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    if (Status s = requireSandbox(name, uid); !s)
+        return s;
+    const QString obj = objectName(name);
+    Network net(m_libvirt.get(), obj);
+    if (!net)
+        return Error{QStringLiteral("the network of %1 is gone").arg(name),
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+    if (virNetworkIsActive(net.ptr) != 1 && virNetworkCreate(net.ptr) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
+    Domain dom(m_libvirt.get(), obj);
+    if (!dom)
+        return Error{QStringLiteral("the domain of %1 is gone").arg(name),
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+    if (virDomainIsActive(dom.ptr) == 1)
+        return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
+    // The guest's first packet must already meet the egress rules.
+    if (Status s = guardNetwork(name); !s)
+        return s;
+    if (virDomainCreate(dom.ptr) < 0) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("cannot start sandbox %1").arg(name));
+        releaseNetwork(name);
+        if (e.why.contains(QLatin1String("backing")))
+            e.why += QStringLiteral("; its image may have been deleted or damaged behind Airlock's back: rebuild the image");
+        return e;
+    }
+    m_startedAt.insert(name, QDateTime::currentMSecsSinceEpoch());
+    return ok();
+}
+
+Status SandboxEngine::kill(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    if (Status s = requireSandbox(name, uid); !s)
+        return s;
+    Domain dom(m_libvirt.get(), objectName(name));
+    if (!dom || virDomainIsActive(dom.ptr) != 1)
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, kConflict};
+    if (virDomainDestroy(dom.ptr) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot kill sandbox %1").arg(name));
+    releaseNetwork(name);
+    m_startedAt.remove(name);
+    return ok();
+}
+
+Status SandboxEngine::pause(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    if (Status s = requireSandbox(name, uid); !s)
+        return s;
+    Domain dom(m_libvirt.get(), objectName(name));
+    if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("running"))
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), kConflict};
+    if (virDomainSuspend(dom.ptr) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot pause sandbox %1").arg(name));
+    return ok();
+}
+
+Status SandboxEngine::resume(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    if (Status s = requireSandbox(name, uid); !s)
+        return s;
+    Domain dom(m_libvirt.get(), objectName(name));
+    if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("paused"))
+        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, kConflict};
+    if (virDomainResume(dom.ptr) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot resume sandbox %1").arg(name));
+    return ok();
+}
+
+Status SandboxEngine::remove(const QString &name, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    qint64 id = 0;
+    if (Status s = requireSandbox(name, uid, &id); !s)
+        return s;
+    const QString obj = objectName(name);
+    const QString state = stateOf(m_libvirt.get(), obj);
+    if (state == QLatin1String("running") || state == QLatin1String("paused") || state == QLatin1String("stopping"))
+        return Error{QStringLiteral("sandbox %1 is %2").arg(name, state),
+                     QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), kConflict};
+    // Layers another sandbox builds on (a fork) stay, unowned, until nothing needs them.
+    QJsonArray volumes;
+    {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
+                                 "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
+                                 "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
+                                 "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"));
+        q.addBindValue(id);
+        q.addBindValue(id);
+        q.exec();
+        while (q.next())
+            volumes.append(q.value(0).toString());
+    }
+    const QJsonObject state2{{QStringLiteral("domain"), obj}, {QStringLiteral("network"), obj},
+                             {QStringLiteral("volumes"), volumes}};
+    Result<qint64> op = beginOperation(QStringLiteral("remove"), name, state2);
+    if (!op)
+        return op.error();
+    releaseNetwork(name); // a guest that powered itself off may still be guarded
+    // From here on the removal is finished even across a crash (reconcile redoes it).
+    if (Status s = rollbackObjects(state2); !s)
+        return s;
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"));
+        q.addBindValue(id);
+        q.exec();
+        for (const char *sql : {"DELETE FROM snapshots WHERE sandbox_id = ?",
+                                "UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?",
+                                "DELETE FROM sandboxes WHERE id = ?"}) {
+            q.prepare(QString::fromLatin1(sql));
+            q.addBindValue(id);
+            if (!q.exec())
+                return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
+        }
+        q.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
+        q.addBindValue(obj);
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
+        q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        q.addBindValue(op.value());
+        if (!q.exec())
+            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
+        return ok();
+    });
+    m_startedAt.remove(name);
+    if (stored)
+        collectLayers();
+    return stored;
+}
+
+int SandboxEngine::sandboxCount()
+{
+    QSqlQuery q(m_store.db());
+    if (q.exec(QStringLiteral("SELECT count(*) FROM sandboxes")) && q.next())
+        return q.value(0).toInt();
+    return 0;
+}
+
+} // namespace airlock

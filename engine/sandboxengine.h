@@ -1,0 +1,127 @@
+#pragma once
+#include "core/config.h"
+#include "core/result.h"
+#include "core/store.h"
+#include "libvirtconnection.h"
+#include "networkhooks.h"
+#include "storagepool.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSet>
+#include <functional>
+#include <memory>
+#include <sys/types.h>
+
+namespace airlock {
+
+// What a create asks for (sandbox.create's params, validated).
+struct CreateRequest {
+    QString name;
+    QString image = QStringLiteral("tiny");
+    int cpus = 1;
+    int memoryMib = 256;
+    int diskGib = 2;
+    QMap<QString, QString> env;
+    uid_t owner = 0;
+    qint64 baseLayer = 0; // fork: the frozen layer the new disk builds on (0: the image)
+};
+
+// Images, sandboxes and their libvirt objects. Lives on ONE worker thread (its Store and
+// its libvirt calls are blocking); the daemon's services hand it work and answer from there.
+// Every multi-step change is recorded in `operations` first so reconcile() can finish or
+// undo it after a crash.
+class SandboxEngine {
+public:
+    explicit SandboxEngine(DaemonConfig config);
+    ~SandboxEngine();
+
+    // Opens the store and libvirt, makes sure the pool exists, reconciles.
+    Status start();
+    // The same without reconcile or probing: a second engine (the image builder's thread).
+    Status openWithoutReconcile();
+    // Picks up the result of a KVM probe another engine ran.
+    void reloadAccel();
+    QString accel() const { return m_accel; }
+    virConnectPtr connection() const { return m_libvirt.get(); }
+
+    // Images.
+    using Progress = std::function<void(int percent, const QString &message)>;
+    Result<QJsonObject> buildImage(const QString &recipe, const QString &name, const Progress &progress,
+                                   const std::function<bool()> &cancelled);
+    Result<QJsonArray> listImages();
+    Status removeImage(const QString &name);
+
+    // Sandboxes.
+    Result<QJsonObject> create(const CreateRequest &request);
+    Result<QJsonArray> list(uid_t uid);
+    Result<QJsonObject> describe(const QString &name, uid_t uid);
+    Status startSandbox(const QString &name, uid_t uid);
+    Status kill(const QString &name, uid_t uid);
+    Status pause(const QString &name, uid_t uid);
+    Status resume(const QString &name, uid_t uid);
+    Status remove(const QString &name, uid_t uid);
+    // The libvirt domain name of a sandbox the caller may act on (for exec/cp/stop on a pool thread).
+    Result<QString> domainOf(const QString &name, uid_t uid);
+
+    // Snapshots: a tree of layers (design.md, "Disk").
+    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid);
+    Result<QJsonArray> listSnapshots(const QString &sandbox, uid_t uid);
+    // Replaces the top layer with a new one above the snapshot; true when it was running
+    // (the caller starts it again and waits for the agent).
+    Result<bool> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    Status removeSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid);
+
+    Status reconcile();
+    int sandboxCount();
+
+    // Network guarding (networkhooks.h, sandboxnetworks.cpp): set before start().
+    void setNetworkHooks(NetworkHooks *hooks) { m_hooks = hooks; }
+    Result<SandboxNetwork> networkOf(const QString &name);
+    // Tells the hooks about guests that stopped on their own (poweroff, crash, a timed-out boot).
+    void releaseStoppedNetworks();
+
+    static bool validName(const QString &name);
+    // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" if gone.
+    static QString stateOf(virConnectPtr conn, const QString &domainName);
+
+private:
+    Status ensureLibvirt();
+    Status openStore();
+    QString poolDirectory() const;
+    QString objectName(const QString &sandbox) const; // airlock-<instance>-<name>
+    QString volumePrefix() const { return m_instance + QStringLiteral("-"); }
+    void probeAccel();
+    Status rollbackObjects(const QJsonObject &state);
+    Result<qint64> beginOperation(const QString &kind, const QString &subject, const QJsonObject &state);
+    void endOperation(qint64 id);
+    Status requireSandbox(const QString &name, uid_t uid, qint64 *id = nullptr);
+    Result<QString> layerVolume(qint64 layer);
+    Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
+    void collectLayers(); // deletes layers nobody owns or builds on
+    Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
+                                  qint64 *parentOut);
+    Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
+    void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
+    Status guardNetwork(const QString &name);
+    void releaseNetwork(const QString &name);
+    Status reconcileNetworks();
+    void crashPoint(const char *step); // tests: AIRLOCK_TEST_CRASH_AT=<step> dies here
+
+    DaemonConfig m_config;
+    Store m_store;
+    LibvirtConnection m_libvirt;
+    std::unique_ptr<StoragePool> m_pool;
+    QString m_instance;
+    QString m_accel = QStringLiteral("tcg");
+    bool m_accelProbed = false;
+    quint32 m_subnetBase = 0;
+    int m_subnetCount = 0;
+    QHash<QString, qint64> m_startedAt; // name -> msecs since epoch
+    NetworkHooks *m_hooks = nullptr;
+    QSet<QString> m_guarded; // sandboxes whose network the hooks were told is up
+};
+
+} // namespace airlock

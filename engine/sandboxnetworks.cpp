@@ -1,0 +1,98 @@
+// The engine's side of network guarding (networkhooks.h): which network a sandbox has, and
+// telling the hooks when it carries a running guest.
+#include "core/logging.h"
+#include "sandboxengine.h"
+
+#include <QSqlQuery>
+#include <libvirt/libvirt.h>
+
+namespace airlock {
+
+namespace {
+// A guest that might still send packets keeps its network guarded.
+bool hasStopped(const QString &state)
+{
+    return state == QLatin1String("stopped") || state == QLatin1String("missing") || state == QLatin1String("crashed");
+}
+} // namespace
+
+Result<SandboxNetwork> SandboxEngine::networkOf(const QString &name)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac FROM sandboxes s "
+                             "JOIN networks n ON n.name = s.network WHERE s.name = ?"));
+    q.addBindValue(name);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("the network of %1 is not recorded").arg(name),
+                     QStringLiteral("remove the sandbox and create it again")};
+    return SandboxNetwork{name, q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()};
+}
+
+Status SandboxEngine::guardNetwork(const QString &name)
+{
+    if (!m_hooks)
+        return ok();
+    Result<SandboxNetwork> net = networkOf(name);
+    if (!net)
+        return net.error();
+    if (Status s = m_hooks->networkUp(net.value()); !s)
+        return Error{QStringLiteral("sandbox %1 was not started: its network cannot be guarded").arg(name), s.error().message(),
+                     s.error().code};
+    m_guarded.insert(name);
+    return ok();
+}
+
+void SandboxEngine::releaseNetwork(const QString &name)
+{
+    if (!m_hooks || !m_guarded.remove(name))
+        return;
+    m_hooks->networkDown(name);
+}
+
+void SandboxEngine::releaseStoppedNetworks()
+{
+    if (!m_hooks || m_guarded.isEmpty() || !m_libvirt.isOpen())
+        return;
+    const QSet<QString> guarded = m_guarded;
+    for (const QString &name : guarded) {
+        const QString state = stateOf(m_libvirt.get(), objectName(name));
+        if (hasStopped(state))
+            releaseNetwork(name);
+    }
+}
+
+Status SandboxEngine::reconcileNetworks()
+{
+    if (!m_hooks)
+        return ok();
+    QList<SandboxNetwork> running;
+    QSqlQuery q(m_store.db());
+    q.exec(QStringLiteral("SELECT name FROM sandboxes"));
+    while (q.next()) {
+        const QString name = q.value(0).toString();
+        const QString state = stateOf(m_libvirt.get(), objectName(name));
+        if (hasStopped(state))
+            continue;
+        if (Result<SandboxNetwork> net = networkOf(name))
+            running.append(net.value());
+    }
+    m_guarded.clear();
+    for (const SandboxNetwork &n : running)
+        m_guarded.insert(n.name);
+    Status s = m_hooks->reconcile(running);
+    if (!s) {
+        // A guest whose network cannot be guarded must not run on (fail closed).
+        for (const SandboxNetwork &n : running) {
+            qCWarning(lcEngine) << "stopping" << n.name << "because its network is not guarded:" << s.error().message();
+            virDomainPtr d = virDomainLookupByName(m_libvirt.get(), objectName(n.name).toUtf8().constData());
+            if (d) {
+                virDomainDestroy(d);
+                virDomainFree(d);
+            }
+        }
+        m_guarded.clear();
+    }
+    return s;
+}
+
+} // namespace airlock

@@ -1,0 +1,459 @@
+// Snapshots, restore and fork: the layer tree of design.md ("Disk"). A snapshot freezes the
+// sandbox's top layer and continues in a new overlay above it; restore and fork start a new
+// overlay above a frozen layer. A layer with children is never deleted.
+#include "core/logging.h"
+#include "libvirtconnection.h"
+#include "sandboxengine.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+#include <csignal>
+#include <libvirt/virterror.h>
+
+namespace airlock {
+
+namespace {
+
+constexpr int kNotFound = -32004;
+constexpr int kConflict = -32009;
+constexpr int kInvalidParams = -32602;
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+struct Dom {
+    virDomainPtr ptr;
+    Dom(virConnectPtr c, const QString &n) : ptr(virDomainLookupByName(c, n.toUtf8().constData())) {}
+    ~Dom() { if (ptr) virDomainFree(ptr); }
+    Dom(const Dom &) = delete;
+    Dom &operator=(const Dom &) = delete;
+};
+
+} // namespace
+
+void SandboxEngine::crashPoint(const char *step)
+{
+    if (qEnvironmentVariable("AIRLOCK_TEST_CRASH_AT") == QLatin1String(step)) {
+        qCWarning(lcEngine) << "AIRLOCK_TEST_CRASH_AT: dying at" << step;
+        ::raise(SIGKILL);
+    }
+}
+
+Result<QString> SandboxEngine::layerVolume(qint64 layer)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT volume FROM layers WHERE id = ?"));
+    q.addBindValue(layer);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}, kNotFound};
+    return m_pool->volumePath(q.value(0).toString());
+}
+
+Status SandboxEngine::pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath)
+{
+    Dom dom(m_libvirt.get(), domain);
+    if (!dom.ptr)
+        return LibvirtConnection::lastError(QStringLiteral("the domain %1 is gone").arg(domain));
+    char *xml = virDomainGetXMLDesc(dom.ptr, VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
+    if (!xml)
+        return LibvirtConnection::lastError(QStringLiteral("cannot read the definition of %1").arg(domain));
+    QString def = QString::fromUtf8(xml);
+    free(xml);
+    const QString from = QStringLiteral("file='%1'").arg(oldPath.toHtmlEscaped());
+    if (!def.contains(from))
+        return Error{QStringLiteral("the disk of %1 is not %2").arg(domain, oldPath),
+                     QStringLiteral("it was changed behind Airlock's back")};
+    def.replace(from, QStringLiteral("file='%1'").arg(newPath.toHtmlEscaped()));
+    virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), def.toUtf8().constData());
+    if (!redefined)
+        return LibvirtConnection::lastError(QStringLiteral("cannot point %1 at its new disk").arg(domain));
+    virDomainFree(redefined);
+    return ok();
+}
+
+void SandboxEngine::collectLayers()
+{
+    for (;;) {
+        QSqlQuery q(m_store.db());
+        if (!q.exec(QStringLiteral("SELECT id, volume FROM layers l WHERE sandbox_id IS NULL AND NOT EXISTS "
+                                   "(SELECT 1 FROM layers c WHERE c.parent_id = l.id) AND NOT EXISTS "
+                                   "(SELECT 1 FROM snapshots s WHERE s.layer_id = l.id)")))
+            return;
+        QList<QPair<qint64, QString>> dead;
+        while (q.next())
+            dead.append({q.value(0).toLongLong(), q.value(1).toString()});
+        if (dead.isEmpty())
+            return;
+        for (const auto &[id, volume] : dead) {
+            if (!m_pool->deleteVolume(volume))
+                return;
+            QSqlQuery d(m_store.db());
+            d.prepare(QStringLiteral("DELETE FROM layers WHERE id = ?"));
+            d.addBindValue(id);
+            d.exec();
+        }
+    }
+}
+
+// The store's side of a snapshot: the old top freezes, the new overlay becomes the top.
+Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label,
+                                             qint64 opId, qint64 *parentOut)
+{
+    qint64 snapshotId = 0;
+    qint64 parentSnapshot = 0;
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery w(m_store.db());
+        w.prepare(QStringLiteral("SELECT id FROM snapshots WHERE sandbox_id = ? AND layer_id = (SELECT parent_id FROM layers WHERE id = ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        if (w.exec() && w.next())
+            parentSnapshot = w.value(0).toLongLong();
+        w.prepare(QStringLiteral("UPDATE layers SET frozen = 1 WHERE id = ?"));
+        w.addBindValue(top);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        w.addBindValue(newVolume);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        const qint64 newLayer = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+        w.addBindValue(newLayer);
+        w.addBindValue(sid);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        w.prepare(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        w.addBindValue(parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)));
+        w.addBindValue(label);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        snapshotId = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        w.addBindValue(opId);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        return ok();
+    });
+    if (!stored)
+        return stored.error();
+    *parentOut = parentSnapshot;
+    return snapshotId;
+}
+
+// The store's side of a restore: a new overlay above `frozen` becomes the top.
+Status SandboxEngine::recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId)
+{
+    return m_store.transaction([&]() -> Status {
+        QSqlQuery w(m_store.db());
+        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(frozen);
+        w.addBindValue(newVolume);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
+        const qint64 newLayer = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+        w.addBindValue(newLayer);
+        w.addBindValue(sid);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
+        // The old top is no snapshot's layer; it goes unless something builds on it.
+        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ? AND frozen = 0"));
+        w.addBindValue(oldTop);
+        w.exec();
+        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        w.addBindValue(opId);
+        w.exec();
+        return ok();
+    });
+}
+
+// After a crash in the middle of a snapshot or restore: if the domain already uses the new
+// overlay the operation is finished in the store, otherwise the overlay is deleted.
+void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state)
+{
+    const QString newVolume = state.value(QLatin1String("volumes")).toArray().first().toString();
+    auto newPath = m_pool->volumePath(newVolume);
+    bool inUse = false;
+    if (newPath) {
+        Dom dom(m_libvirt.get(), state.value(QLatin1String("domain")).toString());
+        if (dom.ptr) {
+            for (unsigned flags : {0u, unsigned(VIR_DOMAIN_XML_INACTIVE)}) {
+                char *xml = virDomainGetXMLDesc(dom.ptr, flags);
+                if (xml && QString::fromUtf8(xml).contains(QStringLiteral("file='%1'").arg(newPath.value())))
+                    inUse = true;
+                free(xml);
+            }
+        }
+    }
+    qint64 sid = 0;
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
+    q.addBindValue(sandbox);
+    if (q.exec() && q.next())
+        sid = q.value(0).toLongLong();
+    const qint64 top = state.value(QLatin1String("top")).toInteger();
+    if (inUse && sid) {
+        qCInfo(lcEngine) << "reconcile: finishing the" << kind << "of" << sandbox;
+        if (kind == QLatin1String("snapshot")) {
+            qint64 parent = 0;
+            recordSnapshot(sid, top, newVolume, state.value(QLatin1String("label")).toString(), opId, &parent);
+        } else {
+            recordRestore(sid, state.value(QLatin1String("frozen")).toInteger(), top, newVolume, opId);
+            collectLayers();
+        }
+        return;
+    }
+    qCInfo(lcEngine) << "reconcile: rolling back the" << kind << "of" << sandbox;
+    m_pool->deleteVolume(newVolume);
+    endOperation(opId);
+}
+
+Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    qint64 sid = 0;
+    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
+        return s.error();
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT l.id, l.volume, l.parent_id FROM sandboxes s JOIN layers l ON l.id = s.top_layer WHERE s.id = ?"));
+    q.addBindValue(sid);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("sandbox %1 has no disk layer").arg(sandbox), QStringLiteral("remove and recreate it")};
+    const qint64 top = q.value(0).toLongLong();
+    const QString topVolume = q.value(1).toString();
+    auto topPath = m_pool->volumePath(topVolume);
+    if (!topPath)
+        return topPath.error();
+
+    const QString domain = objectName(sandbox);
+    const QString state = stateOf(m_libvirt.get(), domain);
+    if (state != QLatin1String("running") && state != QLatin1String("stopped"))
+        return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
+                     QStringLiteral("snapshots are taken of running or stopped sandboxes"), kConflict};
+
+    const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
+                                  .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
+    Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox,
+                                       {{QStringLiteral("volumes"), QJsonArray{newVolume}},
+                                        {QStringLiteral("domain"), domain},
+                                        {QStringLiteral("old_path"), topPath.value()},
+                                        {QStringLiteral("top"), top},
+                                        {QStringLiteral("label"), label}});
+    if (!op)
+        return op.error();
+    auto fail = [&](const Error &e) -> Error {
+        m_pool->deleteVolume(newVolume);
+        endOperation(op.value());
+        return e;
+    };
+    // Capacity follows the current top; qcow2 keeps the backing chain.
+    QSqlQuery d(m_store.db());
+    d.prepare(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"));
+    d.addBindValue(sid);
+    const quint64 capacity = (d.exec() && d.next()) ? quint64(d.value(0).toLongLong()) << 30 : quint64(2) << 30;
+    auto newPath = m_pool->createOverlay(newVolume, topPath.value(), QStringLiteral("qcow2"), capacity);
+    if (!newPath)
+        return fail(newPath.error());
+
+    if (state == QLatin1String("running")) {
+        // The guest agent freezes the guest's filesystems around the switch (QUIESCE).
+        const QString xml = QStringLiteral("<domainsnapshot><disks><disk name='vda' snapshot='external' type='file'>"
+                                           "<source file='%1'/><driver type='qcow2'/></disk></disks></domainsnapshot>")
+                                .arg(newPath.value().toHtmlEscaped());
+        Dom dom(m_libvirt.get(), domain);
+        const unsigned flags = VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY | VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA |
+                               VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC | VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE |
+                               VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT;
+        virDomainSnapshotPtr snap = dom.ptr ? virDomainSnapshotCreateXML(dom.ptr, xml.toUtf8().constData(), flags) : nullptr;
+        if (!snap) {
+            Error e = LibvirtConnection::lastError(QStringLiteral("cannot snapshot %1").arg(sandbox));
+            if (e.why.contains(QLatin1String("agent")))
+                e.why += QStringLiteral("; the guest agent must answer to quiesce the disk (is it still booting?)");
+            return fail(e);
+        }
+        virDomainSnapshotFree(snap);
+    } else if (Status s = pointDomainDisk(domain, topPath.value(), newPath.value()); !s) {
+        return fail(s.error());
+    }
+    crashPoint("snapshot:switched");
+
+    qint64 parentSnapshot = 0;
+    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot);
+    if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
+        return snapshotId.error();
+    const qint64 snapshotIdValue = snapshotId.value();
+    return QJsonObject{{QStringLiteral("id"), snapshotIdValue},
+                       {QStringLiteral("sandbox"), sandbox},
+                       {QStringLiteral("label"), label},
+                       {QStringLiteral("parent"), parentSnapshot ? QJsonValue(parentSnapshot) : QJsonValue()},
+                       {QStringLiteral("created"), now()}};
+}
+
+Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t uid)
+{
+    qint64 sid = 0;
+    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
+        return s.error();
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT s.id, s.label, s.parent_id, s.created, "
+                             "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id) "
+                             "FROM snapshots s WHERE s.sandbox_id = ? ORDER BY s.id"));
+    q.addBindValue(sid);
+    if (!q.exec())
+        return Error{QStringLiteral("cannot list snapshots"), q.lastError().text()};
+    QJsonArray out;
+    while (q.next())
+        out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
+                               {QStringLiteral("label"), q.value(1).toString()},
+                               {QStringLiteral("parent"), q.value(2).isNull() ? QJsonValue() : QJsonValue(q.value(2).toLongLong())},
+                               {QStringLiteral("created"), q.value(3).toString()},
+                               {QStringLiteral("current"), q.value(4).toInt() == 1}});
+    return out;
+}
+
+Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    qint64 sid = 0;
+    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
+        return s.error();
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b ON b.id = sn.sandbox_id "
+                             "JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"));
+    q.addBindValue(id);
+    q.addBindValue(sid);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+    const qint64 frozen = q.value(0).toLongLong();
+    const qint64 oldTop = q.value(1).toLongLong();
+    const QString oldVolume = q.value(2).toString();
+    const quint64 capacity = quint64(q.value(3).toLongLong()) << 30;
+    auto base = layerVolume(frozen);
+    if (!base)
+        return base.error();
+    auto oldPath = m_pool->volumePath(oldVolume);
+    if (!oldPath)
+        return oldPath.error();
+
+    const QString domain = objectName(sandbox);
+    const QString state = stateOf(m_libvirt.get(), domain);
+    const bool wasRunning = state == QLatin1String("running") || state == QLatin1String("paused");
+    const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
+                                  .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
+    Result<qint64> op = beginOperation(QStringLiteral("restore"), sandbox,
+                                       {{QStringLiteral("volumes"), QJsonArray{newVolume}}, {QStringLiteral("domain"), domain},
+                                        {QStringLiteral("top"), oldTop}, {QStringLiteral("frozen"), frozen}});
+    if (!op)
+        return op.error();
+    auto newPath = m_pool->createOverlay(newVolume, base.value(), QStringLiteral("qcow2"), capacity);
+    if (!newPath) {
+        endOperation(op.value());
+        return newPath.error();
+    }
+    if (wasRunning) {
+        Dom dom(m_libvirt.get(), domain);
+        if (dom.ptr)
+            virDomainDestroy(dom.ptr); // its top layer is thrown away anyway
+        m_startedAt.remove(sandbox);
+    }
+    if (Status s = pointDomainDisk(domain, oldPath.value(), newPath.value()); !s) {
+        m_pool->deleteVolume(newVolume);
+        endOperation(op.value());
+        return s.error();
+    }
+    crashPoint("restore:switched");
+    Status stored = recordRestore(sid, frozen, oldTop, newVolume, op.value());
+    if (!stored)
+        return stored.error();
+    collectLayers();
+    return wasRunning;
+}
+
+Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s;
+    qint64 sid = 0;
+    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
+        return s;
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT layer_id FROM snapshots WHERE id = ? AND sandbox_id = ?"));
+    q.addBindValue(id);
+    q.addBindValue(sid);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+    const qint64 layer = q.value(0).toLongLong();
+    QSqlQuery c(m_store.db());
+    c.prepare(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"));
+    c.addBindValue(layer);
+    if (c.exec() && c.next() && c.value(0).toInt() > 0)
+        return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(id).arg(sandbox),
+                     QStringLiteral("other layers build on it (the sandbox's current disk, a later snapshot or a fork); "
+                                    "restore another snapshot or remove those first"), kConflict};
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery w(m_store.db());
+        w.prepare(QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"));
+        w.addBindValue(id);
+        w.addBindValue(id);
+        w.exec();
+        w.prepare(QStringLiteral("DELETE FROM snapshots WHERE id = ?"));
+        w.addBindValue(id);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot remove the snapshot"), w.lastError().text()};
+        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ?"));
+        w.addBindValue(layer);
+        w.exec();
+        return ok();
+    });
+    if (!stored)
+        return stored;
+    collectLayers();
+    return ok();
+}
+
+Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    qint64 sid = 0;
+    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
+        return s.error();
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT sn.layer_id, b.image, b.cpus, b.memory_mib, b.disk_gib, b.env_json FROM snapshots sn "
+                             "JOIN sandboxes b ON b.id = sn.sandbox_id WHERE sn.id = ? AND sn.sandbox_id = ?"));
+    q.addBindValue(id);
+    q.addBindValue(sid);
+    if (!q.exec() || !q.next())
+        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+    CreateRequest r;
+    r.name = newName;
+    r.baseLayer = q.value(0).toLongLong();
+    r.image = q.value(1).toString();
+    r.cpus = q.value(2).toInt();
+    r.memoryMib = q.value(3).toInt();
+    r.diskGib = q.value(4).toInt();
+    const QJsonObject env = QJsonDocument::fromJson(q.value(5).toString().toUtf8()).object();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        r.env.insert(it.key(), it.value().toString());
+    r.owner = uid;
+    if (newName.isEmpty())
+        return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};
+    return create(r); // fresh name, MAC, network and address
+}
+
+} // namespace airlock

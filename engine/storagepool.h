@@ -1,0 +1,41 @@
+#pragma once
+#include "core/result.h"
+
+#include <QString>
+#include <libvirt/libvirt.h>
+
+namespace airlock {
+
+// The libvirt storage pool `airlock` (a dir pool) that holds image volumes and sandbox
+// overlays. Everything goes through libvirt's storage API.
+class StoragePool {
+public:
+    static constexpr const char *kName = "airlock";
+
+    explicit StoragePool(virConnectPtr conn) : m_conn(conn) {}
+    ~StoragePool();
+    StoragePool(const StoragePool &) = delete;
+    StoragePool &operator=(const StoragePool &) = delete;
+
+    // Finds the pool, or defines, builds and starts it at `dir`; makes sure it is active.
+    Status ensure(const QString &dir);
+    QString path() const { return m_path; }
+    Status refresh();
+
+    // A qcow2 overlay `name` of `capacityBytes` whose backing store is `backingPath`.
+    Result<QString> createOverlay(const QString &name, const QString &backingPath, const QString &backingFormat,
+                                  quint64 capacityBytes);
+    Result<QString> volumePath(const QString &name) const; // error when missing
+    bool hasVolume(const QString &name) const;
+    quint64 volumeAllocation(const QString &name) const;
+    // Deleting a volume that is already gone is fine.
+    Status deleteVolume(const QString &name);
+    QStringList volumeNames() const;
+
+private:
+    virConnectPtr m_conn;
+    virStoragePoolPtr m_pool = nullptr;
+    QString m_path;
+};
+
+} // namespace airlock

@@ -1,0 +1,115 @@
+#!/bin/bash
+# Recipe "tiny": a few-MB guest for tests and quick sandboxes, made of Debian packages
+# (the cloud kernel and its virtio modules, busybox, curl, qemu-guest-agent, resize2fs).
+#   build.sh OUTDIR     writes OUTDIR/vmlinuz, OUTDIR/initrd.img, OUTDIR/rootfs.img
+#   build.sh --fetch    only downloads the packages into the cache (see below)
+# Prints "PROGRESS <percent> <message>" lines for airlockd; any failure exits non-zero and
+# airlockd deletes OUTDIR. Needs root for `apt-get download` only through apt's sandbox user.
+set -euo pipefail
+fetch_only=0
+if [ "${1:-}" = --fetch ]; then fetch_only=1; set -- "$(mktemp -d)"; fi
+out=$(realpath "$1")
+here=$(dirname "$(realpath "$0")")
+work="$out/work"
+mkdir -p "$work/debs" "$work/x" "$work/initramfs" "$work/root"
+progress() { echo "PROGRESS $1 $2"; }
+
+progress 5 "resolving packages"
+kernel_pkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
+[ -n "$kernel_pkg" ] || { echo "cannot resolve linux-image-cloud-amd64 (run apt-get update)" >&2; exit 1; }
+packages=("$kernel_pkg" busybox-static curl qemu-guest-agent e2fsprogs)
+
+# Packages are kept in a cache keyed by their exact version, so a rebuild (or a build inside
+# a network namespace without a route out, as in the tests) needs no download:
+# `build.sh --fetch` fills the cache and builds nothing.
+cache=${AIRLOCK_DEB_CACHE:-/var/cache/airlock/debs}
+mkdir -p "$cache"
+chmod 0777 "$cache" # apt-get download drops to the _apt user
+fetch() {
+    local missing=() p v
+    for p in "${packages[@]}"; do
+        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
+        ls "$cache/${p}_${v//:/%3a}_"*.deb >/dev/null 2>&1 || missing+=("$p")
+    done
+    [ ${#missing[@]} = 0 ] || (cd "$cache" && apt-get download -q "${missing[@]}" >&2)
+    for p in "${packages[@]}"; do
+        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
+        cp "$cache/${p}_${v//:/%3a}_"*.deb "$work/debs/"
+    done
+}
+progress 10 "fetching ${packages[*]}"
+fetch
+if [ "$fetch_only" = 1 ]; then rm -rf "$work"; rmdir "$out" 2>/dev/null || true; exit 0; fi
+
+progress 50 "unpacking"
+for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$work/x"; done
+kver=$(ls "$work/x/lib/modules")
+
+# Binaries of the guest and the libraries they load (resolved by the host's loader: both
+# are Debian 12, and the run packages of Airlock carry the same libraries).
+progress 60 "assembling the root filesystem"
+root="$work/root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,run,tmp,root,var,mnt}
+# Run-time state (qemu-ga's freeze marker among it) must not survive into snapshots.
+ln -s ../run "$root/var/run"
+cp "$work/x/bin/busybox" "$root/bin/busybox"
+for applet in $("$root/bin/busybox" --list); do
+    [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+binaries=("$work/x/usr/bin/curl" "$work/x/usr/sbin/qemu-ga" "$work/x/sbin/resize2fs")
+cp "$work/x/usr/bin/curl" "$root/usr/bin/curl"
+cp "$work/x/usr/sbin/qemu-ga" "$root/usr/sbin/qemu-ga"
+cp "$work/x/sbin/resize2fs" "$root/usr/sbin/resize2fs"
+for bin in "${binaries[@]}"; do
+    if ldd "$bin" | grep -q "not found"; then
+        echo "missing libraries for $bin:" >&2; ldd "$bin" | grep "not found" >&2; exit 1
+    fi
+    for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+        dest="$root$(dirname "$lib")"
+        mkdir -p "$dest"
+        cp -L -n "$lib" "$dest/"
+    done
+done
+mkdir -p "$root/etc/ssl/certs"
+[ -f /etc/ssl/certs/ca-certificates.crt ] && cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+echo "airlock" > "$root/etc/hostname"
+install -m 0755 "$here/guest-init" "$root/sbin/init"
+install -m 0755 "$here/shutdown" "$root/sbin/shutdown"
+
+progress 70 "building the initramfs"
+ir="$work/initramfs"
+mkdir -p "$ir"/{bin,dev,proc,sys,newroot,lib/modules}
+cp "$work/x/bin/busybox" "$ir/bin/busybox"
+for applet in sh mount umount insmod switch_root mkdir sleep cat echo grep poweroff; do ln -s busybox "$ir/bin/$applet"; done
+# The virtio modules and what they depend on, in modules.dep order (dependencies first).
+wanted="virtio_pci virtio_blk virtio_net virtio_console virtio-rng"
+moddir="$work/x/lib/modules/$kver"
+depmod -b "$work/x" "$kver" # modules.dep is made at install time, not shipped
+order=()
+add_module() { # $1: path relative to $moddir
+    local m=$1 dep
+    for have in "${order[@]:-}"; do [ "$have" = "$m" ] && return; done
+    for dep in $(awk -F': ' -v m="$m" '$1==m {print $2}' "$moddir/modules.dep"); do add_module "$dep"; done
+    order+=("$m")
+}
+for name in $wanted; do
+    path=$(awk -F: -v n="/$name.ko" 'index($1, n) && substr($1, length($1)-length(n)+1)==n {print $1; exit}' "$moddir/modules.dep")
+    [ -n "$path" ] || { echo "module $name not found in $kver" >&2; exit 1; }
+    add_module "$path"
+done
+: > "$ir/lib/modules/order"
+for m in "${order[@]}"; do
+    cp "$moddir/$m" "$ir/lib/modules/"
+    echo "$(basename "$m")" >> "$ir/lib/modules/order"
+done
+install -m 0755 "$here/initramfs-init" "$ir/init"
+(cd "$ir" && find . | cpio -o -H newc --quiet | gzip -6) > "$out/initrd.img"
+
+progress 80 "making the ext4 root disk"
+cp "$work/x/boot/vmlinuz-$kver" "$out/vmlinuz"
+truncate -s 1G "$out/rootfs.img"
+mkfs.ext4 -q -F -L airlock-root -d "$root" "$out/rootfs.img"
+rm -rf "$work"
+progress 100 "done"

@@ -1,0 +1,115 @@
+// Egress presets: every shipped preset loads and validates, and bad files are refused with
+// a message that names the file and the problem.
+#include "presets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace airlock;
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void shippedPresetsLoad();
+    void shippedPresetsAllowWhatTheyName();
+    void refusesBadPresets_data();
+    void refusesBadPresets();
+    void fileNameMustMatch();
+};
+
+void TestPresets::shippedPresetsLoad()
+{
+    const QString dir = QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets");
+    const Result<QList<Preset>> presets = loadPresets(dir);
+    QVERIFY2(presets.ok(), qPrintable(presets.error().message()));
+    QStringList names;
+    for (const Preset &p : *presets)
+        names << p.name;
+    QCOMPARE(names, (QStringList{QStringLiteral("claude-code"), QStringLiteral("codex"), QStringLiteral("debian"),
+                                 QStringLiteral("github"), QStringLiteral("npm"), QStringLiteral("pypi")}));
+    qputenv("AIRLOCK_PRESETS_DIR", dir.toUtf8());
+    QCOMPARE(presetsDirectory(), dir);
+}
+
+void TestPresets::shippedPresetsAllowWhatTheyName()
+{
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    Policy policy;
+    QList<Rule> rules;
+    qint64 id = 1;
+    for (const Preset &p : *presets) {
+        for (Rule r : p.toRules(QStringLiteral("box"), 1000)) {
+            r.id = id++;
+            rules.append(r);
+        }
+    }
+    QVERIFY(policy.setRules(rules).ok());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    auto verdict = [&](const char *host, quint16 port) {
+        return policy.decide(Target{QStringLiteral("box"), QString::fromLatin1(host), {}, port}, now).verdict;
+    };
+    QCOMPARE(verdict("api.anthropic.com", 443), Verdict::Allow);
+    QCOMPARE(verdict("api.openai.com", 443), Verdict::Allow);
+    QCOMPARE(verdict("registry.npmjs.org", 443), Verdict::Allow);
+    QCOMPARE(verdict("files.pythonhosted.org", 443), Verdict::Allow);
+    QCOMPARE(verdict("deb.debian.org", 80), Verdict::Allow);
+    QCOMPARE(verdict("github.com", 22), Verdict::Allow);
+    QCOMPARE(verdict("registry.npmjs.org", 80), Verdict::Ask);   // only the ports named
+    QCOMPARE(verdict("evil-registry.npmjs.org", 443), Verdict::Ask);
+    QCOMPARE(verdict("gist.github.com", 443), Verdict::Ask);     // no wildcards smuggled in
+}
+
+void TestPresets::refusesBadPresets_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("not json") << QByteArray("{") << QStringLiteral("not valid JSON");
+    QTest::newRow("array") << QByteArray("[]") << QStringLiteral("must be an object");
+    QTest::newRow("unknown key") << QByteArray(R"({"name":"x","description":"d","rules":[],"allow":1})")
+                                 << QStringLiteral("unknown key 'allow'");
+    QTest::newRow("bad name") << QByteArray(R"({"name":"X Y","description":"d","rules":[{"host":"a.com","why":"w"}]})")
+                              << QStringLiteral("\"name\"");
+    QTest::newRow("no description") << QByteArray(R"({"name":"x","rules":[{"host":"a.com","why":"w"}]})")
+                                    << QStringLiteral("description");
+    QTest::newRow("no rules") << QByteArray(R"({"name":"x","description":"d","rules":[]})") << QStringLiteral("non-empty");
+    QTest::newRow("bad host") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"*.com","why":"w"}]})")
+                              << QStringLiteral("rules[0]: invalid host pattern '*.com'");
+    QTest::newRow("star") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"*","why":"w"}]})")
+                          << QStringLiteral("may not allow everything");
+    QTest::newRow("port typo") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","prot":1,"why":"w"}]})")
+                               << QStringLiteral("unknown key 'prot'");
+    QTest::newRow("port string") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","port":"443","why":"w"}]})")
+                                 << QStringLiteral("integer 1..65535");
+    QTest::newRow("port 0") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","port":0,"why":"w"}]})")
+                            << QStringLiteral("integer 1..65535");
+    QTest::newRow("no why") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com"}]})")
+                            << QStringLiteral("\"why\" is missing");
+}
+
+void TestPresets::refusesBadPresets()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, why);
+    const Result<Preset> p = parsePreset(json, QStringLiteral("x.json"));
+    QVERIFY(!p.ok());
+    QVERIFY2(p.error().message().contains(why), qPrintable(p.error().message()));
+    QVERIFY(p.error().message().contains(QStringLiteral("x.json")));
+}
+
+void TestPresets::fileNameMustMatch()
+{
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("npm.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name":"yarn","description":"d","rules":[{"host":"a.com","why":"w"}]})");
+    f.close();
+    const Result<QList<Preset>> r = loadPresets(dir.path());
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error().message().contains(QStringLiteral("must agree")), qPrintable(r.error().message()));
+}
+
+QTEST_GUILESS_MAIN(TestPresets)
+#include "test_presets.moc"

@@ -1,0 +1,329 @@
+// End to end: a real airlockd on a temporary data directory, driven by airlockctl exactly as a
+// person or a script would (cli.md): rule add / ls / rm, bad input, persistence over a restart.
+#include "core/store.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <unistd.h>
+
+using namespace airlock;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QString err;
+    QJsonDocument json() const { return QJsonDocument::fromJson(out); }
+};
+
+} // namespace
+
+class TestRuleCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase() { stopDaemon(); }
+    void addListRemove();
+    void sandboxScopedRules();
+    void badInput_data();
+    void badInput();
+    void rulesSurviveRestart();
+    void nonRootSeesOnlyOwnRules();
+
+private:
+    void startDaemon();
+    void stopDaemon();
+    Run ctl(const QStringList &args);
+
+    QTemporaryDir m_dir;
+    QString m_socket;
+    QProcess m_daemon;
+};
+
+void TestRuleCli::initTestCase()
+{
+    QVERIFY2(!qEnvironmentVariableIsEmpty("AIRLOCKD_BIN"), "run through ctest: AIRLOCKD_BIN is not set");
+    QVERIFY(m_dir.isValid());
+    m_socket = m_dir.filePath(QStringLiteral("airlockd.sock"));
+    // A sandbox row as the engine writes it, so sandbox-scoped rules have something to name.
+    {
+        auto store = Store::open(m_dir.filePath(QStringLiteral("airlock.db")));
+        QVERIFY2(store.ok(), qPrintable(store.error().message()));
+        QSqlQuery q(store->db());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', '2026-01-01T00:00:00Z')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                                      "VALUES ('agent1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:01', '2026-01-01T00:00:00Z')")));
+    }
+    startDaemon();
+}
+
+void TestRuleCli::startDaemon()
+{
+    m_daemon.setProgram(qEnvironmentVariable("AIRLOCKD_BIN"));
+    m_daemon.setArguments({QStringLiteral("--foreground"), QStringLiteral("--socket"), m_socket, QStringLiteral("--data-dir"),
+                           m_dir.path()});
+    m_daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_daemon.start();
+    QVERIFY(m_daemon.waitForStarted());
+    for (int i = 0; i < 100; ++i) {
+        if (ctl({QStringLiteral("status")}).exitCode == 0)
+            return;
+        QTest::qWait(100);
+    }
+    QFAIL("airlockd did not start answering within 10 s");
+}
+
+void TestRuleCli::stopDaemon()
+{
+    if (m_daemon.state() == QProcess::NotRunning)
+        return;
+    m_daemon.terminate();
+    if (!m_daemon.waitForFinished(10000)) {
+        m_daemon.kill();
+        m_daemon.waitForFinished();
+    }
+}
+
+Run TestRuleCli::ctl(const QStringList &args)
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), m_socket} + args);
+    Run r;
+    if (!p.waitForFinished(30000))
+        return r;
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+void TestRuleCli::addListRemove()
+{
+    const Run add = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--global"),
+                         QStringLiteral("--action"), QStringLiteral("allow"), QStringLiteral("--host"),
+                         QStringLiteral("*.NPMJS.org."), QStringLiteral("--port"), QStringLiteral("443"),
+                         QStringLiteral("--for"), QStringLiteral("2h")});
+    QVERIFY2(add.exitCode == 0, qPrintable(add.err));
+    const QJsonObject rule = add.json().object();
+    QCOMPARE(rule.value(QLatin1String("scope")).toString(), QStringLiteral("global"));
+    QCOMPARE(rule.value(QLatin1String("action")).toString(), QStringLiteral("allow"));
+    QCOMPARE(rule.value(QLatin1String("pattern")).toString(), QStringLiteral("*.npmjs.org"));
+    QCOMPARE(rule.value(QLatin1String("port")).toInt(), 443);
+    QVERIFY(rule.value(QLatin1String("sandbox")).isNull());
+    const QDateTime expires = QDateTime::fromString(rule.value(QLatin1String("expires")).toString(), Qt::ISODate);
+    QVERIFY(expires.isValid());
+    QVERIFY(qAbs(QDateTime::currentDateTimeUtc().secsTo(expires) - 7200) < 60);
+    const qint64 id = rule.value(QLatin1String("id")).toInteger();
+    QVERIFY(id > 0);
+
+    const Run ls = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(ls.exitCode, 0);
+    const QJsonArray all = ls.json().array();
+    bool found = false;
+    for (const QJsonValue &v : all)
+        found = found || v.toObject() == rule;
+    QVERIFY2(found, ls.out.constData());
+    for (const QJsonValue &v : all)
+        for (const char *field : {"id", "scope", "sandbox", "action", "pattern", "port", "expires"})
+            QVERIFY2(v.toObject().contains(QLatin1String(field)), field);
+
+    // Human output names the rule too.
+    const Run text = ctl({QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("*.npmjs.org"));
+
+    QCOMPARE(ctl({QStringLiteral("rule"), QStringLiteral("rm"), QString::number(id)}).exitCode, 0);
+    const Run after = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QVERIFY(!after.out.contains("npmjs"));
+    const Run again = ctl({QStringLiteral("rule"), QStringLiteral("rm"), QString::number(id)});
+    QCOMPARE(again.exitCode, 1);
+    QCOMPARE(again.err.trimmed(), QStringLiteral("airlockctl: rule rm : no rule %1: list the rules with airlockctl rule ls").arg(id));
+}
+
+void TestRuleCli::sandboxScopedRules()
+{
+    const Run add = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                         QStringLiteral("agent1"), QStringLiteral("--action"), QStringLiteral("deny"), QStringLiteral("--host"),
+                         QStringLiteral("10.0.0.0/8")});
+    QVERIFY2(add.exitCode == 0, qPrintable(add.err));
+    QCOMPARE(add.json().object().value(QLatin1String("scope")).toString(), QStringLiteral("sandbox"));
+    QCOMPARE(add.json().object().value(QLatin1String("sandbox")).toString(), QStringLiteral("agent1"));
+    QVERIFY(add.json().object().value(QLatin1String("expires")).isNull());
+    QVERIFY(ctl({QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--global"), QStringLiteral("--action"),
+                 QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("pypi.org")}).exitCode == 0);
+    // `rule ls NAME`: that sandbox's rules plus the global ones.
+    const Run ls = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("agent1")});
+    QCOMPARE(ls.exitCode, 0);
+    QStringList patterns;
+    for (const QJsonValue &v : ls.json().array())
+        patterns << v.toObject().value(QLatin1String("pattern")).toString();
+    QVERIFY(patterns.contains(QStringLiteral("10.0.0.0/8")));
+    QVERIFY(patterns.contains(QStringLiteral("pypi.org")));
+    const Run missing = ctl({QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("ghost")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(QStringLiteral("no sandbox named 'ghost'")), qPrintable(missing.err));
+}
+
+void TestRuleCli::badInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString g = QStringLiteral("--global"), a = QStringLiteral("--action"), h = QStringLiteral("--host");
+    auto add = [](QStringList rest) { return QStringList{QStringLiteral("rule"), QStringLiteral("add")} + rest; };
+    QTest::newRow("unknown sandbox") << add({QStringLiteral("--sandbox"), QStringLiteral("ghost"), a, QStringLiteral("allow"), h,
+                                             QStringLiteral("a.com")})
+                                     << 1 << QStringLiteral("airlockctl: rule add : no sandbox named 'ghost'");
+    QTest::newRow("tld wildcard") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("*.com")}) << 1
+                                  << QStringLiteral("invalid host pattern '*.com'");
+    QTest::newRow("idn") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("bücher.de")}) << 1 << QStringLiteral("xn--");
+    QTest::newRow("url") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("https://a.com/")}) << 1
+                         << QStringLiteral("not a URL");
+    QTest::newRow("bad duration unit") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--for"),
+                                               QStringLiteral("10x")})
+                                       << 2 << QStringLiteral("invalid duration '10x'");
+    QTest::newRow("duration without unit") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--for"),
+                                                   QStringLiteral("10")})
+                                           << 2 << QStringLiteral("has no unit");
+    QTest::newRow("zero duration") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--for"),
+                                           QStringLiteral("0s")})
+                                   << 2 << QStringLiteral("longer than zero");
+    QTest::newRow("bad port") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--port"),
+                                      QStringLiteral("70000")})
+                              << 2 << QStringLiteral("invalid port '70000'");
+    QTest::newRow("bad action") << add({g, a, QStringLiteral("permit"), h, QStringLiteral("a.com")}) << 2
+                                << QStringLiteral("--action must be allow or deny");
+    QTest::newRow("no scope") << add({a, QStringLiteral("allow"), h, QStringLiteral("a.com")}) << 2
+                              << QStringLiteral("exactly one of --sandbox NAME or --global");
+    QTest::newRow("both scopes") << add({g, QStringLiteral("--sandbox"), QStringLiteral("agent1"), a, QStringLiteral("allow"), h,
+                                         QStringLiteral("a.com")})
+                                 << 2 << QStringLiteral("exactly one of");
+    QTest::newRow("no host") << add({g, a, QStringLiteral("allow")}) << 2 << QStringLiteral("--host PATTERN is required");
+    QTest::newRow("rm not a number") << QStringList{QStringLiteral("rule"), QStringLiteral("rm"), QStringLiteral("abc")} << 2
+                                     << QStringLiteral("'abc' is not a rule id");
+    QTest::newRow("rm no id") << QStringList{QStringLiteral("rule"), QStringLiteral("rm")} << 2 << QStringLiteral("usage");
+}
+
+void TestRuleCli::badInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run before = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    const Run r = ctl(args);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY2(r.err.startsWith(QStringLiteral("airlockctl: ")), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+    // Nothing half-made: the rule list is unchanged.
+    QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).out, before.out);
+}
+
+void TestRuleCli::rulesSurviveRestart()
+{
+    const Run add = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                         QStringLiteral("agent1"), QStringLiteral("--action"), QStringLiteral("allow"), QStringLiteral("--host"),
+                         QStringLiteral("api.anthropic.com"), QStringLiteral("--port"), QStringLiteral("443")});
+    QCOMPARE(add.exitCode, 0);
+    const Run before = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    stopDaemon();
+    QCOMPARE(m_daemon.exitStatus(), QProcess::NormalExit);
+    startDaemon();
+    const Run after = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(after.exitCode, 0);
+    QCOMPARE(after.json(), before.json());
+    QVERIFY(after.out.contains("api.anthropic.com"));
+}
+
+// A per-user daemon (running as `nobody`) serves two peers: its own user and root. Each rule
+// records the peer uid that made it; the non-root peer sees and removes only its own rules and
+// can name only its own sandboxes, while root sees everything.
+void TestRuleCli::nonRootSeesOnlyOwnRules()
+{
+    QVERIFY2(::geteuid() == 0, "this test switches to uid 65534 (nobody) and must run as root, as CI does");
+    const uint nobody = 65534;
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    {
+        auto store = Store::open(dir.filePath(QStringLiteral("airlock.db")));
+        QVERIFY(store.ok());
+        QSqlQuery q(store->db());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                                      "VALUES ('mine', 65534, 'tiny', 1, 256, 1, '52:54:00:bb:00:01', 'now'), "
+                                      "('roots', 0, 'tiny', 1, 256, 1, '52:54:00:bb:00:02', 'now')")));
+    }
+    QProcess chown;
+    chown.start(QStringLiteral("chown"), {QStringLiteral("-R"), QStringLiteral("%1:%1").arg(nobody), dir.path()});
+    QVERIFY(chown.waitForFinished() && chown.exitCode() == 0);
+
+    const QStringList asNobody{QStringLiteral("--reuid=%1").arg(nobody), QStringLiteral("--regid=%1").arg(nobody),
+                               QStringLiteral("--clear-groups"), QStringLiteral("--")};
+    const QString socket = dir.filePath(QStringLiteral("s.sock"));
+    QProcess daemon;
+    daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    daemon.start(QStringLiteral("setpriv"), asNobody + QStringList{qEnvironmentVariable("AIRLOCKD_BIN"), QStringLiteral("--foreground"),
+                                                                  QStringLiteral("--socket"), socket, QStringLiteral("--data-dir"),
+                                                                  dir.path()});
+    QVERIFY(daemon.waitForStarted());
+    auto run = [&](bool root, const QStringList &args) {
+        QProcess p;
+        const QStringList ctlArgs = QStringList{qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringLiteral("--socket"), socket} + args;
+        if (root)
+            p.start(ctlArgs.first(), ctlArgs.mid(1));
+        else
+            p.start(QStringLiteral("setpriv"), asNobody + ctlArgs);
+        p.waitForFinished(30000);
+        return Run{p.exitCode(), p.readAllStandardOutput(), QString::fromUtf8(p.readAllStandardError())};
+    };
+    bool up = false;
+    for (int i = 0; i < 100 && !up; ++i) {
+        up = run(false, {QStringLiteral("status")}).exitCode == 0;
+        if (!up)
+            QTest::qWait(100);
+    }
+    auto stop = qScopeGuard([&] {
+        daemon.terminate();
+        daemon.waitForFinished(10000);
+    });
+    QVERIFY2(up, "airlockd as nobody did not start");
+
+    const QString action = QStringLiteral("--action"), host = QStringLiteral("--host");
+    const Run own = run(false, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                                QStringLiteral("mine"), action, QStringLiteral("allow"), host, QStringLiteral("own.example")});
+    QVERIFY2(own.exitCode == 0, qPrintable(own.err));
+    QCOMPARE(own.json().object().value(QLatin1String("owner_uid")).toInteger(), qint64(nobody));
+    const Run rootRule = run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"),
+                                    QStringLiteral("roots"), action, QStringLiteral("deny"), host, QStringLiteral("root.example")});
+    QVERIFY2(rootRule.exitCode == 0, qPrintable(rootRule.err));
+    const qint64 rootId = rootRule.json().object().value(QLatin1String("id")).toInteger();
+
+    // nobody cannot name root's sandbox: it looks exactly like a missing one.
+    const Run foreign = run(false, {QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("roots"),
+                                    action, QStringLiteral("allow"), host, QStringLiteral("x.example")});
+    QCOMPARE(foreign.exitCode, 1);
+    QVERIFY2(foreign.err.contains(QStringLiteral("no sandbox named 'roots'")), qPrintable(foreign.err));
+
+    const Run mineLs = run(false, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(mineLs.exitCode, 0);
+    QCOMPARE(mineLs.json().array().size(), 1);
+    QCOMPARE(mineLs.json().array().first().toObject().value(QLatin1String("pattern")).toString(), QStringLiteral("own.example"));
+    const Run rootLs = run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QCOMPARE(rootLs.json().array().size(), 2);
+
+    const Run rm = run(false, {QStringLiteral("rule"), QStringLiteral("rm"), QString::number(rootId)});
+    QCOMPARE(rm.exitCode, 1);
+    QVERIFY2(rm.err.contains(QStringLiteral("no rule %1").arg(rootId)), qPrintable(rm.err));
+    QCOMPARE(run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).json().array().size(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestRuleCli)
+#include "test_rule_cli.moc"

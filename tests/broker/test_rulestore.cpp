@@ -1,0 +1,272 @@
+// Rules persisted in a real SQLite file: survive a reopen, refuse unknown sandboxes, expire,
+// once rules are consumed, removing a sandbox removes its rules.
+#include "presets.h"
+#include "rulestore.h"
+
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace airlock;
+
+namespace {
+
+void addSandbox(Store &store, const QString &name, int uid = 1000)
+{
+    QSqlQuery q(store.db());
+    QVERIFY(q.exec(QStringLiteral("INSERT OR IGNORE INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                  "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
+    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                             "VALUES (?, ?, 'tiny', 1, 256, 1, ?, 'now')"));
+    q.addBindValue(name);
+    q.addBindValue(uid);
+    q.addBindValue(QStringLiteral("52:54:00:00:00:%1").arg(qHash(name) % 100, 2, 10, QLatin1Char('0')));
+    QVERIFY2(q.exec(), qPrintable(name));
+}
+
+Rule makeRule(const char *sandbox, const char *pattern, bool allow, int port = 0)
+{
+    Rule r;
+    r.sandbox = QString::fromLatin1(sandbox);
+    r.owner = 1000;
+    r.allow = allow;
+    r.pattern = QString::fromLatin1(pattern);
+    r.port = port;
+    return r;
+}
+
+Target at(const char *host, quint16 port = 443) { return Target{QStringLiteral("box"), QString::fromLatin1(host), {}, port}; }
+
+} // namespace
+
+class TestRuleStore : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { QVERIFY(m_dir.isValid()); m_path = m_dir.filePath(QStringLiteral("rules-%1.db").arg(++m_n)); }
+    void persistsAcrossReopen();
+    void refusesUnknownSandboxAndBadPattern();
+    void removeAndNotFound();
+    void expiredRulesPurgedOnLoad();
+    void onceRuleConsumed();
+    void sandboxRemovalCascades();
+    void listForSandboxIncludesGlobal();
+    void presetAppliedAllOrNothing();
+    void syncKeepsRulesAddedMeanwhile();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    int m_n = 0;
+};
+
+void TestRuleStore::persistsAcrossReopen()
+{
+    qint64 id = 0;
+    const QDateTime expires = QDateTime::currentDateTimeUtc().addSecs(3600);
+    {
+        auto store = Store::open(m_path);
+        QVERIFY(store.ok());
+        addSandbox(store.value(), QStringLiteral("box"));
+        Policy policy;
+        RuleStore rules(store.value(), policy);
+        Rule r = makeRule("box", "*.NPMJS.org.", true, 443);
+        r.expires = expires;
+        const Result<Rule> added = rules.add(r);
+        QVERIFY2(added.ok(), qPrintable(added.error().message()));
+        id = added->id;
+        QVERIFY(id > 0);
+        QCOMPARE(added->pattern, QStringLiteral("*.npmjs.org")); // stored canonical
+        QVERIFY(rules.add(makeRule("", "10.0.0.0/8", false)).ok());
+        QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+    }
+    auto store = Store::open(m_path);
+    QVERIFY(store.ok());
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    QVERIFY(rules.load().ok());
+    const QList<Rule> loaded = policy.rules();
+    QCOMPARE(loaded.size(), 2);
+    QCOMPARE(loaded.at(0).id, id);
+    QCOMPARE(loaded.at(0).sandbox, QStringLiteral("box"));
+    QCOMPARE(loaded.at(0).pattern, QStringLiteral("*.npmjs.org"));
+    QCOMPARE(loaded.at(0).port, 443);
+    QCOMPARE(loaded.at(0).owner, uid_t(1000));
+    QVERIFY(loaded.at(0).allow);
+    QCOMPARE(loaded.at(0).expires.toMSecsSinceEpoch(), expires.toMSecsSinceEpoch());
+    QVERIFY(loaded.at(1).isGlobal());
+    QVERIFY(!loaded.at(1).expires.isValid());
+    const Target raw{QStringLiteral("box"), {}, QHostAddress(QStringLiteral("10.1.2.3")), 22};
+    QCOMPARE(policy.decide(raw, QDateTime::currentDateTimeUtc()).verdict, Verdict::Deny);
+    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+}
+
+void TestRuleStore::refusesUnknownSandboxAndBadPattern()
+{
+    auto store = Store::open(m_path);
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    const Result<Rule> noBox = rules.add(makeRule("ghost", "a.com", true));
+    QVERIFY(!noBox.ok());
+    QCOMPARE(noBox.error().code, -32004);
+    QVERIFY(noBox.error().message().contains(QStringLiteral("no sandbox named 'ghost'")));
+    const Result<Rule> bad = rules.add(makeRule("", "*.com", true));
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().code, -32602);
+    Rule badPort = makeRule("", "a.com", true, 65536);
+    QVERIFY(!rules.add(badPort).ok());
+    // Nothing half-made.
+    QSqlQuery q(store->db());
+    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM rules")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+    QVERIFY(policy.rules().isEmpty());
+}
+
+void TestRuleStore::removeAndNotFound()
+{
+    auto store = Store::open(m_path);
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    const Result<Rule> r = rules.add(makeRule("", "a.com", true));
+    QVERIFY(r.ok());
+    QVERIFY(rules.remove(r->id).ok());
+    QVERIFY(policy.rules().isEmpty());
+    const Status again = rules.remove(r->id);
+    QVERIFY(!again.ok());
+    QCOMPARE(again.error().code, -32004);
+    QVERIFY(!rules.find(r->id)->has_value());
+}
+
+void TestRuleStore::expiredRulesPurgedOnLoad()
+{
+    {
+        auto store = Store::open(m_path);
+        Policy policy;
+        RuleStore rules(store.value(), policy);
+        Rule soon = makeRule("", "a.com", true);
+        soon.expires = QDateTime::currentDateTimeUtc().addSecs(1);
+        QVERIFY(rules.add(soon).ok());
+        QVERIFY(rules.add(makeRule("", "b.com", true)).ok());
+    }
+    auto store = Store::open(m_path);
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    QVERIFY(rules.load(QDateTime::currentDateTimeUtc().addSecs(5)).ok());
+    QCOMPARE(policy.rules().size(), 1);
+    QCOMPARE(rules.list()->size(), 1);
+    QCOMPARE(rules.list()->first().pattern, QStringLiteral("b.com"));
+}
+
+void TestRuleStore::onceRuleConsumed()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    Rule once = makeRule("box", "a.com", true);
+    once.once = true;
+    const Result<Rule> r = rules.add(once);
+    QVERIFY(r.ok());
+    QVERIFY(r->once);
+    const Decision d = policy.decideAndConsume(at("a.com"), QDateTime::currentDateTimeUtc());
+    QCOMPARE(d.verdict, Verdict::Allow);
+    QVERIFY(d.once);
+    QVERIFY(rules.consumed(d.ruleId).ok());
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Ask);
+    QVERIFY(rules.list()->isEmpty());
+}
+
+void TestRuleStore::sandboxRemovalCascades()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    QVERIFY(rules.add(makeRule("box", "a.com", true)).ok());
+    QVERIFY(rules.add(makeRule("", "b.com", true)).ok());
+    QSqlQuery q(store->db());
+    QVERIFY(q.exec(QStringLiteral("DELETE FROM sandboxes WHERE name = 'box'")));
+    QCOMPARE(rules.list()->size(), 1);
+    // The policy forgets the cascaded rule on the next sync, and keeps everything else.
+    QCOMPARE(policy.rules().size(), 2);
+    QCOMPARE(*rules.syncRemovals(), 1);
+    QCOMPARE(policy.rules().size(), 1);
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Ask);
+    // A sandbox created again under the same name does not inherit the old rules.
+    addSandbox(store.value(), QStringLiteral("box"));
+    QVERIFY(rules.load().ok());
+    QCOMPARE(policy.rules().size(), 1);
+    QVERIFY(policy.rules().first().isGlobal());
+}
+
+void TestRuleStore::listForSandboxIncludesGlobal()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    addSandbox(store.value(), QStringLiteral("other"));
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    QVERIFY(rules.add(makeRule("box", "a.com", true)).ok());
+    QVERIFY(rules.add(makeRule("other", "b.com", true)).ok());
+    QVERIFY(rules.add(makeRule("", "c.com", true)).ok());
+    QCOMPARE(rules.list()->size(), 3);
+    const QList<Rule> forBox = *rules.list(QStringLiteral("box"));
+    QCOMPARE(forBox.size(), 2);
+    QCOMPARE(forBox.at(0).pattern, QStringLiteral("a.com"));
+    QCOMPARE(forBox.at(1).pattern, QStringLiteral("c.com"));
+}
+
+void TestRuleStore::presetAppliedAllOrNothing()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    Policy policy;
+    RuleStore rules(store.value(), policy);
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    const Preset *npm = nullptr;
+    for (const Preset &p : *presets)
+        if (p.name == QLatin1String("npm"))
+            npm = &p;
+    QVERIFY(npm);
+    const Result<QList<Rule>> added = rules.addAll(npm->toRules(QStringLiteral("box"), 1000));
+    QVERIFY2(added.ok(), qPrintable(added.error().message()));
+    QCOMPARE(added->size(), npm->rules.size());
+    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+
+    // One bad rule (unknown sandbox) and nothing of the batch is kept.
+    QList<Rule> batch = npm->toRules(QStringLiteral("box"), 1000);
+    batch.append(makeRule("ghost", "b.com", true));
+    const Result<QList<Rule>> refused = rules.addAll(batch);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message().contains(QStringLiteral("no sandbox named 'ghost'")), qPrintable(refused.error().message()));
+    QCOMPARE(rules.list()->size(), npm->rules.size());
+    QCOMPARE(policy.rules().size(), npm->rules.size());
+}
+
+void TestRuleStore::syncKeepsRulesAddedMeanwhile()
+{
+    // Two connections on one file, as in airlockd (the rule worker and the main thread).
+    auto a = Store::open(m_path);
+    auto b = Store::open(m_path);
+    Policy policy;
+    RuleStore worker(a.value(), policy);
+    RuleStore main(b.value(), policy);
+    const Result<Rule> first = main.add(makeRule("", "a.com", true));
+    QVERIFY(first.ok());
+    QCOMPARE(*worker.syncRemovals(), 0);
+    QCOMPARE(policy.rules().size(), 1);
+    // The highest row removed, then a new rule: its id is never reused (AUTOINCREMENT).
+    QVERIFY(worker.remove(first->id).ok());
+    const Result<Rule> second = main.add(makeRule("", "b.com", true));
+    QVERIFY(second.ok());
+    QVERIFY(second->id > first->id);
+    // A policy entry newer than what the sync read is kept.
+    Rule newer = makeRule("", "c.com", true);
+    newer.id = second->id + 1;
+    QVERIFY(policy.add(newer).ok());
+    QCOMPARE(*worker.syncRemovals(), 0);
+    QCOMPARE(policy.rules().size(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestRuleStore)
+#include "test_rulestore.moc"

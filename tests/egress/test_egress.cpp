@@ -1,0 +1,881 @@
+// The egress broker as a hostile guest meets it, without a VM: a "guest" network namespace
+// wired by a veth pair to a bridge in a "broker" namespace, exactly like a sandbox's tap on
+// its libvirt bridge. The test process itself moves into the broker namespace and runs the
+// real EgressService there (nftables table, resolver, proxy, event log, API socket);
+// airlockctl talks to it; curl and raw sockets play the guest. An upstream test server
+// listens on 203.0.113.10, an address on the broker namespace's loopback. Every packet stays
+// inside the two namespaces the test creates.
+#include "api/apiserver.h"
+#include "core/config.h"
+#include "core/store.h"
+#include "daemon/egressservice.h"
+#include "netns.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip_icmp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace airlock;
+using namespace airlock::test;
+
+namespace {
+
+const QString kBridge = QStringLiteral("alkbr0");
+const QString kGuestMac = QStringLiteral("52:54:00:12:34:56");
+constexpr quint32 kGateway = 0x0A630001;   // 10.99.0.1
+constexpr quint32 kGuest = 0x0A630002;     // 10.99.0.2
+const QString kUpstream = QStringLiteral("203.0.113.10");
+const QString kOutsideResolver = QStringLiteral("198.51.100.53"); // TEST-NET-2: never a real host
+
+QByteArray dnsQuery(const QString &name, quint16 type, quint16 id = 0x1234)
+{
+    QByteArray q;
+    q.append(char(id >> 8)).append(char(id & 0xff)).append('\x01').append('\x00'); // RD
+    q.append("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
+    for (const QString &label : name.split(QLatin1Char('.'))) {
+        q.append(char(label.size()));
+        q.append(label.toLatin1());
+    }
+    q.append('\x00');
+    q.append(char(type >> 8)).append(char(type & 0xff)).append("\x00\x01", 2);
+    return q;
+}
+
+struct DnsReply {
+    bool received = false;
+    int rcode = -1;
+    int answers = 0;
+    quint32 a = 0;
+};
+
+DnsReply parseReply(const QByteArray &r)
+{
+    DnsReply d;
+    if (r.size() < 12)
+        return d;
+    d.received = true;
+    d.rcode = quint8(r.at(3)) & 0x0f;
+    d.answers = (quint8(r.at(6)) << 8) | quint8(r.at(7));
+    if (d.answers > 0 && r.size() >= 16) {
+        const auto *p = reinterpret_cast<const unsigned char *>(r.constData() + r.size() - 4);
+        d.a = (quint32(p[0]) << 24) | (quint32(p[1]) << 16) | (quint32(p[2]) << 8) | p[3];
+    }
+    return d;
+}
+
+// One UDP DNS exchange from inside the guest namespace.
+DnsReply askDns(const QString &ns, const QString &server, const QByteArray &query)
+{
+    QByteArray reply;
+    inNamespace(ns, [&] {
+        const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(53);
+        ::inet_pton(AF_INET, server.toLatin1().constData(), &sa.sin_addr);
+        ::sendto(fd, query.constData(), size_t(query.size()), 0, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+        pollfd pfd{fd, POLLIN, 0};
+        if (::poll(&pfd, 1, 2000) == 1) {
+            char buf[2048];
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            if (n > 0)
+                reply = QByteArray(buf, int(n));
+        }
+        ::close(fd);
+    });
+    return parseReply(reply);
+}
+
+QString ipString(quint32 ip)
+{
+    return QStringLiteral("%1.%2.%3.%4").arg(ip >> 24).arg((ip >> 16) & 0xff).arg((ip >> 8) & 0xff).arg(ip & 0xff);
+}
+
+// A tiny HTTP server on 203.0.113.10:80 (the "internet" of the test).
+class UpstreamServer {
+public:
+    bool start()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(80);
+        ::inet_pton(AF_INET, "203.0.113.10", &sa.sin_addr);
+        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0)
+            return false;
+        m_thread = std::thread([this] { serve(); });
+        return true;
+    }
+    void stop()
+    {
+        m_stopping = true;
+        ::shutdown(m_fd, SHUT_RDWR);
+        if (m_thread.joinable())
+            m_thread.join();
+        ::close(m_fd);
+    }
+    QList<QByteArray> requests()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
+    std::chrono::steady_clock::time_point lastRequestAt()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lastAt;
+    }
+
+private:
+    void serve()
+    {
+        while (!m_stopping) {
+            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0)
+                return;
+            QByteArray request;
+            char buf[4096];
+            while (!request.contains("\r\n\r\n")) {
+                pollfd pfd{c, POLLIN, 0};
+                if (::poll(&pfd, 1, 3000) != 1)
+                    break;
+                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+                if (n <= 0)
+                    break;
+                request.append(buf, int(n));
+            }
+            {
+                std::lock_guard lock(m_mutex);
+                m_requests.append(request);
+                m_lastAt = std::chrono::steady_clock::now();
+            }
+            const QByteArray body = "hello from upstream\n";
+            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
+                                        "\r\nConnection: close\r\n\r\n" + body;
+            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
+            ::close(c);
+        }
+    }
+    int m_fd = -1;
+    std::thread m_thread;
+    std::atomic<bool> m_stopping{false};
+    std::mutex m_mutex;
+    QList<QByteArray> m_requests;
+    std::chrono::steady_clock::time_point m_lastAt;
+};
+
+// A listener that must never hear from the guest.
+class Sentinel {
+public:
+    bool start(int type, quint32 ip, quint16 port)
+    {
+        m_fd = ::socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        sa.sin_addr.s_addr = htonl(ip);
+        m_type = type;
+        return ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0 && (type != SOCK_STREAM || ::listen(m_fd, 8) == 0);
+    }
+    bool heardAnything()
+    {
+        char buf[512];
+        if (m_type == SOCK_STREAM)
+            return ::accept(m_fd, nullptr, nullptr) >= 0;
+        return ::recv(m_fd, buf, sizeof buf, MSG_DONTWAIT) >= 0;
+    }
+    ~Sentinel()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+private:
+    int m_fd = -1;
+    int m_type = SOCK_STREAM;
+};
+
+} // namespace
+
+class TestEgress : public QObject {
+    Q_OBJECT
+
+private:
+    QString m_brokerNs;
+    QString m_guestNs;
+    QString m_guest2Ns;          // a second sandbox: a hostile guest must not slow it
+    QTemporaryDir m_dir;
+    QString m_socket;
+    std::unique_ptr<Store> m_store;
+    std::unique_ptr<ApiServer> m_api;
+    std::unique_ptr<Policy> m_policy;
+    std::unique_ptr<RuleStore> m_rules;
+    std::unique_ptr<EgressService> m_egress;
+    UpstreamServer m_server;
+    quint32 m_allowedAddress = 0;
+    qint64 m_denyRule = 0;
+    bool m_ready = false;
+
+    int ctl(const QStringList &args, QByteArray *out = nullptr, int timeoutMs = 15000)
+    {
+        return run(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), m_socket} + args, out, timeoutMs);
+    }
+    int curl(const QStringList &args, QByteArray *out, int timeoutMs = 20000)
+    {
+        return runIn(m_guestNs, QStringList{QStringLiteral("curl"), QStringLiteral("-sS")} + args, out, timeoutMs);
+    }
+    QJsonArray events()
+    {
+        m_egress->eventLog().flush();
+        std::promise<QJsonArray> rows;
+        EventQuery q;
+        q.sandbox = QStringLiteral("guest1");
+        q.limit = EventLog::kMaxLimit;
+        m_egress->eventLog().query(q, [&](Result<QJsonArray> r) { rows.set_value(r ? r.value() : QJsonArray()); });
+        return rows.get_future().get();
+    }
+    // The newest event satisfying `match`, waiting up to `ms` for it to appear.
+    QJsonObject waitEvent(const std::function<bool(const QJsonObject &)> &match, int ms = 5000)
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            const QJsonArray all = events();
+            for (qsizetype i = all.size() - 1; i >= 0; --i)
+                if (match(all.at(i).toObject()))
+                    return all.at(i).toObject();
+            QTest::qWait(50);
+        } while (t.elapsed() < ms);
+        return {};
+    }
+    static bool sh(const QStringList &argv)
+    {
+        return run(argv.first(), argv.mid(1)) == 0;
+    }
+    void removeNamespaces()
+    {
+        for (const QString &ns : {m_guestNs, m_guest2Ns, m_brokerNs}) {
+            if (!ns.isEmpty())
+                run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), ns});
+        }
+        for (const QString &ns : {m_guestNs, m_guest2Ns})
+            if (!ns.isEmpty())
+                QDir(QStringLiteral("/etc/netns/") + ns).removeRecursively();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (::geteuid() != 0)
+            QFAIL("test_egress needs root: it creates network namespaces and an nftables table (run ctest as root)");
+        QVERIFY2(!qEnvironmentVariable("AIRLOCKCTL_BIN").isEmpty(), "AIRLOCKCTL_BIN is not set; run through ctest");
+        QVERIFY(m_dir.isValid());
+        // Leftovers of an earlier run that crashed.
+        QByteArray list;
+        run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("list")}, &list);
+        for (const QByteArray &line : list.split('\n')) {
+            const QString ns = QString::fromLatin1(line.split(' ').value(0));
+            if (ns.startsWith(QLatin1String("alk-eg")) && !QDir(QStringLiteral("/proc/") + ns.section(QLatin1Char('-'), 3, 3)).exists()) {
+                run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), ns});
+                QDir(QStringLiteral("/etc/netns/") + ns).removeRecursively();
+            }
+        }
+        const QString pid = QString::number(::getpid());
+        m_brokerNs = QStringLiteral("alk-eg-b-") + pid;
+        m_guestNs = QStringLiteral("alk-eg-g-") + pid;
+        m_guest2Ns = QStringLiteral("alk-eg-h-") + pid;
+        const QString ip = QStringLiteral("ip");
+        QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_brokerNs}));
+        QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_guest2Ns}));
+        QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_guestNs}));
+        // From here on this process (and every thread and child it starts) lives in the broker namespace.
+        QVERIFY2(enter(m_brokerNs), "cannot enter the broker namespace");
+        const QStringList setup[] = {
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), kUpstream + QStringLiteral("/32"), QStringLiteral("dev"), QStringLiteral("lo")},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), kBridge, QStringLiteral("type"), QStringLiteral("bridge")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.0.1/24"), QStringLiteral("dev"), kBridge},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), QStringLiteral("alkv0h"), QStringLiteral("type"), QStringLiteral("veth"),
+             QStringLiteral("peer"), QStringLiteral("name"), QStringLiteral("alkv0g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0h"), QStringLiteral("master"), kBridge, QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"), QStringLiteral("netns"), m_guestNs},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), QStringLiteral("alkbr1"), QStringLiteral("type"), QStringLiteral("bridge")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.1.1/24"), QStringLiteral("dev"), QStringLiteral("alkbr1")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkbr1"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), QStringLiteral("alkv1h"), QStringLiteral("type"), QStringLiteral("veth"),
+             QStringLiteral("peer"), QStringLiteral("name"), QStringLiteral("alkv1g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1h"), QStringLiteral("master"), QStringLiteral("alkbr1"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("netns"), m_guest2Ns},
+        };
+        for (const QStringList &cmd : setup)
+            QVERIFY2(sh(cmd), qPrintable(cmd.join(QLatin1Char(' '))));
+        const QStringList guestSetup[] = {
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")},
+            {QStringLiteral("sysctl"), QStringLiteral("-qw"), QStringLiteral("net.ipv6.conf.alkv0g.accept_dad=0")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"), QStringLiteral("address"), kGuestMac},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.0.2/24"), QStringLiteral("dev"), QStringLiteral("alkv0g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"), QStringLiteral("up")},
+            {ip, QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("default"), QStringLiteral("via"), QStringLiteral("10.99.0.1")},
+        };
+        for (const QStringList &cmd : guestSetup)
+            QVERIFY2(runIn(m_guestNs, cmd) == 0, qPrintable(cmd.join(QLatin1Char(' '))));
+        const QStringList guest2Setup[] = {
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("address"), QStringLiteral("52:54:00:12:34:57")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.1.2/24"), QStringLiteral("dev"), QStringLiteral("alkv1g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("up")},
+            {ip, QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("default"), QStringLiteral("via"), QStringLiteral("10.99.1.1")},
+        };
+        for (const QStringList &cmd : guest2Setup)
+            QVERIFY2(runIn(m_guest2Ns, cmd) == 0, qPrintable(cmd.join(QLatin1Char(' '))));
+        QVERIFY(QDir().mkpath(QStringLiteral("/etc/netns/") + m_guest2Ns));
+        QFile resolv2(QStringLiteral("/etc/netns/%1/resolv.conf").arg(m_guest2Ns));
+        QVERIFY(resolv2.open(QIODevice::WriteOnly));
+        resolv2.write("nameserver 10.99.1.1\noptions timeout:2 attempts:1\n");
+        resolv2.close();
+        // The guest's resolver is "outside": its queries must still land on the broker.
+        QVERIFY(QDir().mkpath(QStringLiteral("/etc/netns/") + m_guestNs));
+        QFile resolv(QStringLiteral("/etc/netns/%1/resolv.conf").arg(m_guestNs));
+        QVERIFY(resolv.open(QIODevice::WriteOnly));
+        resolv.write("nameserver " + kOutsideResolver.toLatin1() + "\noptions timeout:2 attempts:1\n");
+        resolv.close();
+
+        QVERIFY2(m_server.start(), "cannot start the upstream test server on 203.0.113.10:80");
+        QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
+        QVERIFY(hosts.open(QIODevice::WriteOnly));
+        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test\n");
+        hosts.close();
+
+        DaemonConfig config = DaemonConfig::defaults();
+        config.dataDir = m_dir.path();
+        config.upstreamHostsFile = hosts.fileName();
+        Result<Store> store = Store::open(config.databasePath());
+        QVERIFY2(store, qPrintable(store.error().message()));
+        m_store = std::make_unique<Store>(std::move(store.value()));
+        QVERIFY(m_store->setSetting(QStringLiteral("egress.hold_timeout_s"), QStringLiteral("30")));
+        m_policy = std::make_unique<Policy>();
+        m_rules = std::make_unique<RuleStore>(*m_store, *m_policy);
+        QVERIFY(m_rules->load());
+        Rule allow;
+        allow.allow = true;
+        allow.pattern = QStringLiteral("allowed.test");
+        allow.port = 80;
+        QVERIFY(m_rules->add(allow));
+        Rule deny;
+        deny.allow = false;
+        deny.pattern = QStringLiteral("denied.test");
+        Result<Rule> denied = m_rules->add(deny);
+        QVERIFY(denied);
+        m_denyRule = denied->id;
+
+        AccessPolicy access;
+        access.daemonUid = ::geteuid();
+        m_api = std::make_unique<ApiServer>(access);
+        m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, m_policy.get(), m_rules.get());
+        Status started = m_egress->start();
+        QVERIFY2(started, qPrintable(started.error().message()));
+        m_egress->registerMethods(*m_api);
+        m_socket = m_dir.filePath(QStringLiteral("airlockd.sock"));
+        QVERIFY(m_api->listen(m_socket));
+
+        SandboxNet net;
+        net.name = QStringLiteral("guest1");
+        net.bridge = kBridge;
+        net.guestIp = kGuest;
+        net.gatewayIp = kGateway;
+        net.mac = kGuestMac;
+        Status up = m_egress->sandboxUp(net);
+        QVERIFY2(up, qPrintable(up.error().message()));
+        Status up2 = m_egress->sandboxUp(SandboxNet{QStringLiteral("guest2"), QStringLiteral("alkbr1"), 0x0A630102, 0x0A630101,
+                                                    QStringLiteral("52:54:00:12:34:57")});
+        QVERIFY2(up2, qPrintable(up2.error().message()));
+        m_ready = true;
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_egress) {
+            m_egress->sandboxDown(QStringLiteral("guest1"));
+            m_egress->sandboxDown(QStringLiteral("guest2"));
+            m_egress->stop();
+        }
+        m_server.stop();
+        NftRuleset(BrokerPorts{}).remove();
+        removeNamespaces();
+    }
+
+    void dnsAGetsSyntheticAddress()
+    {
+        const DnsReply r = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("allowed.test"), 1));
+        QVERIFY(r.received);
+        QCOMPARE(r.rcode, 0);
+        QCOMPARE(r.answers, 1);
+        QCOMPARE(r.a & 0xFFFE0000u, 0xC6120000u); // 198.18.0.0/15
+        m_allowedAddress = r.a;
+        // The same name keeps its address.
+        QCOMPARE(askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("allowed.test"), 1)).a, r.a);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("proto")).toString() == QLatin1String("dns") &&
+                   o.value(QLatin1String("host")).toString() == QLatin1String("allowed.test");
+        });
+        QCOMPARE(e.value(QLatin1String("ip")).toString(), ipString(r.a));
+    }
+
+    void dnsAaaaIsEmpty()
+    {
+        const DnsReply r = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("allowed.test"), 28));
+        QVERIFY(r.received);
+        QCOMPARE(r.rcode, 0);
+        QCOMPARE(r.answers, 0);
+    }
+
+    void dnsTxtIsRefused()
+    {
+        const DnsReply r = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("exfil.test"), 16));
+        QVERIFY(r.received);
+        QCOMPARE(r.rcode, 5);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("exfil.test");
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+    }
+
+    void dnsTunnellingIsRefused()
+    {
+        const QString longLabel = QString(60, QLatin1Char('a'));
+        const DnsReply r = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(longLabel + QStringLiteral(".tunnel.test"), 1));
+        QVERIFY(r.received);
+        QCOMPARE(r.rcode, 5);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("reason")).toString().contains(QLatin1String("tunnelling"));
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+    }
+
+    void dnsToAnOutsideResolverReachesTheBroker()
+    {
+        const DnsReply r = askDns(m_guestNs, kOutsideResolver, dnsQuery(QStringLiteral("other.test"), 1));
+        QVERIFY2(r.received, "a query to an outside resolver got no answer: it was not redirected");
+        QCOMPARE(r.rcode, 0);
+        QCOMPARE(r.a & 0xFFFE0000u, 0xC6120000u);
+    }
+
+    void allowedNameWorksEndToEnd()
+    {
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("http://allowed.test/hello")}, &out), 0);
+        QCOMPARE(out, QByteArray("hello from upstream\n"));
+        QVERIFY(!m_server.requests().isEmpty());
+        QVERIFY(m_server.requests().last().contains("Host: allowed.test"));
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("allowed.test") &&
+                   o.value(QLatin1String("proto")).toString() == QLatin1String("http") &&
+                   o.value(QLatin1String("bytes_down")).toInteger() > 0;
+        });
+        QVERIFY2(!e.isEmpty(), "no allowed http event with bytes counted");
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("allowed"));
+        QCOMPARE(e.value(QLatin1String("method")).toString(), QStringLiteral("GET"));
+        QCOMPARE(e.value(QLatin1String("path")).toString(), QStringLiteral("/hello"));
+        QVERIFY(e.value(QLatin1String("bytes_up")).toInteger() > 40);
+        QVERIFY(e.value(QLatin1String("bytes_down")).toInteger() >= 60);
+        QVERIFY(!e.value(QLatin1String("rule")).isNull());
+
+        // The same through the CLI, as a person would check it.
+        QByteArray listed;
+        QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("guest1")}, &listed), 0);
+        const QJsonArray rows = QJsonDocument::fromJson(listed).array();
+        bool seen = false;
+        for (const QJsonValue &v : rows) {
+            const QJsonObject o = v.toObject();
+            for (const char *key : {"id", "sandbox", "time", "proto", "host", "ip", "port", "sni", "method", "path",
+                                    "decision", "rule", "reason", "bytes_up", "bytes_down"})
+                QVERIFY2(o.contains(QLatin1String(key)), key);
+            seen = seen || (o.value(QLatin1String("host")).toString() == QLatin1String("allowed.test") &&
+                             o.value(QLatin1String("decision")).toString() == QLatin1String("allowed"));
+        }
+        QVERIFY(seen);
+    }
+
+    void deniedHttpGetsA403NamingHostAndRule()
+    {
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                       QStringLiteral("http://denied.test/secret")}, &out), 0);
+        QVERIFY2(out.endsWith("\n403"), out.constData());
+        QVERIFY2(out.contains("denied.test"), out.constData());
+        QVERIFY2(out.contains(QStringLiteral("rule %1").arg(m_denyRule).toLatin1()), out.constData());
+        QVERIFY2(out.contains("airlockctl egress allow"), out.constData());
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("denied.test") &&
+                   o.value(QLatin1String("proto")).toString() == QLatin1String("http");
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(e.value(QLatin1String("rule")).toInteger(), m_denyRule);
+        for (const QByteArray &r : m_server.requests())
+            QVERIFY(!r.contains("denied.test"));
+    }
+
+    void sniMismatchIsDenied()
+    {
+        QVERIFY(m_allowedAddress);
+        QByteArray out;
+        const int rc = curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-k"), QStringLiteral("--resolve"),
+                             QStringLiteral("evil.test:443:") + ipString(m_allowedAddress), QStringLiteral("https://evil.test/")}, &out);
+        QVERIFY(rc != 0);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("sni")).toString() == QLatin1String("evil.test");
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(e.value(QLatin1String("host")).toString(), QStringLiteral("allowed.test"));
+        QVERIFY2(e.value(QLatin1String("reason")).toString().contains(QLatin1String("SNI")), qPrintable(e.value(QLatin1String("reason")).toString()));
+    }
+
+    void hostMismatchIsDenied()
+    {
+        QVERIFY(m_allowedAddress);
+        const int before = int(m_server.requests().size());
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                       QStringLiteral("-H"), QStringLiteral("Host: evil.test"), QStringLiteral("http://") + ipString(m_allowedAddress) + QStringLiteral("/")}, &out), 0);
+        QVERIFY2(out.endsWith("\n403"), out.constData());
+        QCOMPARE(int(m_server.requests().size()), before);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("reason")).toString().contains(QLatin1String("Host evil.test"));
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+    }
+
+    void askAnsweredFromTheCliReleasesTheFlow()
+    {
+        // Every client sees the question as it happens.
+        QProcess follow;
+        follow.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("--json"),
+                                                              QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending"),
+                                                              QStringLiteral("--follow")});
+        QVERIFY(follow.waitForStarted());
+        QTest::qWait(300);
+        QProcess guest;
+        guest.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://ask.test/please")});
+        QVERIFY(guest.waitForStarted());
+        // A second attempt at the same target joins the same pending item.
+        QProcess again;
+        again.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://ask.test/again")});
+        QVERIFY(again.waitForStarted());
+        QTest::qWait(500);
+        // The pending item shows up for every client.
+        qint64 id = 0;
+        QElapsedTimer t;
+        t.start();
+        while (!id && t.elapsed() < 10000) {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
+                if (v.toObject().value(QLatin1String("host")).toString() == QLatin1String("ask.test")) {
+                    QCOMPARE(v.toObject().value(QLatin1String("decision")).toString(), QStringLiteral("pending"));
+                    id = v.toObject().value(QLatin1String("id")).toInteger();
+                }
+            if (!id)
+                QTest::qWait(100);
+        }
+        QVERIFY2(id, "the held flow never appeared in `egress ls --pending`");
+        QCOMPARE(guest.state(), QProcess::Running); // still waiting
+        QCOMPARE(again.state(), QProcess::Running);
+        {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            int items = 0;
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
+                items += v.toObject().value(QLatin1String("host")).toString() == QLatin1String("ask.test");
+            QCOMPARE(items, 1);
+        }
+        t.restart();
+        while (!follow.canReadLine() && t.elapsed() < 3000)
+            QTest::qWait(20);
+        const QJsonObject streamed = QJsonDocument::fromJson(follow.readLine()).object();
+        QCOMPARE(streamed.value(QLatin1String("id")).toInteger(), id);
+        QCOMPARE(streamed.value(QLatin1String("decision")).toString(), QStringLiteral("pending"));
+        follow.kill();
+        follow.waitForFinished();
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(id)}), 0);
+        const auto answered = std::chrono::steady_clock::now();
+        t.restart();
+        while (guest.state() != QProcess::NotRunning && t.elapsed() < 10000)
+            QTest::qWait(10);
+        QCOMPARE(guest.exitCode(), 0);
+        QCOMPARE(guest.readAllStandardOutput(), QByteArray("hello from upstream\n"));
+        while (again.state() != QProcess::NotRunning && t.elapsed() < 10000)
+            QTest::qWait(10);
+        QCOMPARE(again.exitCode(), 0);
+        QCOMPARE(again.readAllStandardOutput(), QByteArray("hello from upstream\n"));
+        // The release reached the upstream (through the guest's flow) within 50 ms of the answer.
+        const auto reached = m_server.lastRequestAt();
+        QVERIFY(m_server.requests().last().contains("ask.test"));
+        QVERIFY2(reached - answered < std::chrono::milliseconds(50),
+                 qPrintable(QStringLiteral("release took %1 ms").arg(std::chrono::duration_cast<std::chrono::milliseconds>(reached - answered).count())));
+        // A second answer finds nothing to release.
+        QByteArray err;
+        QCOMPARE(run(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("egress"),
+                                                             QStringLiteral("allow"), QString::number(id)}, nullptr, 10000, &err), 1);
+        QVERIFY2(err.startsWith("airlockctl: egress allow : "), err.constData());
+        // Bad usage is exit 2.
+        QCOMPARE(run(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("egress"),
+                                                             QStringLiteral("allow"), QString::number(id), QStringLiteral("--scope"),
+                                                             QStringLiteral("forever")}, nullptr, 10000, &err), 2);
+    }
+
+    void holdTimeoutDeniesARawIp()
+    {
+        m_egress->proxy().setHoldTimeoutMs(1500);
+        QElapsedTimer t;
+        t.start();
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("15"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                       QStringLiteral("http://") + kUpstream + QStringLiteral("/raw")}, &out), 0);
+        QVERIFY2(out.endsWith("\n403"), out.constData());
+        QVERIFY(t.elapsed() >= 1400);
+        m_egress->proxy().setHoldTimeoutMs(30000);
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("ip")).toString() == QLatin1String("203.0.113.10") &&
+                   o.value(QLatin1String("proto")).toString() == QLatin1String("http");
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(e.value(QLatin1String("host")).toString(), QString());
+        QVERIFY2(e.value(QLatin1String("reason")).toString().contains(QLatin1String("nobody decided")), qPrintable(e.value(QLatin1String("reason")).toString()));
+        for (const QByteArray &r : m_server.requests())
+            QVERIFY(!r.contains("/raw"));
+    }
+
+    void otherUdpIcmpAndIpv6AreDroppedAndRecorded()
+    {
+        Sentinel udp;
+        QVERIFY(udp.start(SOCK_DGRAM, 0xCB00710A, 9999)); // 203.0.113.10:9999
+        Sentinel hostUdp;
+        QVERIFY(hostUdp.start(SOCK_DGRAM, kGateway, 5555));
+        bool icmpAnswered = false;
+        inNamespace(m_guestNs, [&] {
+            auto sendUdp = [](const char *ip, quint16 port) {
+                const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+                sockaddr_in sa{};
+                sa.sin_family = AF_INET;
+                sa.sin_port = htons(port);
+                ::inet_pton(AF_INET, ip, &sa.sin_addr);
+                ::sendto(fd, "leak", 4, 0, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+                ::close(fd);
+            };
+            sendUdp("203.0.113.10", 9999);
+            sendUdp("10.99.0.1", 5555);
+            // ICMP echo to the gateway.
+            const int icmp = ::socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+            icmphdr echo{};
+            echo.type = ICMP_ECHO;
+            echo.un.echo.id = htons(77);
+            echo.checksum = htons(quint16(~((ICMP_ECHO << 8) + 77)));
+            sockaddr_in gw{};
+            gw.sin_family = AF_INET;
+            ::inet_pton(AF_INET, "10.99.0.1", &gw.sin_addr);
+            ::sendto(icmp, &echo, sizeof echo, 0, reinterpret_cast<sockaddr *>(&gw), sizeof gw);
+            pollfd pfd{icmp, POLLIN, 0};
+            char buf[256];
+            // A raw socket also sees our own request on some paths: look for a reply type.
+            for (int i = 0; i < 3 && ::poll(&pfd, 1, 500) == 1; ++i) {
+                const ssize_t n = ::recv(icmp, buf, sizeof buf, 0);
+                if (n >= 21 && buf[20] == ICMP_ECHOREPLY)
+                    icmpAnswered = true;
+            }
+            ::close(icmp);
+            // IPv6: link-local multicast to all nodes on the sandbox link.
+            const int v6 = ::socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+            sockaddr_in6 all{};
+            all.sin6_family = AF_INET6;
+            all.sin6_port = htons(9999);
+            ::inet_pton(AF_INET6, "ff02::1", &all.sin6_addr);
+            all.sin6_scope_id = if_nametoindex("alkv0g");
+            ::sendto(v6, "leak6", 5, 0, reinterpret_cast<sockaddr *>(&all), sizeof all);
+            ::close(v6);
+        });
+        QTest::qWait(300);
+        QVERIFY2(!udp.heardAnything(), "UDP to another port got through");
+        QVERIFY2(!hostUdp.heardAnything(), "UDP to a host port got through");
+        QVERIFY2(!icmpAnswered, "the gateway answered a ping");
+        auto proto = [](const char *p, const char *ip) {
+            return [p, ip](const QJsonObject &o) {
+                return o.value(QLatin1String("proto")).toString() == QLatin1String(p) &&
+                       (!ip || o.value(QLatin1String("ip")).toString() == QLatin1String(ip)) &&
+                       o.value(QLatin1String("decision")).toString() == QLatin1String("denied");
+            };
+        };
+        QVERIFY2(!waitEvent(proto("udp", "203.0.113.10")).isEmpty(), "no denied udp event");
+        QVERIFY2(!waitEvent(proto("udp", "10.99.0.1")).isEmpty(), "no denied udp event for the host port");
+        QVERIFY2(!waitEvent(proto("icmp", "10.99.0.1")).isEmpty(), "no denied icmp event");
+        QVERIFY2(!waitEvent(proto("ipv6", nullptr)).isEmpty(), "no denied ipv6 event");
+    }
+
+    void hostServicesAreUnreachable()
+    {
+        // A "host service" on the gateway address: ssh-like, any port but the broker's.
+        Sentinel service;
+        QVERIFY(service.start(SOCK_STREAM, kGateway, 2222));
+        bool connected = false;
+        inNamespace(m_guestNs, [&] {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            sockaddr_in sa{};
+            sa.sin_family = AF_INET;
+            sa.sin_port = htons(2222);
+            sa.sin_addr.s_addr = htonl(kGateway);
+            timeval tv{3, 0};
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
+                char b;
+                connected = ::recv(fd, &b, 1, 0) > 0; // the broker resets: nothing to read
+            }
+            ::close(fd);
+        });
+        QVERIFY(!connected);
+        QVERIFY2(!service.heardAnything(), "a guest reached a host service");
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("ip")).toString() == QLatin1String("10.99.0.1") && o.value(QLatin1String("port")).toInt() == 2222;
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QVERIFY(e.value(QLatin1String("reason")).toString().contains(QLatin1String("host services")));
+    }
+
+    void aHostileGuestDoesNotSlowAnother()
+    {
+        // guest1: 600 connections that send half a request head and stall (slowloris), and
+        // a DNS flood. guest2 and the API must stay fast meanwhile.
+        std::vector<int> held;
+        inNamespace(m_guestNs, [&] {
+            for (int i = 0; i < 600; ++i) {
+                const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                sockaddr_in sa{};
+                sa.sin_family = AF_INET;
+                sa.sin_port = htons(81);
+                ::inet_pton(AF_INET, "203.0.113.10", &sa.sin_addr);
+                if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0)
+                    ::send(fd, "GET / HTTP/1.1\r\nHo", 19, MSG_NOSIGNAL);
+                held.push_back(fd);
+            }
+            const int udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+            sockaddr_in dns{};
+            dns.sin_family = AF_INET;
+            dns.sin_port = htons(53);
+            dns.sin_addr.s_addr = htonl(kGateway);
+            const QByteArray q = dnsQuery(QStringLiteral("flood.test"), 1);
+            for (int i = 0; i < 20000; ++i)
+                ::sendto(udp, q.constData(), size_t(q.size()), 0, reinterpret_cast<sockaddr *>(&dns), sizeof dns);
+            ::close(udp);
+        });
+        QElapsedTimer t;
+        t.start();
+        QByteArray out;
+        QCOMPARE(runIn(m_guest2Ns, {QStringLiteral("curl"), QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("5"),
+                                    QStringLiteral("http://allowed.test/other-sandbox")}, &out), 0);
+        QCOMPARE(out, QByteArray("hello from upstream\n"));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QStringLiteral("the other sandbox waited %1 ms").arg(t.elapsed())));
+        t.restart();
+        QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out), 0);
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QStringLiteral("the API took %1 ms").arg(t.elapsed())));
+        // The hostile guest hit its own limits, and they are on record.
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("connections open, its limit"));
+                }).isEmpty());
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("DNS queries dropped"));
+                }, 3000).isEmpty());
+        for (int fd : held)
+            ::close(fd);
+    }
+
+    void spoofedSourcesAreDropped()
+    {
+        // Another IP on the guest's own interface.
+        QCOMPARE(runIn(m_guestNs, {QStringLiteral("ip"), QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.0.77/24"),
+                                   QStringLiteral("dev"), QStringLiteral("alkv0g")}), 0);
+        bool connected = false;
+        inNamespace(m_guestNs, [&] {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+            sockaddr_in me{};
+            me.sin_family = AF_INET;
+            ::inet_pton(AF_INET, "10.99.0.77", &me.sin_addr);
+            ::bind(fd, reinterpret_cast<sockaddr *>(&me), sizeof me);
+            sockaddr_in sa{};
+            sa.sin_family = AF_INET;
+            sa.sin_port = htons(80);
+            ::inet_pton(AF_INET, "203.0.113.10", &sa.sin_addr);
+            ::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+            pollfd pfd{fd, POLLOUT, 0};
+            int error = 1;
+            socklen_t len = sizeof error;
+            if (::poll(&pfd, 1, 1500) == 1)
+                ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);
+            connected = error == 0;
+            ::close(fd);
+        });
+        runIn(m_guestNs, {QStringLiteral("ip"), QStringLiteral("addr"), QStringLiteral("del"), QStringLiteral("10.99.0.77/24"),
+                          QStringLiteral("dev"), QStringLiteral("alkv0g")});
+        QVERIFY2(!connected, "a connection from a spoofed source address got an answer");
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("spoofed source 10.99.0.77"));
+                }).isEmpty());
+
+        // Another MAC: even the right IP is dropped.
+        QCOMPARE(runIn(m_guestNs, {QStringLiteral("ip"), QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"),
+                                   QStringLiteral("address"), QStringLiteral("52:54:00:66:66:66")}), 0);
+        QByteArray out;
+        const int rc = curl({QStringLiteral("--max-time"), QStringLiteral("2"), QStringLiteral("http://allowed.test/")}, &out);
+        QCOMPARE(runIn(m_guestNs, {QStringLiteral("ip"), QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"),
+                                   QStringLiteral("address"), kGuestMac}), 0);
+        QVERIFY2(rc != 0, "a guest with a changed MAC still got through");
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("spoofed source 10.99.0.2"));
+                }).isEmpty());
+    }
+
+    void theKernelForwardsNothing()
+    {
+        // With forwarding on in the broker namespace, a guest packet still never leaves routed.
+        QVERIFY(sh({QStringLiteral("sysctl"), QStringLiteral("-qw"), QStringLiteral("net.ipv4.ip_forward=1")}));
+        QByteArray ruleset;
+        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), QStringLiteral("airlock")}, &ruleset), 0);
+        QVERIFY(ruleset.contains("hook forward"));
+        QVERIFY(ruleset.contains("iifname \"alkbr0\""));
+        // Removing the sandbox removes its rules; adding it back restores them.
+        m_egress->sandboxDown(QStringLiteral("guest1"));
+        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), QStringLiteral("airlock")}, &ruleset), 0);
+        QVERIFY(!ruleset.contains("alkbr0"));
+        SandboxNet net{QStringLiteral("guest1"), kBridge, kGuest, kGateway, kGuestMac};
+        QVERIFY(m_egress->sandboxUp(net));
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("http://allowed.test/again")}, &out), 0);
+        QCOMPARE(out, QByteArray("hello from upstream\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEgress)
+#include "test_egress.moc"

