@@ -62,9 +62,10 @@ AIRLOCK_HOME=/proc/airlock-cannot-live-here shot start-failed --socket "$tmp/fai
 # Views filled with data a daemon cannot give yet on this machine (no running sandbox):
 # the real widgets, fed synthetic attempts and console bytes by the GUI tests, grabbed offscreen.
 AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_terminal_widget" rendersColouredPixels >/dev/null
-AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_egress_view" holdsAndFilters100kRows >/dev/null
+AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_egress_view" holdsAndFilters100kRows pendingPanelDedupesAndCountsDown >/dev/null
 AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen AIRLOCKD_BIN="$airlockd" "$build/tests/gui/test_gui_views" newSandboxDialogBuildsTheRequest >/dev/null
 echo "$out/widget-terminal.png"
 echo "$out/dialog-new-sandbox.png"
 echo "$out/dialog-vault-init.png"
 echo "$out/widget-network-100k.png"
+echo "$out/widget-pending.png"
