@@ -281,6 +281,10 @@
         <source>Request</source>
         <translation>Anfrage</translation>
     </message>
+    <message>
+        <source>rule #%1</source>
+        <translation>Regel #%1</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::MainWindow</name>
@@ -505,6 +509,10 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     <message>
         <source>Vie&amp;w</source>
         <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Image %1: %2</source>
+        <translation>Abbild %1: %2</translation>
     </message>
 </context>
 <context>

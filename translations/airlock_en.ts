@@ -281,6 +281,10 @@
         <source>Request</source>
         <translation type="unfinished" />
     </message>
+    <message>
+        <source>rule #%1</source>
+        <translation type="unfinished" />
+    </message>
 </context>
 <context>
     <name>airlock::ui::MainWindow</name>
@@ -501,6 +505,10 @@ Create one with File → New sandbox (Ctrl+N).</source>
     </message>
     <message>
         <source>Vie&amp;w</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Image %1: %2</source>
         <translation type="unfinished" />
     </message>
 </context>

@@ -15,7 +15,14 @@ done
 mkdir -p "$out"
 tmp=$(mktemp -d)
 daemon_pid=
-cleanup() { [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"; }
+created=
+cleanup() {
+    # The sandbox this script made goes away with its VM before its daemon does.
+    if [ -n "$created" ]; then ctl kill "$created" >/dev/null 2>&1; ctl rm "$created" >/dev/null 2>&1; fi
+    [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
 trap cleanup EXIT
 
 sock="$tmp/airlockd.sock"
@@ -34,8 +41,15 @@ ctl() { "$build/app/airlockctl" --socket "$sock" "$@"; }
 if ! ctl image ls --json 2>/dev/null | grep -q '"name"'; then
     ctl image build tiny >/dev/null 2>"$tmp/image.err" || echo "screenshots.sh: no image: $(tail -1 "$tmp/image.err")" >&2
 fi
-ctl ls --json 2>/dev/null | grep -q '"name"' || ctl create shot --start >/dev/null 2>"$tmp/create.err" \
-    || echo "screenshots.sh: no sandbox, the tabs show their empty states: $(tail -1 "$tmp/create.err")" >&2
+if ! ctl ls --json 2>/dev/null | grep -q '"name"'; then
+    if ctl create shot --start >/dev/null 2>"$tmp/create.err"; then
+        created=shot
+        # Something on its console for the Terminal tab.
+        printf 'echo hello from the sandbox; uname -a\n' | timeout 20 "$build/app/airlockctl" --socket "$sock" console shot >/dev/null 2>&1 || true
+    else
+        echo "screenshots.sh: no sandbox, the tabs show their empty states: $(tail -1 "$tmp/create.err")" >&2
+    fi
+fi
 
 # shot NAME ARGS...: starts airlock with ARGS, waits for it to settle, captures the screen.
 shot() {
@@ -62,9 +76,10 @@ AIRLOCK_HOME=/proc/airlock-cannot-live-here shot start-failed --socket "$tmp/fai
 # Views filled with data a daemon cannot give yet on this machine (no running sandbox):
 # the real widgets, fed synthetic attempts and console bytes by the GUI tests, grabbed offscreen.
 AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_terminal_widget" rendersColouredPixels >/dev/null
-AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_egress_view" holdsAndFilters100kRows >/dev/null
+AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen "$build/tests/gui/test_egress_view" holdsAndFilters100kRows pendingPanelDedupesAndCountsDown >/dev/null
 AIRLOCK_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen AIRLOCKD_BIN="$airlockd" "$build/tests/gui/test_gui_views" newSandboxDialogBuildsTheRequest >/dev/null
 echo "$out/widget-terminal.png"
 echo "$out/dialog-new-sandbox.png"
 echo "$out/dialog-vault-init.png"
 echo "$out/widget-network-100k.png"
+echo "$out/widget-pending.png"

@@ -258,6 +258,11 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
     // The first request is selected, ready for one click.
     QCOMPARE(panel.decisionBar()->targetId(), qint64(10));
 
+    if (const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        panel.resize(1000, 260);
+        QCoreApplication::processEvents();
+        panel.grab().save(dir + QStringLiteral("/widget-pending.png"));
+    }
     // A decision on any attempt of the target answers the whole row.
     model.apply(attempt(510, QStringLiteral("a"), "allowed", now));
     QCOMPARE(model.rowCount(), 2);

@@ -123,11 +123,11 @@ void TestGuiViews::vaultDialogInitsAndUnlocks()
     unlock.show();
     QTest::keyClicks(unlock.passphraseEdit(), QStringLiteral("wrong horse battery"));
     clickOk(unlock);
-    QTRY_VERIFY_WITH_TIMEOUT(!unlock.errorLabel()->text().isEmpty() && unlock.errorLabel()->text() != QLatin1String("Working…"), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!unlock.errorLabel()->text().isEmpty() && unlock.errorLabel()->text() != QStringLiteral("Working…"), 20000);
     QVERIFY(unlock.isVisible()); // a wrong passphrase keeps the dialog open with the daemon's reason
     unlock.passphraseEdit()->setText(QStringLiteral("correct horse battery"));
     clickOk(unlock);
-    QTRY_VERIFY_WITH_TIMEOUT(!unlock.isVisible(), 20000);
+    QTRY_VERIFY2_WITH_TIMEOUT(!unlock.isVisible(), qPrintable(unlock.errorLabel()->text()), 20000);
     m_connection->refreshStatus();
     QTRY_VERIFY(m_window->statusText().contains(QLatin1String("vault unlocked")));
 }

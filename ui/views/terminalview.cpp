@@ -3,6 +3,7 @@
 #include "common/replies.h"
 #include "widgets/terminalwidget.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QStackedWidget>
@@ -55,6 +56,9 @@ void TerminalView::attach(const QString &sandbox)
 {
     if (!m_client)
         return;
+    // Live bytes come as "console:<name>" events; subscribing before attaching loses none.
+    m_client->call(QStringLiteral("subscribe"),
+                   {{QStringLiteral("topics"), QJsonArray{QString(QStringLiteral("console:") + sandbox)}}}, this, {});
     m_client->call(QStringLiteral("console.attach"), {{QStringLiteral("name"), sandbox}}, this,
                    [this, sandbox](const ApiClient::Reply &r) {
                        TerminalWidget *t = m_terminals.value(sandbox);
