@@ -60,12 +60,7 @@ Status Daemon::start()
     m_store = std::move(store.value());
 
     m_api = std::make_unique<ApiServer>(accessPolicyFor(m_config));
-    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) {
-        // The hottest call (every client polls it): answered from a cached serialisation.
-        if (m_statusJson.isEmpty())
-            m_statusJson = QJsonDocument(status()).toJson(QJsonDocument::Compact);
-        call.replyRaw(m_statusJson);
-    });
+    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
 
     m_services = makeServices(*this);
     for (auto &service : m_services) {

@@ -26,8 +26,6 @@ public:
     Store &store() { return m_store; }
     ApiServer &api() { return *m_api; }
     QJsonObject status() const;
-    // Services call this when a field they contribute to `status` changed.
-    void invalidateStatus() { m_statusJson.clear(); }
 
 private:
     DaemonConfig m_config;
@@ -36,7 +34,6 @@ private:
     std::unique_ptr<ApiServer> m_api;
     std::vector<std::unique_ptr<Service>> m_services;
     bool m_started = false;
-    QByteArray m_statusJson; // serialised status, rebuilt after invalidateStatus()
 };
 
 } // namespace airlock

@@ -71,6 +71,7 @@ Status SandboxService::start()
             QMutexLocker lock(&m_accelLock);
             m_accel = engine.accel();
         }
+        countSandboxes(engine);
         done.release();
     });
     done.acquire();
@@ -127,11 +128,18 @@ void SandboxService::publish(const QString &topic, const QJsonObject &data)
 
 void SandboxService::publishState(SandboxEngine &engine, const QString &name, uid_t uid)
 {
+    countSandboxes(engine);
     auto d = engine.describe(name, uid);
     if (d)
         publish(QStringLiteral("sandbox"), d.value());
     else
         publish(QStringLiteral("sandbox"), {{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}});
+}
+
+void SandboxService::countSandboxes(SandboxEngine &engine)
+{
+    if (auto all = engine.list(0)) // uid 0: every sandbox, whoever owns it
+        m_sandboxCount = int(all->size());
 }
 
 QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
@@ -149,6 +157,7 @@ void SandboxService::contributeStatus(QJsonObject &status) const
 {
     QMutexLocker lock(&m_accelLock);
     status.insert(QStringLiteral("accel"), m_accel);
+    status.insert(QStringLiteral("sandboxes"), m_sandboxCount.load());
 }
 
 void SandboxService::registerMethods(ApiServer &api)

@@ -48,6 +48,8 @@ private:
     // Publishes from any thread (the API lives on the main thread).
     void publish(const QString &topic, const QJsonObject &data);
     void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
+    // Keeps `status.sandboxes` current without touching the store on the API thread.
+    void countSandboxes(SandboxEngine &engine);
     // sandbox.list rows with the egress broker's count of held requests.
     QJsonArray withPending(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
@@ -76,6 +78,7 @@ private:
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
+    std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
