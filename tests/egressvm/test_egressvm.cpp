@@ -131,12 +131,14 @@ private:
 // A listener on the host that a guest must never reach.
 class Sentinel {
 public:
-    bool start(int type, const QString &ip, quint16 port)
+    // `shared`: SO_REUSEADDR; without it the port is taken even from a socket that sets it.
+    bool start(int type, const QString &ip, quint16 port, bool shared = true)
     {
         m_type = type;
         m_fd = ::socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (shared)
+            ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
         sockaddr_in sa{};
         sa.sin_family = AF_INET;
         sa.sin_port = htons(port);
@@ -298,7 +300,7 @@ void TestEgressVm::initTestCase()
     runProgram(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
     const Run added = runProgram(u"ip"_s, {u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
     m_outsideAdded = added.exitCode == 0;
-    QVERIFY2(m_outsideAdded || added.err.contains("File exists"), added.err.constData());
+    QVERIFY2(m_outsideAdded || added.err.contains("File exists") || added.err.contains("already assigned"), added.err.constData());
     m_outsideAdded = true;
     QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.20:80");
     QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
@@ -320,7 +322,7 @@ void TestEgressVm::initTestCase()
     m_aIp = sandboxRow(m_a).value("ip"_L1).toString();
     m_bIp = sandboxRow(m_b).value("ip"_L1).toString();
     QVERIFY(!m_aIp.isEmpty() && !m_bIp.isEmpty());
-    auto gatewayOf = [](const QString &ip) { return ip.section(u'.', 0, 2) + u'.' + QString::number(ip.section(u'.', 3, 3).toInt() - 1); };
+    auto gatewayOf = [](const QString &ip) -> QString { return ip.section(u'.', 0, 2) + u"."_s + QString::number(ip.section(u'.', 3, 3).toInt() - 1); };
     m_aGw = gatewayOf(m_aIp);
     m_bGw = gatewayOf(m_bIp);
 
@@ -349,9 +351,9 @@ void TestEgressVm::guestUsesTheGatewayAsRouteAndResolver()
 {
     const Run resolv = guest(m_a, {u"cat"_s, u"/etc/resolv.conf"_s});
     QCOMPARE(resolv.exitCode, 0);
-    QVERIFY2(resolv.out.contains("nameserver " + m_aGw.toLatin1()), resolv.out.constData());
+    QVERIFY2(resolv.out.contains(QByteArray("nameserver " + m_aGw.toLatin1())), resolv.out.constData());
     const Run route = guest(m_a, {u"ip"_s, u"route"_s});
-    QVERIFY2(route.out.contains("default via " + m_aGw.toLatin1()), route.out.constData());
+    QVERIFY2(route.out.contains(QByteArray("default via " + m_aGw.toLatin1())), route.out.constData());
     // The broker guards both sandboxes' bridges.
     const QByteArray table = nftTable();
     QVERIFY2(table.contains("ether saddr != ") && table.count("jump sb") >= 2, table.constData());
@@ -436,7 +438,6 @@ void TestEgressVm::dnsToAnOutsideResolverIsAnsweredInside()
     // Asked of a resolver "on the internet", answered by the broker with a synthetic address:
     // the query never left (the namespace has no route out either).
     const Run r = guest(m_a, {u"nslookup"_s, u"outside-resolver.test"_s, u"8.8.8.8"_s});
-    QVERIFY2(r.exitCode == 0, r.out.constData());
     const QRegularExpression synth(u"Address:\\s*(198\\.1[89]\\.\\d+\\.\\d+)"_s);
     QVERIFY2(synth.match(QString::fromLatin1(r.out)).hasMatch(), r.out.constData());
     const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
@@ -455,9 +456,8 @@ void TestEgressVm::dnsTxtAndTunnellingAreRefused()
     QVERIFY2(!waitEvent(m_a, denied(u"host"_s, u"exfil.test"_s)).isEmpty(), "no denied event for the TXT query");
 
     const QString longName = QString(60, u'a') + u".secret-data-here.tunnel.test"_s;
-    const Run tunnel = guest(m_a, {u"nslookup"_s, longName});
-    QVERIFY(tunnel.exitCode != 0);
-    QVERIFY2(!isSynthetic(QString::fromLatin1(tunnel.out).section(u"Address:"_s, 2, 2).trimmed()), tunnel.out.constData());
+    const Run tunnel = guest(m_a, {u"nslookup"_s, longName, u"8.8.8.8"_s});
+    QVERIFY2(!QString::fromLatin1(tunnel.out).contains(QRegularExpression(u"Address:\\s*198\\.1[89]\\."_s)), tunnel.out.constData());
     const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
         return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains("tunnelling"_L1);
     });
@@ -663,9 +663,9 @@ void TestEgressVm::aSandboxWhoseNetworkCannotBeGuardedDoesNotStart()
     const CtlResult created = m_daemon.ctl({u"create"_s, c, u"--memory"_s, u"256"_s});
     QCOMPARE(created.exitCode, 0);
     const QString cIp = created.json().toObject().value("ip"_L1).toString();
-    const QString cGw = cIp.section(u'.', 0, 2) + u'.' + QString::number(cIp.section(u'.', 3, 3).toInt() - 1);
+    const QString cGw = cIp.section(u'.', 0, 2) + u"."_s + QString::number(cIp.section(u'.', 3, 3).toInt() - 1);
     Sentinel squatter;
-    QVERIFY2(squatter.start(SOCK_DGRAM, cGw, 15053), "cannot bind the resolver port on the new gateway");
+    QVERIFY2(squatter.start(SOCK_DGRAM, cGw, 15053, false), "cannot bind the resolver port on the new gateway");
     const CtlResult start = m_daemon.ctl({u"start"_s, c});
     QCOMPARE(start.exitCode, 1);
     QVERIFY2(start.err.contains("network cannot be guarded") && start.err.contains("15053"), start.err.constData());
