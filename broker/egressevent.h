@@ -24,6 +24,7 @@ struct EgressEvent {
     qint64 bytesUp = 0;
     qint64 bytesDown = 0;
     qint64 durationMs = 0;
+    qint64 pendingItem = 0;  // while pending: the id of the item it waits in (not stored)
 
     QJsonObject toJson() const;
     // "2026-11-30T15:43:37.123Z": fast (QDateTime::toString is slow on the event hot path).

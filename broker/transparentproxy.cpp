@@ -383,7 +383,10 @@ void TransparentProxy::hold(Flow &f)
     f.state = State::Held;
     f.pendingId = item->id;
     f.event.decision = QStringLiteral("pending");
-    f.event.reason = QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000);
+    f.event.pendingItem = item->id;
+    f.event.reason = item->id == f.event.id
+                         ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
+                         : QStringLiteral("joined pending request %1").arg(item->id);
     item->flows.append(f.id);
     if (item->flows.size() == 1)
         item->event = f.event;
@@ -405,6 +408,7 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
         if (!f)
             continue;
         f->pendingId = 0;
+        f->event.pendingItem = 0;
         f->event.rule = rule;
         f->event.reason = reason;
         if (allowIt) {

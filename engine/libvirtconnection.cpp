@@ -3,6 +3,7 @@
 
 #include <libvirt/virterror.h>
 #include <mutex>
+#include <thread>
 
 namespace airlock {
 
@@ -10,12 +11,19 @@ namespace {
 void ignoreError(void *, virErrorPtr) {}
 } // namespace
 
-void LibvirtConnection::silenceDefaultHandler()
+void LibvirtConnection::initializeLibvirt()
 {
     static std::once_flag once;
     std::call_once(once, [] {
         virInitialize();
         virSetErrorFunc(nullptr, ignoreError);
+        // libvirt's own event loop on a thread of its own: streams (consoles) and keepalive
+        // need it, and no caller ever has to drive a connection's I/O by itself.
+        virEventRegisterDefaultImpl();
+        std::thread([] {
+            for (;;)
+                virEventRunDefaultImpl();
+        }).detach();
     });
 }
 
@@ -31,7 +39,7 @@ void LibvirtConnection::close()
 
 Status LibvirtConnection::open(const QString &uri)
 {
-    silenceDefaultHandler();
+    initializeLibvirt();
     close();
     m_uri = uri;
     m_conn = virConnectOpen(uri.toUtf8().constData());

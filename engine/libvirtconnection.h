@@ -28,8 +28,8 @@ public:
     static Error lastError(const QString &what);
     // True when the last libvirt error of this thread was "no such domain/network/volume/pool".
     static bool lastErrorIsMissing();
-    // Stops libvirt from printing errors to stderr (once per process).
-    static void silenceDefaultHandler();
+    // Once per process: libvirt prints no errors to stderr, and its event loop runs.
+    static void initializeLibvirt();
 
 private:
     virConnectPtr m_conn = nullptr;

@@ -314,6 +314,9 @@ Status SandboxEngine::reconcile()
                 }
                 return ok();
             });
+        } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
+            reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
+            continue;
         } else if (op.kind == QLatin1String("image")) {
             m_pool->refresh();
             QSqlQuery q(m_store.db());
@@ -368,6 +371,7 @@ Status SandboxEngine::reconcile()
     }
     free(networks);
 
+    collectLayers();
     m_pool->refresh();
     for (const QString &vol : m_pool->volumeNames()) {
         if (vol.startsWith(volumePrefix()) && !knownVolumes.contains(vol)) {

@@ -101,6 +101,10 @@ private:
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
     void collectLayers(); // deletes layers nobody owns or builds on
+    Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
+                                  qint64 *parentOut);
+    Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
+    void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     Status guardNetwork(const QString &name);
     void releaseNetwork(const QString &name);
     Status reconcileNetworks();

@@ -97,6 +97,127 @@ void SandboxEngine::collectLayers()
     }
 }
 
+// The store's side of a snapshot: the old top freezes, the new overlay becomes the top.
+Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label,
+                                             qint64 opId, qint64 *parentOut)
+{
+    qint64 snapshotId = 0;
+    qint64 parentSnapshot = 0;
+    Status stored = m_store.transaction([&]() -> Status {
+        QSqlQuery w(m_store.db());
+        w.prepare(QStringLiteral("SELECT id FROM snapshots WHERE sandbox_id = ? AND layer_id = (SELECT parent_id FROM layers WHERE id = ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        if (w.exec() && w.next())
+            parentSnapshot = w.value(0).toLongLong();
+        w.prepare(QStringLiteral("UPDATE layers SET frozen = 1 WHERE id = ?"));
+        w.addBindValue(top);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        w.addBindValue(newVolume);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        const qint64 newLayer = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+        w.addBindValue(newLayer);
+        w.addBindValue(sid);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        w.prepare(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(top);
+        w.addBindValue(parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)));
+        w.addBindValue(label);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        snapshotId = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        w.addBindValue(opId);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
+        return ok();
+    });
+    if (!stored)
+        return stored.error();
+    *parentOut = parentSnapshot;
+    return snapshotId;
+}
+
+// The store's side of a restore: a new overlay above `frozen` becomes the top.
+Status SandboxEngine::recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId)
+{
+    return m_store.transaction([&]() -> Status {
+        QSqlQuery w(m_store.db());
+        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+        w.addBindValue(sid);
+        w.addBindValue(frozen);
+        w.addBindValue(newVolume);
+        w.addBindValue(now());
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
+        const qint64 newLayer = w.lastInsertId().toLongLong();
+        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+        w.addBindValue(newLayer);
+        w.addBindValue(sid);
+        if (!w.exec())
+            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
+        // The old top is no snapshot's layer; it goes unless something builds on it.
+        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ? AND frozen = 0"));
+        w.addBindValue(oldTop);
+        w.exec();
+        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+        w.addBindValue(opId);
+        w.exec();
+        return ok();
+    });
+}
+
+// After a crash in the middle of a snapshot or restore: if the domain already uses the new
+// overlay the operation is finished in the store, otherwise the overlay is deleted.
+void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state)
+{
+    const QString newVolume = state.value(QLatin1String("volumes")).toArray().first().toString();
+    auto newPath = m_pool->volumePath(newVolume);
+    bool inUse = false;
+    if (newPath) {
+        Dom dom(m_libvirt.get(), state.value(QLatin1String("domain")).toString());
+        if (dom.ptr) {
+            for (unsigned flags : {0u, unsigned(VIR_DOMAIN_XML_INACTIVE)}) {
+                char *xml = virDomainGetXMLDesc(dom.ptr, flags);
+                if (xml && QString::fromUtf8(xml).contains(QStringLiteral("file='%1'").arg(newPath.value())))
+                    inUse = true;
+                free(xml);
+            }
+        }
+    }
+    qint64 sid = 0;
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
+    q.addBindValue(sandbox);
+    if (q.exec() && q.next())
+        sid = q.value(0).toLongLong();
+    const qint64 top = state.value(QLatin1String("top")).toInteger();
+    if (inUse && sid) {
+        qCInfo(lcEngine) << "reconcile: finishing the" << kind << "of" << sandbox;
+        if (kind == QLatin1String("snapshot")) {
+            qint64 parent = 0;
+            recordSnapshot(sid, top, newVolume, state.value(QLatin1String("label")).toString(), opId, &parent);
+        } else {
+            recordRestore(sid, state.value(QLatin1String("frozen")).toInteger(), top, newVolume, opId);
+            collectLayers();
+        }
+        return;
+    }
+    qCInfo(lcEngine) << "reconcile: rolling back the" << kind << "of" << sandbox;
+    m_pool->deleteVolume(newVolume);
+    endOperation(opId);
+}
+
 Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid)
 {
     if (Status s = ensureLibvirt(); !s)
@@ -167,50 +288,12 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     }
     crashPoint("snapshot:switched");
 
-    qint64 snapshotId = 0;
     qint64 parentSnapshot = 0;
-    Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery w(m_store.db());
-        w.prepare(QStringLiteral("SELECT id FROM snapshots WHERE sandbox_id = ? AND layer_id = (SELECT parent_id FROM layers WHERE id = ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        if (w.exec() && w.next())
-            parentSnapshot = w.value(0).toLongLong();
-        w.prepare(QStringLiteral("UPDATE layers SET frozen = 1 WHERE id = ?"));
-        w.addBindValue(top);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        w.addBindValue(newVolume);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        const qint64 newLayer = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-        w.addBindValue(newLayer);
-        w.addBindValue(sid);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        w.prepare(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        w.addBindValue(parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)));
-        w.addBindValue(label);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        snapshotId = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        w.addBindValue(op.value());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        return ok();
-    });
-    if (!stored) // the domain already writes into the new layer: leave the operation for reconcile
-        return stored.error();
-    return QJsonObject{{QStringLiteral("id"), snapshotId},
+    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot);
+    if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
+        return snapshotId.error();
+    const qint64 snapshotIdValue = snapshotId.value();
+    return QJsonObject{{QStringLiteral("id"), snapshotIdValue},
                        {QStringLiteral("sandbox"), sandbox},
                        {QStringLiteral("label"), label},
                        {QStringLiteral("parent"), parentSnapshot ? QJsonValue(parentSnapshot) : QJsonValue()},
@@ -270,7 +353,9 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     const bool wasRunning = state == QLatin1String("running") || state == QLatin1String("paused");
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
-    Result<qint64> op = beginOperation(QStringLiteral("restore"), sandbox, {{QStringLiteral("volumes"), QJsonArray{newVolume}}});
+    Result<qint64> op = beginOperation(QStringLiteral("restore"), sandbox,
+                                       {{QStringLiteral("volumes"), QJsonArray{newVolume}}, {QStringLiteral("domain"), domain},
+                                        {QStringLiteral("top"), oldTop}, {QStringLiteral("frozen"), frozen}});
     if (!op)
         return op.error();
     auto newPath = m_pool->createOverlay(newVolume, base.value(), QStringLiteral("qcow2"), capacity);
@@ -289,30 +374,8 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
         endOperation(op.value());
         return s.error();
     }
-    Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery w(m_store.db());
-        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(frozen);
-        w.addBindValue(newVolume);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
-        const qint64 newLayer = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-        w.addBindValue(newLayer);
-        w.addBindValue(sid);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
-        // The old top is no snapshot's layer; it goes unless something builds on it.
-        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ? AND frozen = 0"));
-        w.addBindValue(oldTop);
-        w.exec();
-        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        w.addBindValue(op.value());
-        w.exec();
-        return ok();
-    });
+    crashPoint("restore:switched");
+    Status stored = recordRestore(sid, frozen, oldTop, newVolume, op.value());
     if (!stored)
         return stored.error();
     collectLayers();

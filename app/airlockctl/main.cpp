@@ -16,5 +16,8 @@ int main(int argc, char **argv)
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);
     airlock::ctl::registerEgressCommands(registry);
+    airlock::ctl::registerConsoleCommands(registry);
+    airlock::ctl::registerVaultCommands(registry);
+    airlock::ctl::registerSecretCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

@@ -72,5 +72,8 @@ void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);
 void registerEgressCommands(Registry &registry);
+void registerConsoleCommands(Registry &registry);
+void registerVaultCommands(Registry &registry);
+void registerSecretCommands(Registry &registry);
 
 } // namespace airlock::ctl

@@ -263,14 +263,16 @@ void EgressService::onDropped(const DroppedPacket &p)
 void EgressService::publish(const std::vector<EgressEvent> &events)
 {
     // Called on the event writer's thread once per batch: one hop to the main thread.
-    QList<QJsonObject> objects;
+    // A flow that joined an existing pending item is an attempt ("egress"), not a new
+    // question for the person ("pending").
+    QList<std::pair<QJsonObject, bool>> objects;
     objects.reserve(qsizetype(events.size()));
     for (const EgressEvent &e : events)
-        objects.append(e.toJson());
+        objects.append({e.toJson(), e.decision == QLatin1String("pending") && e.pendingItem == e.id});
     QMetaObject::invokeMethod(&m_context, [this, objects] {
-        for (const QJsonObject &o : objects) {
+        for (const auto &[o, question] : objects) {
             m_api.publish(QStringLiteral("egress"), o);
-            if (o.value(QLatin1String("decision")).toString() == QLatin1String("pending"))
+            if (question)
                 m_api.publish(QStringLiteral("pending"), o);
         }
     }, Qt::QueuedConnection);

@@ -3,6 +3,7 @@
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
+#include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
 
@@ -63,6 +64,9 @@ Status SandboxService::start()
     Status result = ok();
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
+        m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
+            publish(QStringLiteral("console:") + sandbox, {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
+        });
         {
             QMutexLocker lock(&m_accelLock);
             m_accel = engine.accel();
@@ -95,7 +99,7 @@ void SandboxService::stop()
     m_pool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
-    onEngine([&](SandboxEngine &) { m_engine.reset(); done.release(); });
+    onEngine([&](SandboxEngine &) { m_consoles.reset(); m_engine.reset(); done.release(); });
     onBuilder([&](SandboxEngine &) { m_builder.reset(); done.release(); });
     done.acquire(2);
     m_engineThread.quit();
@@ -235,6 +239,7 @@ void SandboxService::registerMethods(ApiServer &api)
             if (r.value()) { // it was running: start it again on the restored disk
                 if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
                     return call.fail(s.error());
+                consoleAfterStart(e, sandbox, call.peer().uid);
                 auto d = e.describe(sandbox, call.peer().uid);
                 return waitForAgent(call, e.domainOf(sandbox, call.peer().uid).value(), sandbox, kDefaultBootTimeoutS,
                                     d ? d.value() : QJsonObject{});
@@ -266,10 +271,12 @@ void SandboxService::registerMethods(ApiServer &api)
                 return call.reply(r.value());
             if (Status s = e.startSandbox(newName, call.peer().uid); !s)
                 return call.fail(s.error());
+            consoleAfterStart(e, newName, call.peer().uid);
             waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
         });
     });
     api.registerMethod(QStringLiteral("file.push"), [this](const Call &call) { filePush(call); });
+    registerConsoleMethods(api);
     api.registerMethod(QStringLiteral("file.pull"), [this](const Call &call) { filePull(call); });
 }
 
@@ -312,6 +319,55 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     });
 }
 
+void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid)
+{
+    auto domain = engine.domainOf(name, uid);
+    if (domain) {
+        if (Status s = m_consoles->ensure(name, domain.value()); !s)
+            qCWarning(lcEngine) << s.error().message();
+    }
+}
+
+void SandboxService::registerConsoleMethods(ApiServer &api)
+{
+    // The caller subscribes to "console:<name>" for live output; attach returns the history.
+    api.registerMethod(QStringLiteral("console.attach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([this, call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            const QString state = SandboxEngine::stateOf(e.connection(), domain.value());
+            const bool running = state == QLatin1String("running") || state == QLatin1String("paused");
+            if (running) {
+                if (Status s = m_consoles->ensure(sandbox, domain.value()); !s)
+                    return call.fail(s.error());
+            }
+            call.reply(QJsonObject{{QStringLiteral("history_b64"), QString::fromLatin1(m_consoles->history(sandbox).toBase64())},
+                                   {QStringLiteral("topic"), QString(QStringLiteral("console:") + sandbox)},
+                                   {QStringLiteral("state"), state}});
+        });
+    });
+    api.registerMethod(QStringLiteral("console.write"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+        onEngine([this, call, sandbox, data](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            Status s = m_consoles->write(sandbox, data);
+            s ? call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}}) : call.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("console.detach"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        onEngine([call, sandbox](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            domain ? call.reply(QJsonObject{{QStringLiteral("name"), sandbox}}) : call.fail(domain.error());
+        });
+    });
+}
+
 void SandboxService::create(const Call &call)
 {
     const QJsonObject p = call.params();
@@ -340,6 +396,7 @@ void SandboxService::create(const Call &call)
             publishState(e, r.name, r.owner);
             return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
         }
+        consoleAfterStart(e, r.name, r.owner);
         waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value(), true);
     });
 }
@@ -359,6 +416,10 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
         else if (method == QLatin1String("remove")) s = e.remove(sandbox, uid);
         if (!s)
             return call.fail(s.error());
+        if (method == QLatin1String("start"))
+            consoleAfterStart(e, sandbox, uid);
+        if (method == QLatin1String("remove"))
+            m_consoles->close(sandbox);
         if (method == QLatin1String("start") && wait) {
             auto d = e.describe(sandbox, uid);
             return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});

@@ -20,6 +20,7 @@ class Call;
 class EgressControl;
 class NetworkHooks;
 class SandboxEngine;
+class ConsoleHub;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
 // runs on that thread in order; waits (boot, shutdown, guest-exec, file transfer) run on a
@@ -52,6 +53,9 @@ private:
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
 
+    // Opens the console stream right after a start, so the boot is in its history.
+    void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
+    void registerConsoleMethods(ApiServer &api);
     void create(const Call &call);
     void lifecycle(const Call &call, const QString &method);
     void stopSandbox(const Call &call);
@@ -67,6 +71,7 @@ private:
     QObject *m_builderContext = nullptr; // lives on m_builderThread
     std::unique_ptr<SandboxEngine> m_engine;
     std::unique_ptr<SandboxEngine> m_builder;
+    std::unique_ptr<ConsoleHub> m_consoles;
     QThreadPool m_pool;
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");

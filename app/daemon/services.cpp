@@ -3,6 +3,7 @@
 #include "daemon/egressservice.h"
 #include "daemon/ruleservice.h"
 #include "daemon/sandboxservice.h"
+#include "daemon/vaultservice.h"
 
 namespace airlock {
 
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
                                                   &rules->mainThreadRules());
     auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.api(), egress.get());
     services.push_back(std::move(rules));
+    services.push_back(std::make_unique<VaultService>(daemon));
     services.push_back(std::move(egress));
     services.push_back(std::move(sandboxes)); // after egress: it starts (and stops) inside the broker's lifetime
     return services;

@@ -4,6 +4,8 @@
 #include <QAtomicInteger>
 #include <QFile>
 #include <QFileInfo>
+#include <QMutex>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -30,9 +32,26 @@ Status exec(QSqlDatabase &db, const QString &sql)
     return ok();
 }
 
-// The first 16 bytes of every SQLite 3 database.
+// Files this process has open (or had open) through SQLite. Closing ANY descriptor of a file
+// drops all of the process's POSIX locks on it, so reading such a file ourselves while another
+// connection (another thread's Store) is open would silently break SQLite's WAL locking.
+QMutex g_openedMutex;
+QSet<QString> g_opened;
+
+void rememberOpened(const QString &path)
+{
+    QMutexLocker locker(&g_openedMutex);
+    g_opened.insert(QFileInfo(path).canonicalFilePath());
+}
+
+// The first 16 bytes of every SQLite 3 database; only read before this process first opens it.
 bool looksLikeSqlite(const QString &path)
 {
+    {
+        QMutexLocker locker(&g_openedMutex);
+        if (g_opened.contains(QFileInfo(path).canonicalFilePath()))
+            return true;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return false;
@@ -164,6 +183,13 @@ CREATE TABLE operations (
     step        TEXT NOT NULL,
     state_json  TEXT NOT NULL DEFAULT '{}',
     started     TEXT NOT NULL
+);
+CREATE TABLE sandbox_cas (
+    sandbox_id     INTEGER PRIMARY KEY REFERENCES sandboxes(id) ON DELETE CASCADE,
+    cert_pem       TEXT NOT NULL,
+    key_nonce      BLOB NOT NULL,
+    key_ciphertext BLOB NOT NULL,
+    created        TEXT NOT NULL
 )
 )SQL")},
     };
@@ -240,6 +266,7 @@ Result<Store> Store::open(const QString &path, const std::vector<Migration> &ste
                                               "or restore a backup").arg(verdict)};
     }
 
+    rememberOpened(path);
     const int current = store.version();
     const int newest = steps.empty() ? 0 : steps.back().version;
     if (current > newest)

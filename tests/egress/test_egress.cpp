@@ -224,6 +224,7 @@ class TestEgress : public QObject {
 private:
     QString m_brokerNs;
     QString m_guestNs;
+    QString m_guest2Ns;          // a second sandbox: a hostile guest must not slow it
     QTemporaryDir m_dir;
     QString m_socket;
     std::unique_ptr<Store> m_store;
@@ -274,12 +275,13 @@ private:
     }
     void removeNamespaces()
     {
-        for (const QString &ns : {m_guestNs, m_brokerNs}) {
+        for (const QString &ns : {m_guestNs, m_guest2Ns, m_brokerNs}) {
             if (!ns.isEmpty())
                 run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), ns});
         }
-        if (!m_guestNs.isEmpty())
-            QDir(QStringLiteral("/etc/netns/") + m_guestNs).removeRecursively();
+        for (const QString &ns : {m_guestNs, m_guest2Ns})
+            if (!ns.isEmpty())
+                QDir(QStringLiteral("/etc/netns/") + ns).removeRecursively();
     }
 
 private Q_SLOTS:
@@ -302,8 +304,10 @@ private Q_SLOTS:
         const QString pid = QString::number(::getpid());
         m_brokerNs = QStringLiteral("alk-eg-b-") + pid;
         m_guestNs = QStringLiteral("alk-eg-g-") + pid;
+        m_guest2Ns = QStringLiteral("alk-eg-h-") + pid;
         const QString ip = QStringLiteral("ip");
         QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_brokerNs}));
+        QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_guest2Ns}));
         QVERIFY(sh({ip, QStringLiteral("netns"), QStringLiteral("add"), m_guestNs}));
         // From here on this process (and every thread and child it starts) lives in the broker namespace.
         QVERIFY2(enter(m_brokerNs), "cannot enter the broker namespace");
@@ -317,6 +321,13 @@ private Q_SLOTS:
              QStringLiteral("peer"), QStringLiteral("name"), QStringLiteral("alkv0g")},
             {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0h"), QStringLiteral("master"), kBridge, QStringLiteral("up")},
             {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv0g"), QStringLiteral("netns"), m_guestNs},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), QStringLiteral("alkbr1"), QStringLiteral("type"), QStringLiteral("bridge")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.1.1/24"), QStringLiteral("dev"), QStringLiteral("alkbr1")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkbr1"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("add"), QStringLiteral("alkv1h"), QStringLiteral("type"), QStringLiteral("veth"),
+             QStringLiteral("peer"), QStringLiteral("name"), QStringLiteral("alkv1g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1h"), QStringLiteral("master"), QStringLiteral("alkbr1"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("netns"), m_guest2Ns},
         };
         for (const QStringList &cmd : setup)
             QVERIFY2(sh(cmd), qPrintable(cmd.join(QLatin1Char(' '))));
@@ -330,6 +341,20 @@ private Q_SLOTS:
         };
         for (const QStringList &cmd : guestSetup)
             QVERIFY2(runIn(m_guestNs, cmd) == 0, qPrintable(cmd.join(QLatin1Char(' '))));
+        const QStringList guest2Setup[] = {
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("address"), QStringLiteral("52:54:00:12:34:57")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.1.2/24"), QStringLiteral("dev"), QStringLiteral("alkv1g")},
+            {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("alkv1g"), QStringLiteral("up")},
+            {ip, QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("default"), QStringLiteral("via"), QStringLiteral("10.99.1.1")},
+        };
+        for (const QStringList &cmd : guest2Setup)
+            QVERIFY2(runIn(m_guest2Ns, cmd) == 0, qPrintable(cmd.join(QLatin1Char(' '))));
+        QVERIFY(QDir().mkpath(QStringLiteral("/etc/netns/") + m_guest2Ns));
+        QFile resolv2(QStringLiteral("/etc/netns/%1/resolv.conf").arg(m_guest2Ns));
+        QVERIFY(resolv2.open(QIODevice::WriteOnly));
+        resolv2.write("nameserver 10.99.1.1\noptions timeout:2 attempts:1\n");
+        resolv2.close();
         // The guest's resolver is "outside": its queries must still land on the broker.
         QVERIFY(QDir().mkpath(QStringLiteral("/etc/netns/") + m_guestNs));
         QFile resolv(QStringLiteral("/etc/netns/%1/resolv.conf").arg(m_guestNs));
@@ -383,6 +408,9 @@ private Q_SLOTS:
         net.mac = kGuestMac;
         Status up = m_egress->sandboxUp(net);
         QVERIFY2(up, qPrintable(up.error().message()));
+        Status up2 = m_egress->sandboxUp(SandboxNet{QStringLiteral("guest2"), QStringLiteral("alkbr1"), 0x0A630102, 0x0A630101,
+                                                    QStringLiteral("52:54:00:12:34:57")});
+        QVERIFY2(up2, qPrintable(up2.error().message()));
         m_ready = true;
     }
 
@@ -390,6 +418,7 @@ private Q_SLOTS:
     {
         if (m_egress) {
             m_egress->sandboxDown(QStringLiteral("guest1"));
+            m_egress->sandboxDown(QStringLiteral("guest2"));
             m_egress->stop();
         }
         m_server.stop();
@@ -540,11 +569,25 @@ private Q_SLOTS:
 
     void askAnsweredFromTheCliReleasesTheFlow()
     {
+        // Every client sees the question as it happens.
+        QProcess follow;
+        follow.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("--json"),
+                                                              QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending"),
+                                                              QStringLiteral("--follow")});
+        QVERIFY(follow.waitForStarted());
+        QTest::qWait(300);
         QProcess guest;
         guest.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
                                            QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
                                            QStringLiteral("http://ask.test/please")});
         QVERIFY(guest.waitForStarted());
+        // A second attempt at the same target joins the same pending item.
+        QProcess again;
+        again.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://ask.test/again")});
+        QVERIFY(again.waitForStarted());
+        QTest::qWait(500);
         // The pending item shows up for every client.
         qint64 id = 0;
         QElapsedTimer t;
@@ -562,6 +605,23 @@ private Q_SLOTS:
         }
         QVERIFY2(id, "the held flow never appeared in `egress ls --pending`");
         QCOMPARE(guest.state(), QProcess::Running); // still waiting
+        QCOMPARE(again.state(), QProcess::Running);
+        {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            int items = 0;
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
+                items += v.toObject().value(QLatin1String("host")).toString() == QLatin1String("ask.test");
+            QCOMPARE(items, 1);
+        }
+        t.restart();
+        while (!follow.canReadLine() && t.elapsed() < 3000)
+            QTest::qWait(20);
+        const QJsonObject streamed = QJsonDocument::fromJson(follow.readLine()).object();
+        QCOMPARE(streamed.value(QLatin1String("id")).toInteger(), id);
+        QCOMPARE(streamed.value(QLatin1String("decision")).toString(), QStringLiteral("pending"));
+        follow.kill();
+        follow.waitForFinished();
         QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(id)}), 0);
         const auto answered = std::chrono::steady_clock::now();
         t.restart();
@@ -569,6 +629,10 @@ private Q_SLOTS:
             QTest::qWait(10);
         QCOMPARE(guest.exitCode(), 0);
         QCOMPARE(guest.readAllStandardOutput(), QByteArray("hello from upstream\n"));
+        while (again.state() != QProcess::NotRunning && t.elapsed() < 10000)
+            QTest::qWait(10);
+        QCOMPARE(again.exitCode(), 0);
+        QCOMPARE(again.readAllStandardOutput(), QByteArray("hello from upstream\n"));
         // The release reached the upstream (through the guest's flow) within 50 ms of the answer.
         const auto reached = m_server.lastRequestAt();
         QVERIFY(m_server.requests().last().contains("ask.test"));
@@ -699,6 +763,53 @@ private Q_SLOTS:
         });
         QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
         QVERIFY(e.value(QLatin1String("reason")).toString().contains(QLatin1String("host services")));
+    }
+
+    void aHostileGuestDoesNotSlowAnother()
+    {
+        // guest1: 600 connections that send half a request head and stall (slowloris), and
+        // a DNS flood. guest2 and the API must stay fast meanwhile.
+        std::vector<int> held;
+        inNamespace(m_guestNs, [&] {
+            for (int i = 0; i < 600; ++i) {
+                const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                sockaddr_in sa{};
+                sa.sin_family = AF_INET;
+                sa.sin_port = htons(81);
+                ::inet_pton(AF_INET, "203.0.113.10", &sa.sin_addr);
+                if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0)
+                    ::send(fd, "GET / HTTP/1.1\r\nHo", 19, MSG_NOSIGNAL);
+                held.push_back(fd);
+            }
+            const int udp = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+            sockaddr_in dns{};
+            dns.sin_family = AF_INET;
+            dns.sin_port = htons(53);
+            dns.sin_addr.s_addr = htonl(kGateway);
+            const QByteArray q = dnsQuery(QStringLiteral("flood.test"), 1);
+            for (int i = 0; i < 20000; ++i)
+                ::sendto(udp, q.constData(), size_t(q.size()), 0, reinterpret_cast<sockaddr *>(&dns), sizeof dns);
+            ::close(udp);
+        });
+        QElapsedTimer t;
+        t.start();
+        QByteArray out;
+        QCOMPARE(runIn(m_guest2Ns, {QStringLiteral("curl"), QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("5"),
+                                    QStringLiteral("http://allowed.test/other-sandbox")}, &out), 0);
+        QCOMPARE(out, QByteArray("hello from upstream\n"));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QStringLiteral("the other sandbox waited %1 ms").arg(t.elapsed())));
+        t.restart();
+        QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out), 0);
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QStringLiteral("the API took %1 ms").arg(t.elapsed())));
+        // The hostile guest hit its own limits, and they are on record.
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("connections open, its limit"));
+                }).isEmpty());
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("DNS queries dropped"));
+                }, 3000).isEmpty());
+        for (int fd : held)
+            ::close(fd);
     }
 
     void spoofedSourcesAreDropped()

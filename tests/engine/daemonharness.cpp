@@ -20,8 +20,12 @@ QString DaemonHarness::sharedDataDir()
 
 DaemonHarness::~DaemonHarness() { stop(); }
 
-bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringList &extraArgs)
+bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringList &extraArgs, const QStringList &extraEnv)
 {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &kv : extraEnv)
+        env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+    m_daemon.setProcessEnvironment(env);
     const QString bin = qEnvironmentVariable("AIRLOCKD_BIN");
     if (bin.isEmpty()) {
         *error = QStringLiteral("AIRLOCKD_BIN is not set (run through ctest)");

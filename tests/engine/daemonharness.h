@@ -27,7 +27,10 @@ public:
 
     ~DaemonHarness();
     // Starts airlockd and waits for its socket; false with `error` set on failure.
-    bool start(const QString &dataDir, QString *error, const QStringList &extraArgs = {});
+    bool start(const QString &dataDir, QString *error, const QStringList &extraArgs = {},
+               const QStringList &extraEnv = {});
+    bool running() const { return m_daemon.state() == QProcess::Running; }
+    bool waitForExit(int ms) { return m_daemon.waitForFinished(ms); }
     void stop();
     void killHard(); // SIGKILL, for crash tests
     CtlResult ctl(const QStringList &args, int timeoutMs = 300000, const QByteArray &input = {}) const;

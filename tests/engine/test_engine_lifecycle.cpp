@@ -18,6 +18,7 @@ private Q_SLOTS:
     void initTestCase();
     void createStartExecStopRemoveLeavesNothing();
     void copiesFilesBothWaysIntact();
+    void consoleKeepsHistoryAndAnswers();
     void pauseResumeKillAndRestart();
     void cleanupTestCase();
 
@@ -130,6 +131,21 @@ void TestEngineLifecycle::copiesFilesBothWaysIntact()
     QCOMPARE(missing.exitCode, 1);
     QVERIFY2(missing.err.contains("No such file"), missing.err.constData());
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x"))));
+}
+
+void TestEngineLifecycle::consoleKeepsHistoryAndAnswers()
+{
+    QVERIFY(!m_box.isEmpty());
+    // Typed into the serial console's shell; the answer comes back through the stream.
+    const CtlResult r = m_daemon.ctl({QStringLiteral("console"), m_box}, 60000, "echo marker-$((6*7))\n");
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("marker-42"), r.out.constData());
+    // The boot happened before anyone attached: its output is in the history.
+    QVERIFY2(r.out.contains("BusyBox"), r.out.left(2000).constData());
+    QVERIFY2(r.err.contains("Ctrl-] detaches"), r.err.constData());
+    const CtlResult missing = m_daemon.ctl({QStringLiteral("console"), QStringLiteral("no-such-box")}, 10000, "x");
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("no sandbox named no-such-box"), missing.err.constData());
 }
 
 void TestEngineLifecycle::pauseResumeKillAndRestart()

@@ -1,0 +1,126 @@
+// console NAME: the guest's serial console, interactive; Ctrl-] detaches (cli.md).
+#include "ctl/command.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cerrno>
+#include <cstdio>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+
+namespace airlock::ctl {
+
+namespace {
+
+constexpr char kDetach = 0x1d; // Ctrl-]
+
+// Puts a terminal into raw mode for the session and restores it on every way out.
+class RawTerminal {
+public:
+    RawTerminal()
+    {
+        if (!::isatty(STDIN_FILENO) || ::tcgetattr(STDIN_FILENO, &m_saved) != 0)
+            return;
+        termios raw = m_saved;
+        ::cfmakeraw(&raw);
+        m_active = ::tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0;
+    }
+    ~RawTerminal()
+    {
+        if (m_active)
+            ::tcsetattr(STDIN_FILENO, TCSANOW, &m_saved);
+    }
+    RawTerminal(const RawTerminal &) = delete;
+    RawTerminal &operator=(const RawTerminal &) = delete;
+
+private:
+    termios m_saved{};
+    bool m_active = false;
+};
+
+void writeOut(const QByteArray &data)
+{
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(STDOUT_FILENO, data.constData() + done, size_t(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += n;
+    }
+}
+
+int console(Context &ctx, const Args &args)
+{
+    const QString name = args.positional.at(0);
+    const QString topic = QStringLiteral("console:") + name;
+    ctx.client.onEvent = [topic](const QJsonObject &event) {
+        if (event.value(QLatin1String("topic")).toString() == topic)
+            writeOut(QByteArray::fromBase64(event.value(QLatin1String("data")).toObject().value(QLatin1String("data_b64")).toString().toLatin1()));
+    };
+    if (!ctx.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{topic}}}))
+        return kFailed;
+    const auto attached = ctx.call(QStringLiteral("console.attach"), {{QStringLiteral("name"), name}});
+    if (!attached)
+        return kFailed;
+    const QString state = attached->toObject().value(QLatin1String("state")).toString();
+    std::fprintf(stderr, "console of %s (%s); Ctrl-] detaches\r\n", qPrintable(name), qPrintable(state));
+    writeOut(QByteArray::fromBase64(attached->toObject().value(QLatin1String("history_b64")).toString().toLatin1()));
+
+    RawTerminal raw;
+    bool stdinOpen = true;
+    QElapsedTimer drain; // after stdin ends, show the answers for a moment, then leave
+    for (;;) {
+        pollfd fds[2] = {{stdinOpen ? STDIN_FILENO : -1, POLLIN, 0}, {ctx.client.fd(), POLLIN, 0}};
+        if (::poll(fds, 2, 100) < 0 && errno != EINTR)
+            return ctx.fail(QStringLiteral("poll failed"));
+        if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+            for (;;) {
+                auto event = ctx.client.nextEvent(1);
+                if (!event) {
+                    if (event.error().what.contains(QLatin1String("closed")))
+                        return ctx.fail(QStringLiteral("airlockd closed the connection"));
+                    break;
+                }
+                ctx.client.onEvent(*event);
+            }
+        }
+        if (stdinOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            char buffer[4096];
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n <= 0) {
+                stdinOpen = false;
+                drain.start();
+                continue;
+            }
+            QByteArray data(buffer, n);
+            const qsizetype detach = data.indexOf(kDetach);
+            if (detach >= 0)
+                data.truncate(detach);
+            if (!data.isEmpty() &&
+                !ctx.call(QStringLiteral("console.write"), {{QStringLiteral("name"), name},
+                                                             {QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}}))
+                return kFailed;
+            if (detach >= 0)
+                break;
+        }
+        if (!stdinOpen && drain.elapsed() > 3000)
+            break;
+    }
+    ctx.client.call(QStringLiteral("console.detach"), {{QStringLiteral("name"), name}});
+    std::fprintf(stderr, "\r\ndetached from %s\r\n", qPrintable(name));
+    return 0;
+}
+
+} // namespace
+
+void registerConsoleCommands(Registry &registry)
+{
+    registry.add({QStringLiteral("console"), QStringLiteral("NAME"),
+                  QStringLiteral("the sandbox's console, interactive; Ctrl-] detaches"), {}, {}, 1, 1, true, console});
+}
+
+} // namespace airlock::ctl

@@ -1,0 +1,105 @@
+// vault init|unlock|lock|status|change-passphrase (docs: cli.md).
+#include "ctl/command.h"
+#include "ctl/secretinput.h"
+
+#include <QJsonObject>
+#include <cstdio>
+#include <openssl/crypto.h>
+
+namespace airlock::ctl {
+
+namespace {
+
+void wipe(QByteArray &bytes)
+{
+    if (!bytes.isEmpty())
+        OPENSSL_cleanse(bytes.data(), size_t(bytes.size()));
+    bytes.clear();
+}
+
+int printState(Context &ctx, const QJsonValue &result)
+{
+    if (ctx.json)
+        ctx.printJson(result);
+    else
+        std::printf("vault: %s\n", qPrintable(result.toObject().value(QLatin1String("vault")).toString()));
+    return 0;
+}
+
+int callWithPassphrase(Context &ctx, const QString &method, QByteArray &passphrase)
+{
+    QString text = QString::fromUtf8(passphrase);
+    wipe(passphrase);
+    const auto result = ctx.call(method, {{QStringLiteral("passphrase"), text}});
+    return result ? printState(ctx, *result) : kFailed;
+}
+
+int init(Context &ctx, const Args &)
+{
+    QByteArray passphrase, repeat;
+    if (!readSecretLine(QStringLiteral("New vault passphrase: "), &passphrase) || passphrase.isEmpty())
+        return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
+    if (::isatty(0)) {
+        readSecretLine(QStringLiteral("Repeat it: "), &repeat);
+        if (repeat != passphrase) {
+            wipe(passphrase);
+            wipe(repeat);
+            return ctx.fail(QStringLiteral("the two passphrases differ; nothing was created"));
+        }
+        wipe(repeat);
+    }
+    return callWithPassphrase(ctx, QStringLiteral("vault.init"), passphrase);
+}
+
+int unlock(Context &ctx, const Args &)
+{
+    QByteArray passphrase;
+    if (!readSecretLine(QStringLiteral("Vault passphrase: "), &passphrase) || passphrase.isEmpty())
+        return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
+    return callWithPassphrase(ctx, QStringLiteral("vault.unlock"), passphrase);
+}
+
+int changePassphrase(Context &ctx, const Args &)
+{
+    QByteArray oldPass, newPass, repeat;
+    if (!readSecretLine(QStringLiteral("Current passphrase: "), &oldPass) || oldPass.isEmpty() ||
+        !readSecretLine(QStringLiteral("New passphrase: "), &newPass) || newPass.isEmpty())
+        return ctx.fail(QStringLiteral("give the current and the new passphrase on standard input, one per line"));
+    if (::isatty(0)) {
+        readSecretLine(QStringLiteral("Repeat the new one: "), &repeat);
+        if (repeat != newPass)
+            return ctx.fail(QStringLiteral("the two new passphrases differ; nothing was changed"));
+    }
+    QString oldText = QString::fromUtf8(oldPass), newText = QString::fromUtf8(newPass);
+    wipe(oldPass);
+    wipe(newPass);
+    wipe(repeat);
+    const auto result = ctx.call(QStringLiteral("vault.change_passphrase"),
+                                 {{QStringLiteral("old"), oldText}, {QStringLiteral("new"), newText}});
+    return result ? printState(ctx, *result) : kFailed;
+}
+
+int simple(Context &ctx, const QString &method)
+{
+    const auto result = ctx.call(method);
+    return result ? printState(ctx, *result) : kFailed;
+}
+
+} // namespace
+
+void registerVaultCommands(Registry &registry)
+{
+    registry.add({QStringLiteral("vault init"), {}, QStringLiteral("create the vault; passphrase read from stdin"),
+                  {}, {}, 0, 0, true, init});
+    registry.add({QStringLiteral("vault unlock"), {}, QStringLiteral("unlock the vault; passphrase read from stdin"),
+                  {}, {}, 0, 0, true, unlock});
+    registry.add({QStringLiteral("vault lock"), {}, QStringLiteral("forget the vault key until the next unlock"),
+                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return simple(ctx, QStringLiteral("vault.lock")); }});
+    registry.add({QStringLiteral("vault status"), {}, QStringLiteral("uninitialised, locked or unlocked"),
+                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return simple(ctx, QStringLiteral("vault.status")); }});
+    registry.add({QStringLiteral("vault change-passphrase"), {},
+                  QStringLiteral("rewrap the vault key; current then new passphrase from stdin"),
+                  {}, {}, 0, 0, true, changePassphrase});
+}
+
+} // namespace airlock::ctl

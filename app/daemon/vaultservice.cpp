@@ -1,0 +1,197 @@
+#include "daemon/vaultservice.h"
+#include "api/apiserver.h"
+#include "api/jsonrpc.h"
+#include "daemon/daemon.h"
+#include "securebytes.h"
+
+#include <QJsonArray>
+#include <QPointer>
+
+namespace airlock {
+
+namespace {
+
+// A string param, or a clear InvalidParams failure.
+bool stringParam(const Call &call, const char *name, QString *out, bool required = true)
+{
+    const QJsonValue v = call.params().value(QLatin1String(name));
+    if (v.isString()) {
+        *out = v.toString();
+        return true;
+    }
+    if (!required && v.isUndefined())
+        return true;
+    call.fail(rpc::InvalidParams, QStringLiteral("\"%1\" must be a string").arg(QLatin1String(name)));
+    return false;
+}
+
+QJsonObject stateObject(const Vault &vault) { return {{QStringLiteral("vault"), vaultStateName(vault.state())}}; }
+
+QJsonObject secretJson(const SecretInfo &s)
+{
+    return {{QStringLiteral("name"), s.name},
+            {QStringLiteral("hosts"), QJsonArray::fromStringList(s.hosts)},
+            {QStringLiteral("header"), s.header},
+            {QStringLiteral("used_by"), QJsonArray::fromStringList(s.usedBy)}};
+}
+
+} // namespace
+
+VaultService::VaultService(Daemon &daemon) : m_daemon(daemon)
+{
+    m_worker.setMaxThreadCount(1);
+    m_worker.setExpiryTimeout(-1); // keep the thread (and its store connection) alive
+}
+
+VaultService::~VaultService() { stop(); }
+
+Status VaultService::start()
+{
+    m_vault = std::make_unique<Vault>(m_daemon.config().databasePath());
+    if (Status s = m_vault->open(); !s)
+        return s;
+    Interceptor::Options options;
+    options.extraCaFile = m_daemon.config().upstreamCaFile;
+    QPointer<ApiServer> api = &m_daemon.api();
+    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this, api](const InterceptEvent &e) {
+        {
+            std::lock_guard lock(m_listenerMutex);
+            if (m_listener)
+                m_listener(e);
+        }
+        if (e.alertKind.isEmpty() || !api)
+            return;
+        const QJsonObject alert{{QStringLiteral("sandbox"), e.sandbox},
+                                {QStringLiteral("kind"), e.alertKind},
+                                {QStringLiteral("message"), e.alertMessage}};
+        QMetaObject::invokeMethod(api.data(), [api, alert] {
+            if (api)
+                api->publish(QStringLiteral("alert"), alert);
+        }, Qt::QueuedConnection);
+    });
+    return m_interceptor->init();
+}
+
+void VaultService::setInterceptListener(Interceptor::EventSink listener)
+{
+    std::lock_guard lock(m_listenerMutex);
+    m_listener = std::move(listener);
+}
+
+void VaultService::stop()
+{
+    m_interceptor.reset(); // closes intercepted connections and waits for their threads
+    m_worker.waitForDone();
+    if (m_vault)
+        m_vault->lock();
+}
+
+void VaultService::onWorker(const Call &call, std::function<void(const Call &)> work)
+{
+    m_worker.start([call, work = std::move(work)] { work(call); });
+}
+
+void VaultService::contributeStatus(QJsonObject &status) const
+{
+    if (m_vault)
+        status.insert(QStringLiteral("vault"), vaultStateName(m_vault->state()));
+}
+
+void VaultService::registerMethods(ApiServer &api)
+{
+    Vault *vault = m_vault.get();
+    const auto passphraseMethod = [this, vault](const char *param, auto action) {
+        return [this, vault, param, action](const Call &call) {
+            QString text;
+            if (!stringParam(call, param, &text))
+                return;
+            onWorker(call, [vault, text, action](const Call &c) mutable {
+                QByteArray passphrase = text.toUtf8();
+                cleanse(text);
+                const Status s = action(*vault, passphrase);
+                cleanse(passphrase);
+                s ? c.reply(stateObject(*vault)) : c.fail(s.error());
+            });
+        };
+    };
+    api.registerMethod(QStringLiteral("vault.init"),
+                       passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.init(p); }));
+    api.registerMethod(QStringLiteral("vault.unlock"),
+                       passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.unlock(p); }));
+    api.registerMethod(QStringLiteral("vault.lock"), [this, vault](const Call &call) {
+        onWorker(call, [vault](const Call &c) {
+            vault->lock();
+            c.reply(stateObject(*vault));
+        });
+    });
+    api.registerMethod(QStringLiteral("vault.status"), [this, vault](const Call &call) {
+        onWorker(call, [vault](const Call &c) { c.reply(stateObject(*vault)); });
+    });
+    api.registerMethod(QStringLiteral("vault.change_passphrase"), [this, vault](const Call &call) {
+        QString oldText, newText;
+        if (!stringParam(call, "old", &oldText) || !stringParam(call, "new", &newText))
+            return;
+        onWorker(call, [vault, oldText, newText](const Call &c) mutable {
+            QByteArray oldPass = oldText.toUtf8(), newPass = newText.toUtf8();
+            cleanse(oldText);
+            cleanse(newText);
+            const Status s = vault->changePassphrase(oldPass, newPass);
+            cleanse(oldPass);
+            cleanse(newPass);
+            s ? c.reply(stateObject(*vault)) : c.fail(s.error());
+        });
+    });
+
+    api.registerMethod(QStringLiteral("secret.set"), [this, vault](const Call &call) {
+        QString name, header, valueText;
+        if (!stringParam(call, "name", &name) || !stringParam(call, "value", &valueText) ||
+            !stringParam(call, "header", &header, false))
+            return;
+        const QJsonValue hostsValue = call.params().value(QLatin1String("hosts"));
+        QStringList hosts;
+        const QJsonArray hostsArray = hostsValue.toArray();
+        for (const QJsonValue &h : hostsArray) {
+            if (!h.isString())
+                return call.fail(rpc::InvalidParams, QStringLiteral("\"hosts\" must be an array of host patterns"));
+            hosts.append(h.toString());
+        }
+        if (!hostsValue.isArray() && !hostsValue.isUndefined())
+            return call.fail(rpc::InvalidParams, QStringLiteral("\"hosts\" must be an array of host patterns"));
+        onWorker(call, [vault, name, hosts, header, valueText](const Call &c) mutable {
+            QByteArray value = valueText.toUtf8();
+            cleanse(valueText);
+            const Status s = vault->setSecret(name, hosts, header, value, c.peer().uid);
+            cleanse(value);
+            if (!s)
+                return c.fail(s.error());
+            const auto all = vault->secrets(c.peer().uid);
+            for (const SecretInfo &info : all ? all.value() : QList<SecretInfo>()) {
+                if (info.name == name)
+                    return c.reply(secretJson(info));
+            }
+            c.reply(QJsonObject{{QStringLiteral("name"), name}});
+        });
+    });
+    api.registerMethod(QStringLiteral("secret.list"), [this, vault](const Call &call) {
+        onWorker(call, [vault](const Call &c) {
+            const auto all = vault->secrets(c.peer().uid);
+            if (!all)
+                return c.fail(all.error());
+            QJsonArray out;
+            for (const SecretInfo &info : all.value())
+                out.append(secretJson(info));
+            c.reply(out);
+        });
+    });
+    api.registerMethod(QStringLiteral("secret.remove"), [this, vault](const Call &call) {
+        QString name;
+        if (!stringParam(call, "name", &name))
+            return;
+        onWorker(call, [vault, name](const Call &c) {
+            const Status s = vault->removeSecret(name, c.peer().uid);
+            s ? c.reply(QJsonObject{{QStringLiteral("name"), name}}) : c.fail(s.error());
+        });
+    });
+}
+
+} // namespace airlock

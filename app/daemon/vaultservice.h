@@ -1,0 +1,47 @@
+#pragma once
+#include "daemon/service.h"
+#include "interceptor.h"
+#include "vault.h"
+
+#include <QThreadPool>
+#include <memory>
+#include <mutex>
+
+namespace airlock {
+
+class Daemon;
+class Call;
+
+// vault.* and secret.* (docs: cli.md; design.md "Secrets: lent, never handed over").
+// Values are write-only: no method returns one. Deriving a key from a passphrase takes
+// ~0.3 s of scrypt, so every call runs on the service's own worker thread, one at a time.
+class VaultService : public Service {
+public:
+    explicit VaultService(Daemon &daemon);
+    ~VaultService() override;
+
+    QString name() const override { return QStringLiteral("vault"); }
+    Status start() override;
+    void stop() override;
+    void registerMethods(ApiServer &api) override;
+    void contributeStatus(QJsonObject &status) const override;
+
+    // For the sandbox engine (lendSecret, issueSandboxCa at create) and the proxy (interceptor).
+    Vault &vault() { return *m_vault; }
+    // The egress broker hands flows to bound hosts here (needsInterception, then handle).
+    Interceptor &interceptor() { return *m_interceptor; }
+    // The egress broker records intercepted requests as egress events; called on connection
+    // threads. Exfiltration alerts are published on topic "alert" by this service itself.
+    void setInterceptListener(Interceptor::EventSink listener);
+
+private:
+    void onWorker(const Call &call, std::function<void(const Call &)> work);
+    Daemon &m_daemon;
+    std::unique_ptr<Vault> m_vault;
+    std::unique_ptr<Interceptor> m_interceptor;
+    std::mutex m_listenerMutex;
+    Interceptor::EventSink m_listener;
+    QThreadPool m_worker;
+};
+
+} // namespace airlock

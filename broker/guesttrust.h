@@ -1,0 +1,20 @@
+#pragma once
+// What a sandbox that borrows secrets needs in its guest so every client accepts the
+// intercepting proxy's leaves (anchors.md: many clients ignore the system store).
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+
+namespace airlock {
+
+// The sandbox CA first, then the host's system roots (so every other site still verifies).
+Result<QByteArray> guestTrustBundle(const QByteArray &sandboxCaPem,
+                                    const QString &systemBundle = QStringLiteral("/etc/ssl/certs/ca-certificates.crt"));
+
+// Environment variables pointing OpenSSL, curl, Node/Bun, Python requests and git at the
+// bundle installed at `bundlePathInGuest`.
+QMap<QString, QString> trustEnvironment(const QString &bundlePathInGuest);
+
+} // namespace airlock

@@ -1,0 +1,25 @@
+#pragma once
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace airlock {
+
+// How a secret travels: `Authorization: Bearer {}`, `x-api-key: {}`. Exactly one `{}`,
+// a valid header name that is not one the proxy itself must control (framing, hop-by-hop).
+struct HeaderTemplate {
+    QByteArray name;   // as written, e.g. "Authorization"
+    QByteArray prefix; // value text before {}
+    QByteArray suffix; // value text after {}
+
+    static Result<HeaderTemplate> parse(const QString &text);
+    QString text() const; // normalised "Name: prefix{}suffix"
+};
+
+inline const char *kDefaultHeaderTemplate = "Authorization: Bearer {}";
+
+// RFC 9110 token characters (header names, methods).
+bool isTokenChar(char c);
+
+} // namespace airlock

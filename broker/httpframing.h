@@ -1,0 +1,54 @@
+#pragma once
+// What the intercepting relay needs beyond the request head parser (httphead): the
+// response head, where a message body ends (Content-Length, chunked, until close), and
+// an incremental decoder that finds the end of a chunked body while its bytes are copied
+// through unchanged.
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+namespace airlock::http {
+
+struct ResponseHead {
+    QByteArray version;
+    int status = 0;
+    QList<QPair<QByteArray, QByteArray>> headers;
+    int headEnd = 0;
+    QByteArray header(const QByteArray &name) const;
+};
+
+enum class Parse { NeedMore, Invalid, Complete };
+// Parses a response head at the start of `data` (bounded to 64 KiB like requests).
+Parse parseResponseHead(const QByteArray &data, ResponseHead *out, QString *error);
+
+// How a body is delimited.
+struct BodyFraming {
+    enum Kind { None, Length, Chunked, UntilClose } kind = None;
+    qint64 length = 0;
+};
+// Request: chunked, Content-Length or none (RFC 9112 6.3). `error` set for a bad length.
+BodyFraming requestFraming(const QByteArray &transferEncoding, const QByteArray &contentLength, QString *error);
+// Response to `method`: none for HEAD, 1xx, 204, 304; else chunked, length or until close.
+BodyFraming responseFraming(const QByteArray &method, const ResponseHead &head, QString *error);
+
+// Does a comma-separated header value (Connection, Transfer-Encoding) list `token`?
+bool hasToken(const QByteArray &value, const QByteArray &token);
+
+// Finds the end of a chunked body in a byte stream fed piecewise.
+class ChunkedDecoder {
+public:
+    // Consumes up to `size` bytes; returns how many belong to this body (the rest are the
+    // next message's). Sets done() at the end; error() on malformed framing.
+    qsizetype feed(const char *data, qsizetype size);
+    bool done() const { return m_state == State::Done; }
+    bool error() const { return m_state == State::Error; }
+
+private:
+    enum class State { Size, SizeExt, SizeLf, Data, DataCr, DataLf, Trailer, TrailerLf, TrailerLine, Done, Error };
+    State m_state = State::Size;
+    quint64 m_remaining = 0;
+    int m_digits = 0;
+    bool m_lineEmpty = true;
+};
+
+} // namespace airlock::http

@@ -1,0 +1,770 @@
+#include "vault.h"
+#include "aesgcm.h"
+#include "api_codes.h"
+#include "core/logging.h"
+#include "headertemplate.h"
+#include "keyringslot.h"
+#include "passphraseslot.h"
+#include "placeholder.h"
+#include "sandboxca.h"
+#include "secrethosts.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMutexLocker>
+#include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <map>
+#include <openssl/rand.h>
+
+namespace airlock {
+
+namespace {
+
+constexpr int kSaltBytes = 16;
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+Error sqlError(const QString &what, const QSqlQuery &q) { return Error{what, q.lastError().text()}; }
+
+Error lockedError()
+{
+    return Error{Vault::lockedMessage(), QStringLiteral("unlock it with `airlockctl vault unlock`"), kUnavailableCode};
+}
+
+Error uninitialisedError()
+{
+    return Error{QStringLiteral("the Airlock vault is not initialised"),
+                 QStringLiteral("create it with `airlockctl vault init` (you choose its passphrase)"), kUnavailableCode};
+}
+
+QByteArray slotAad(const QString &kind, const QString &params)
+{
+    return QByteArrayLiteral("airlock key slot v1") + '\0' + kind.toUtf8() + '\0' + params.toUtf8();
+}
+
+QByteArray secretAad(qint64 id, const QString &name, const QString &hostsJson, const QString &header, int length)
+{
+    return QByteArrayLiteral("airlock secret v1") + '\0' + QByteArray::number(id) + '\0' + name.toUtf8() + '\0' +
+           hostsJson.toUtf8() + '\0' + header.toUtf8() + '\0' + QByteArray::number(length);
+}
+
+QByteArray caAad(qint64 sandboxId, const QByteArray &certPem)
+{
+    return QByteArrayLiteral("airlock sandbox ca v1") + '\0' + QByteArray::number(sandboxId) + '\0' + certPem;
+}
+
+Status checkPassphrase(const QByteArray &passphrase)
+{
+    if (passphrase.size() < 8)
+        return Error{QStringLiteral("the passphrase is too short"),
+                     QStringLiteral("use at least 8 characters (a few words are easiest to remember)"), kInvalidParamsCode};
+    if (passphrase.size() > 1024)
+        return Error{QStringLiteral("the passphrase is too long"), QStringLiteral("use at most 1024 bytes"),
+                     kInvalidParamsCode};
+    return ok();
+}
+
+Status checkSecretName(const QString &name)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"));
+    if (!re.match(name).hasMatch())
+        return Error{QStringLiteral("invalid secret name \"%1\"").arg(name),
+                     QStringLiteral("use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"),
+                     kInvalidParamsCode};
+    return ok();
+}
+
+Status checkValue(const QByteArray &value)
+{
+    if (value.isEmpty())
+        return Error{QStringLiteral("the secret's value is empty"),
+                     QStringLiteral("pass it on standard input, e.g. `printf %s \"$KEY\" | airlockctl secret set ...`"),
+                     kInvalidParamsCode};
+    if (value.size() < kMinSecretLength || value.size() > kMaxSecretLength)
+        return Error{QStringLiteral("the secret's value has %1 bytes").arg(value.size()),
+                     QStringLiteral("it must have %1 to %2 (a shorter placeholder could occur in traffic by chance)")
+                         .arg(kMinSecretLength).arg(kMaxSecretLength),
+                     kInvalidParamsCode};
+    for (char c : value) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x7f)
+            return Error{QStringLiteral("the secret's value contains a line break, control or non-ASCII character"),
+                         QStringLiteral("it is sent in an HTTP header, which cannot carry those; check for a stray "
+                                        "newline or paste"),
+                         kInvalidParamsCode};
+    }
+    return ok();
+}
+
+QStringList hostsFromJson(const QString &json)
+{
+    QStringList hosts;
+    const QJsonArray a = QJsonDocument::fromJson(json.toUtf8()).array();
+    for (const QJsonValue &v : a)
+        hosts.append(v.toString());
+    return hosts;
+}
+
+struct SlotRow {
+    qint64 id = 0;
+    QString params;
+    QByteArray salt;
+    QByteArray wrapped;
+};
+
+Result<std::optional<SlotRow>> readSlot(Store &store, const QString &kind)
+{
+    QSqlQuery q(store.db());
+    q.prepare(QStringLiteral("SELECT id, kdf_params, salt, wrapped_key FROM key_slots WHERE kind = ? ORDER BY id LIMIT 1"));
+    q.addBindValue(kind);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the vault's key slots"), q);
+    if (!q.next())
+        return std::optional<SlotRow>();
+    return std::optional<SlotRow>(SlotRow{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toByteArray(),
+                                          q.value(3).toByteArray()});
+}
+
+Result<SecureBytes> openPassphraseSlot(const SlotRow &slot, const QByteArray &passphrase)
+{
+    Result<ScryptParams> params = ScryptParams::fromJson(QJsonDocument::fromJson(slot.params.toUtf8()).object());
+    if (!params)
+        return params.error();
+    Result<SecureBytes> kek = deriveKeyFromPassphrase(passphrase, slot.salt, *params);
+    if (!kek)
+        return kek.error();
+    Result<SecureBytes> key = unwrapVaultKey(kek.value(), slot.wrapped, slotAad(QStringLiteral("passphrase"), slot.params));
+    if (!key || key->size() != std::size_t(aesgcm::kKeyBytes))
+        return Error{QStringLiteral("wrong passphrase"),
+                     QStringLiteral("the vault stays locked; try again (the passphrase is the one given at "
+                                    "`airlockctl vault init` or the last change)"),
+                     kPermissionDeniedCode};
+    return std::move(key.value());
+}
+
+struct NewSlot {
+    QString params;
+    QByteArray salt;
+    QByteArray wrapped;
+};
+
+Result<NewSlot> makePassphraseSlot(const SecureBytes &vaultKey, const QByteArray &passphrase)
+{
+    NewSlot slot;
+    const ScryptParams params = calibrateScrypt();
+    slot.params = QString::fromUtf8(QJsonDocument(params.toJson()).toJson(QJsonDocument::Compact));
+    slot.salt.resize(kSaltBytes);
+    if (RAND_bytes(reinterpret_cast<unsigned char *>(slot.salt.data()), kSaltBytes) != 1)
+        return Error{QStringLiteral("cannot create the passphrase slot"), QStringLiteral("no randomness for the salt")};
+    Result<SecureBytes> kek = deriveKeyFromPassphrase(passphrase, slot.salt, params);
+    if (!kek)
+        return kek.error();
+    Result<QByteArray> wrapped = wrapVaultKey(kek.value(), vaultKey, slotAad(QStringLiteral("passphrase"), slot.params));
+    if (!wrapped)
+        return wrapped.error();
+    slot.wrapped = wrapped.value();
+    qCInfo(lcVault) << "passphrase slot: scrypt" << slot.params;
+    return slot;
+}
+
+// Other threads (API workers, proxy connections) each get their own connection.
+Store *threadStore(const QString &path, Error *error)
+{
+    thread_local std::map<QString, std::unique_ptr<Store>> stores;
+    auto it = stores.find(path);
+    if (it != stores.end())
+        return it->second.get();
+    Result<Store> opened = Store::open(path);
+    if (!opened) {
+        *error = opened.error();
+        return nullptr;
+    }
+    auto owned = std::make_unique<Store>(std::move(opened.value()));
+    Store *raw = owned.get();
+    stores.emplace(path, std::move(owned));
+    return raw;
+}
+
+} // namespace
+
+QString vaultStateName(VaultState state)
+{
+    switch (state) {
+    case VaultState::Uninitialised: return QStringLiteral("uninitialised");
+    case VaultState::Locked: return QStringLiteral("locked");
+    case VaultState::Unlocked: return QStringLiteral("unlocked");
+    }
+    return {};
+}
+
+QString Vault::lockedMessage() { return QStringLiteral("the Airlock vault is locked"); }
+
+Vault::Vault(QString databasePath) : m_path(std::move(databasePath)), m_ownerThread(QThread::currentThread())
+{
+    initSecureHeap();
+}
+
+Vault::~Vault() { lock(); }
+
+Status Vault::open()
+{
+    Result<Store> s = Store::open(m_path);
+    if (!s)
+        return s.error();
+    m_store = std::move(s.value());
+    return ok();
+}
+
+Store &Vault::store()
+{
+    if (QThread::currentThread() == m_ownerThread)
+        return m_store;
+    Error error;
+    Store *s = threadStore(m_path, &error);
+    if (!s) {
+        qCWarning(lcVault) << "cannot open the store on a worker thread:" << error.message();
+        return m_store; // QtSql refuses it on this thread: the caller then gets an SQL error
+    }
+    return *s;
+}
+
+VaultState Vault::state() const
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (m_key)
+            return VaultState::Unlocked;
+    }
+    QSqlQuery q(const_cast<Vault *>(this)->store().db());
+    if (q.exec(QStringLiteral("SELECT count(*) FROM key_slots")) && q.next() && q.value(0).toInt() > 0)
+        return VaultState::Locked;
+    return VaultState::Uninitialised;
+}
+
+Result<SecureBytes> Vault::keyCopy() const
+{
+    QMutexLocker locker(&m_mutex);
+    if (!m_key)
+        return lockedError();
+    return SecureBytes::copyOf(m_key->chars(), m_key->size());
+}
+
+Status Vault::init(const QByteArray &passphrase)
+{
+    if (Status s = checkPassphrase(passphrase); !s)
+        return s;
+    if (state() != VaultState::Uninitialised)
+        return Error{QStringLiteral("the Airlock vault is already initialised"),
+                     QStringLiteral("unlock it with `airlockctl vault unlock`; to change its passphrase use "
+                                    "vault.change_passphrase"),
+                     kConflictCode};
+    SecureBytes key = SecureBytes::random(aesgcm::kKeyBytes);
+    if (key.isEmpty())
+        return Error{QStringLiteral("cannot create the vault key"), QStringLiteral("no randomness available")};
+    Result<NewSlot> slot = makePassphraseSlot(key, passphrase);
+    if (!slot)
+        return slot.error();
+    Store &db = store();
+    Status written = db.transaction([&]() -> Status {
+        QSqlQuery q(db.db());
+        q.prepare(QStringLiteral("INSERT INTO key_slots(kind, kdf_params, salt, wrapped_key, created) "
+                                 "SELECT 'passphrase', ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM key_slots)"));
+        q.addBindValue(slot->params);
+        q.addBindValue(slot->salt);
+        q.addBindValue(slot->wrapped);
+        q.addBindValue(now());
+        if (!q.exec())
+            return sqlError(QStringLiteral("cannot store the passphrase slot"), q);
+        if (q.numRowsAffected() != 1)
+            return Error{QStringLiteral("the Airlock vault is already initialised"),
+                         QStringLiteral("another client initialised it just now; unlock it instead"), kConflictCode};
+        return ok();
+    });
+    if (!written)
+        return written;
+    QMutexLocker locker(&m_mutex);
+    m_key = std::make_unique<SecureBytes>(std::move(key));
+    qCInfo(lcVault) << "vault initialised and unlocked";
+    return ok();
+}
+
+Status Vault::unlock(const QByteArray &passphrase)
+{
+    if (passphrase.isEmpty())
+        return Error{QStringLiteral("no passphrase given"), QStringLiteral("type the vault's passphrase"), kInvalidParamsCode};
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("passphrase"));
+    if (!slot)
+        return slot.error();
+    if (!slot->has_value())
+        return uninitialisedError();
+    Result<SecureBytes> key = openPassphraseSlot(**slot, passphrase);
+    if (!key) {
+        qCInfo(lcVault) << "unlock refused: wrong passphrase";
+        return key.error();
+    }
+    QMutexLocker locker(&m_mutex);
+    m_key = std::make_unique<SecureBytes>(std::move(key.value()));
+    qCInfo(lcVault) << "vault unlocked";
+    return ok();
+}
+
+void Vault::lock()
+{
+    QMutexLocker locker(&m_mutex);
+    if (m_key)
+        qCInfo(lcVault) << "vault locked";
+    m_key.reset(); // SecureBytes cleanses on destruction
+    m_lentCache.clear();
+}
+
+Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray &newPassphrase)
+{
+    if (Status s = checkPassphrase(newPassphrase); !s)
+        return s;
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("passphrase"));
+    if (!slot)
+        return slot.error();
+    if (!slot->has_value())
+        return uninitialisedError();
+    Result<SecureBytes> key = openPassphraseSlot(**slot, oldPassphrase);
+    if (!key)
+        return Error{QStringLiteral("wrong passphrase"), QStringLiteral("the current passphrase did not open the vault; "
+                                                                        "nothing was changed"), kPermissionDeniedCode};
+    Result<NewSlot> fresh = makePassphraseSlot(key.value(), newPassphrase);
+    if (!fresh)
+        return fresh.error();
+    Store &db = store();
+    // Only the slot is rewritten: the vault key, and so every secret, stays as it is.
+    return db.transaction([&]() -> Status {
+        QSqlQuery q(db.db());
+        q.prepare(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, created = ? "
+                                 "WHERE id = ? AND wrapped_key = ?"));
+        q.addBindValue(fresh->params);
+        q.addBindValue(fresh->salt);
+        q.addBindValue(fresh->wrapped);
+        q.addBindValue(now());
+        q.addBindValue((*slot)->id);
+        q.addBindValue((*slot)->wrapped);
+        if (!q.exec())
+            return sqlError(QStringLiteral("cannot store the new passphrase slot"), q);
+        if (q.numRowsAffected() != 1)
+            return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), kConflictCode};
+        qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
+        return ok();
+    });
+}
+
+Status Vault::enableKeyringSlot()
+{
+    Result<SecureBytes> key = keyCopy();
+    if (!key)
+        return key.error();
+    SecureBytes slotKey = SecureBytes::random(aesgcm::kKeyBytes);
+    const QString account = QStringLiteral("vault-key:%1").arg(m_path);
+    if (Status s = keyring::store(account, slotKey); !s)
+        return s;
+    const QString params = QStringLiteral("{\"account\":%1}")
+                               .arg(QString::fromUtf8(QJsonDocument(QJsonArray{account}).toJson(QJsonDocument::Compact)));
+    Result<QByteArray> wrapped = wrapVaultKey(slotKey, key.value(), slotAad(QStringLiteral("keyring"), params));
+    if (!wrapped)
+        return wrapped.error();
+    Store &db = store();
+    return db.transaction([&]() -> Status {
+        QSqlQuery q(db.db());
+        if (!q.exec(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'")))
+            return sqlError(QStringLiteral("cannot replace the keyring slot"), q);
+        q.prepare(QStringLiteral("INSERT INTO key_slots(kind, kdf_params, wrapped_key, created) VALUES('keyring', ?, ?, ?)"));
+        q.addBindValue(params);
+        q.addBindValue(wrapped.value());
+        q.addBindValue(now());
+        return q.exec() ? ok() : Status(sqlError(QStringLiteral("cannot store the keyring slot"), q));
+    });
+}
+
+Status Vault::unlockFromKeyring()
+{
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("keyring"));
+    if (!slot)
+        return slot.error();
+    if (!slot->has_value())
+        return Error{QStringLiteral("the vault has no OS keyring slot"),
+                     QStringLiteral("unlock with the passphrase, then enable the keyring slot"), kNotFoundCode};
+    const QJsonArray account = QJsonDocument::fromJson((*slot)->params.toUtf8()).object().value(QLatin1String("account")).toArray();
+    Result<SecureBytes> slotKey = keyring::load(account.at(0).toString());
+    if (!slotKey)
+        return slotKey.error();
+    Result<SecureBytes> key = unwrapVaultKey(slotKey.value(), (*slot)->wrapped, slotAad(QStringLiteral("keyring"), (*slot)->params));
+    if (!key)
+        return Error{QStringLiteral("the OS keyring's key does not open the vault"),
+                     QStringLiteral("unlock with the passphrase and enable the keyring slot again"), kPermissionDeniedCode};
+    QMutexLocker locker(&m_mutex);
+    m_key = std::make_unique<SecureBytes>(std::move(key.value()));
+    return ok();
+}
+
+Status Vault::setSecret(const QString &name, const QStringList &hosts, const QString &headerTemplate,
+                        const QByteArray &value, uid_t caller)
+{
+    if (Status s = checkSecretName(name); !s)
+        return s;
+    if (hosts.isEmpty())
+        return Error{QStringLiteral("secret %1 names no host").arg(name),
+                     QStringLiteral("bind it with --host (e.g. --host api.example.com or --host '*.example.com'); "
+                                    "it is only ever sent there"),
+                     kInvalidParamsCode};
+    QStringList normalized;
+    for (const QString &h : hosts) {
+        Result<QString> n = secrethosts::normalize(h);
+        if (!n)
+            return n.error();
+        if (!normalized.contains(n.value()))
+            normalized.append(n.value());
+    }
+    Result<HeaderTemplate> header =
+        HeaderTemplate::parse(headerTemplate.isEmpty() ? QString::fromLatin1(kDefaultHeaderTemplate) : headerTemplate);
+    if (!header)
+        return header.error();
+    if (Status s = checkValue(value); !s)
+        return s;
+    Result<SecureBytes> key = keyCopy();
+    if (!key)
+        return state() == VaultState::Uninitialised ? uninitialisedError() : key.error();
+
+    const QString hostsJson =
+        QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(normalized)).toJson(QJsonDocument::Compact));
+    const QString headerText = header->text();
+    const int length = int(value.size());
+    Store &db = store();
+    return db.transaction([&]() -> Status {
+        QSqlQuery q(db.db());
+        q.prepare(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"));
+        q.addBindValue(name);
+        if (!q.exec())
+            return sqlError(QStringLiteral("cannot read secret %1").arg(name), q);
+        qint64 id = 0;
+        if (q.next()) {
+            id = q.value(0).toLongLong();
+            const uid_t owner = uid_t(q.value(1).toLongLong());
+            if (caller != 0 && caller != owner)
+                return Error{QStringLiteral("secret %1 belongs to another user").arg(name),
+                             QStringLiteral("choose another name"), kPermissionDeniedCode};
+        } else {
+            QSqlQuery ins(db.db());
+            ins.prepare(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, nonce, "
+                                       "ciphertext, created) VALUES(?, ?, '[]', '', 0, x'', x'', ?)"));
+            ins.addBindValue(name);
+            ins.addBindValue(qint64(caller));
+            ins.addBindValue(now());
+            if (!ins.exec())
+                return sqlError(QStringLiteral("cannot store secret %1").arg(name), ins);
+            id = ins.lastInsertId().toLongLong();
+        }
+        Result<aesgcm::Sealed> sealed = aesgcm::seal(key.value(), reinterpret_cast<const unsigned char *>(value.constData()),
+                                                     std::size_t(length), secretAad(id, name, hostsJson, headerText, length));
+        if (!sealed)
+            return sealed.error();
+        QSqlQuery up(db.db());
+        up.prepare(QStringLiteral("UPDATE secrets SET hosts_json = ?, header = ?, value_len = ?, nonce = ?, ciphertext = ? "
+                                  "WHERE id = ?"));
+        up.addBindValue(hostsJson);
+        up.addBindValue(headerText);
+        up.addBindValue(length);
+        up.addBindValue(sealed->nonce);
+        up.addBindValue(sealed->ciphertext);
+        up.addBindValue(id);
+        if (!up.exec())
+            return sqlError(QStringLiteral("cannot store secret %1").arg(name), up);
+        qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
+        return ok();
+    });
+}
+
+Result<QList<SecretInfo>> Vault::secrets(uid_t viewer)
+{
+    QSqlQuery q(store().db());
+    if (!q.exec(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.owner_uid, "
+                               "(SELECT group_concat(sb.name, char(10)) FROM sandbox_secrets ss "
+                               " JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE ss.secret_id = s.id) "
+                               "FROM secrets s ORDER BY s.name")))
+        return sqlError(QStringLiteral("cannot list secrets"), q);
+    QList<SecretInfo> out;
+    while (q.next()) {
+        SecretInfo info;
+        info.id = q.value(0).toLongLong();
+        info.name = q.value(1).toString();
+        info.hosts = hostsFromJson(q.value(2).toString());
+        info.header = q.value(3).toString();
+        info.owner = uid_t(q.value(4).toLongLong());
+        const QString usedBy = q.value(5).toString();
+        info.usedBy = usedBy.isEmpty() ? QStringList() : usedBy.split(QLatin1Char('\n'));
+        info.usedBy.sort();
+        if (viewer == 0 || viewer == info.owner)
+            out.append(info);
+    }
+    return out;
+}
+
+Status Vault::removeSecret(const QString &name, uid_t caller)
+{
+    Result<QList<SecretInfo>> all = secrets(caller);
+    if (!all)
+        return all.error();
+    for (const SecretInfo &s : all.value()) {
+        if (s.name != name)
+            continue;
+        if (!s.usedBy.isEmpty())
+            return Error{QStringLiteral("secret %1 is used by %2").arg(name, s.usedBy.join(QStringLiteral(", "))),
+                         QStringLiteral("remove those sandboxes first (they hold its placeholder)"), kConflictCode};
+        QSqlQuery q(store().db());
+        q.prepare(QStringLiteral("DELETE FROM secrets WHERE id = ?"));
+        q.addBindValue(s.id);
+        if (!q.exec())
+            return sqlError(QStringLiteral("cannot remove secret %1").arg(name), q);
+        qCInfo(lcVault) << "secret" << name << "removed";
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
+        return ok();
+    }
+    return Error{QStringLiteral("no secret named %1").arg(name), QStringLiteral("see `airlockctl secret ls`"), kNotFoundCode};
+}
+
+Result<QByteArray> Vault::lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller)
+{
+    return lendSecret(store(), sandboxId, secretName, envVar, caller);
+}
+
+Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString &secretName, const QString &envVar,
+                                     uid_t caller)
+{
+    static const QRegularExpression envRe(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]{0,127}$"));
+    if (!envRe.match(envVar).hasMatch())
+        return Error{QStringLiteral("invalid environment variable name \"%1\" for secret %2").arg(envVar, secretName),
+                     QStringLiteral("use letters, digits and '_', not starting with a digit (e.g. API_KEY)"),
+                     kInvalidParamsCode};
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("SELECT id, owner_uid, value_len FROM secrets WHERE name = ?"));
+    q.addBindValue(secretName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read secret %1").arg(secretName), q);
+    if (!q.next() || (caller != 0 && uid_t(q.value(1).toLongLong()) != caller))
+        return Error{QStringLiteral("no secret named %1").arg(secretName),
+                     QStringLiteral("add it first with `airlockctl secret set %1 --host ...`").arg(secretName), kNotFoundCode};
+    const qint64 secretId = q.value(0).toLongLong();
+    const QByteArray placeholder = makePlaceholder(q.value(2).toInt());
+    QSqlQuery ins(db.db());
+    ins.prepare(QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) VALUES(?, ?, ?, ?)"));
+    ins.addBindValue(sandboxId);
+    ins.addBindValue(secretId);
+    ins.addBindValue(envVar);
+    ins.addBindValue(QString::fromLatin1(placeholder));
+    if (!ins.exec())
+        return Error{QStringLiteral("cannot lend secret %1 to the sandbox").arg(secretName),
+                     ins.lastError().nativeErrorCode() == QLatin1String("1555") || ins.lastError().text().contains(QLatin1String("UNIQUE"))
+                         ? QStringLiteral("the sandbox already borrows it; name it once")
+                         : ins.lastError().text(),
+                     kConflictCode};
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.clear();
+    return placeholder;
+}
+
+void Vault::forgetSandbox(const QString &sandboxName)
+{
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.remove(sandboxName);
+    m_cas.remove(sandboxName);
+}
+
+Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
+                                            const QString &header, int valueLength, const QByteArray &nonce,
+                                            const QByteArray &ciphertext) const
+{
+    Result<SecureBytes> plain = aesgcm::open(key, nonce, ciphertext, secretAad(id, name, hostsJson, header, valueLength));
+    if (!plain)
+        return Error{QStringLiteral("secret %1 cannot be decrypted").arg(name),
+                     QStringLiteral("its stored row was altered or swapped (authentication failed); set it again "
+                                    "with `airlockctl secret set %1`").arg(name)};
+    return plain;
+}
+
+Result<QStringList> Vault::boundHosts(const QString &sandboxName)
+{
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT s.hosts_json FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
+                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    QStringList hosts;
+    while (q.next()) {
+        for (const QString &h : hostsFromJson(q.value(0).toString())) {
+            if (!hosts.contains(h))
+                hosts.append(h);
+        }
+    }
+    return hosts;
+}
+
+Result<QList<QPair<QString, QByteArray>>> Vault::placeholders(const QString &sandboxName)
+{
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT s.name, ss.placeholder FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
+                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    QList<QPair<QString, QByteArray>> out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString().toLatin1()});
+    return out;
+}
+
+Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (auto it = m_lentCache.constFind(sandboxName); it != m_lentCache.constEnd() && m_key)
+            return it.value();
+    }
+    Result<SecureBytes> key = keyCopy();
+    if (!key)
+        return key.error();
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.value_len, s.nonce, s.ciphertext, "
+                             "ss.env_var, ss.placeholder FROM sandbox_secrets ss "
+                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id "
+                             "WHERE sb.name = ? ORDER BY s.name"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    std::vector<LentSecret> out;
+    while (q.next()) {
+        LentSecret s;
+        s.name = q.value(1).toString();
+        const QString hostsJson = q.value(2).toString();
+        const QString header = q.value(3).toString();
+        Result<SecureBytes> value = decryptSecretRow(key.value(), q.value(0).toLongLong(), s.name, hostsJson, header,
+                                                     q.value(4).toInt(), q.value(5).toByteArray(), q.value(6).toByteArray());
+        if (!value)
+            return value.error();
+        s.hosts = hostsFromJson(hostsJson);
+        Result<HeaderTemplate> t = HeaderTemplate::parse(header);
+        s.headerName = t ? t->name : QByteArray();
+        s.envVar = q.value(7).toString();
+        s.placeholder = q.value(8).toString().toLatin1();
+        s.value = std::make_shared<const SecureBytes>(std::move(value.value()));
+        out.push_back(std::move(s));
+    }
+    QMutexLocker locker(&m_mutex);
+    if (m_key) // not locked meanwhile
+        m_lentCache.insert(sandboxName, out);
+    return out;
+}
+
+Result<QByteArray> Vault::issueSandboxCa(qint64 sandboxId) { return issueSandboxCa(store(), sandboxId); }
+
+Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
+{
+    Result<SecureBytes> key = keyCopy();
+    if (!key)
+        return Error{QStringLiteral("cannot create the sandbox's CA: ") + lockedMessage(),
+                     QStringLiteral("a sandbox that borrows secrets needs it unlocked at creation; run "
+                                    "`airlockctl vault unlock`"),
+                     kUnavailableCode};
+    QSqlQuery q(db.db());
+    q.prepare(QStringLiteral("SELECT sb.name, s.hosts_json FROM sandboxes sb "
+                             "LEFT JOIN sandbox_secrets ss ON ss.sandbox_id = sb.id "
+                             "LEFT JOIN secrets s ON s.id = ss.secret_id WHERE sb.id = ?"));
+    q.addBindValue(sandboxId);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read sandbox %1").arg(sandboxId), q);
+    QString sandboxName;
+    QStringList hosts;
+    while (q.next()) {
+        sandboxName = q.value(0).toString();
+        for (const QString &h : hostsFromJson(q.value(1).toString())) {
+            if (!hosts.contains(h))
+                hosts.append(h);
+        }
+    }
+    if (sandboxName.isEmpty())
+        return Error{QStringLiteral("no sandbox with id %1").arg(sandboxId), QString(), kNotFoundCode};
+    Result<std::shared_ptr<SandboxCa>> ca = SandboxCa::generate(sandboxName, hosts);
+    if (!ca)
+        return ca.error();
+    const QByteArray pem = ca.value()->certificatePem();
+    Result<SecureBytes> caKey = ca.value()->privateKeyDer();
+    if (!caKey)
+        return caKey.error();
+    Result<aesgcm::Sealed> sealed = aesgcm::seal(key.value(), caKey.value(), caAad(sandboxId, pem));
+    if (!sealed)
+        return sealed.error();
+    QSqlQuery ins(db.db());
+    ins.prepare(QStringLiteral("INSERT INTO sandbox_cas(sandbox_id, cert_pem, key_nonce, key_ciphertext, created) "
+                               "VALUES(?, ?, ?, ?, ?) ON CONFLICT(sandbox_id) DO UPDATE SET cert_pem = excluded.cert_pem, "
+                               "key_nonce = excluded.key_nonce, key_ciphertext = excluded.key_ciphertext, "
+                               "created = excluded.created"));
+    ins.addBindValue(sandboxId);
+    ins.addBindValue(QString::fromLatin1(pem));
+    ins.addBindValue(sealed->nonce);
+    ins.addBindValue(sealed->ciphertext);
+    ins.addBindValue(now());
+    if (!ins.exec())
+        return sqlError(QStringLiteral("cannot store the CA of sandbox %1").arg(sandboxName), ins);
+    QMutexLocker locker(&m_mutex);
+    m_cas.insert(sandboxName, ca.value());
+    return pem;
+}
+
+Result<QByteArray> Vault::sandboxCaPem(const QString &sandboxName)
+{
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT c.cert_pem FROM sandbox_cas c JOIN sandboxes sb ON sb.id = c.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
+    if (!q.next())
+        return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
+                     QStringLiteral("only sandboxes that borrow secrets get one"), kNotFoundCode};
+    return q.value(0).toString().toLatin1();
+}
+
+Result<std::shared_ptr<SandboxCa>> Vault::sandboxCa(const QString &sandboxName)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (auto it = m_cas.constFind(sandboxName); it != m_cas.constEnd())
+            return it.value();
+    }
+    Result<SecureBytes> key = keyCopy();
+    if (!key)
+        return key.error();
+    QSqlQuery q(store().db());
+    q.prepare(QStringLiteral("SELECT c.sandbox_id, c.cert_pem, c.key_nonce, c.key_ciphertext FROM sandbox_cas c "
+                             "JOIN sandboxes sb ON sb.id = c.sandbox_id WHERE sb.name = ?"));
+    q.addBindValue(sandboxName);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
+    if (!q.next())
+        return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
+                     QStringLiteral("only sandboxes that borrow secrets get one"), kNotFoundCode};
+    const QByteArray pem = q.value(1).toString().toLatin1();
+    Result<SecureBytes> der = aesgcm::open(key.value(), q.value(2).toByteArray(), q.value(3).toByteArray(),
+                                           caAad(q.value(0).toLongLong(), pem));
+    if (!der)
+        return Error{QStringLiteral("the CA key of sandbox %1 cannot be decrypted").arg(sandboxName),
+                     QStringLiteral("its stored row was altered (authentication failed); recreate the sandbox")};
+    Result<std::shared_ptr<SandboxCa>> ca = SandboxCa::load(pem, der.value());
+    if (!ca)
+        return ca.error();
+    QMutexLocker locker(&m_mutex);
+    m_cas.insert(sandboxName, ca.value());
+    return ca.value();
+}
+
+} // namespace airlock

@@ -1,0 +1,125 @@
+#pragma once
+#include "core/result.h"
+#include "core/store.h"
+#include "securebytes.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QString>
+#include <QStringList>
+#include <QThread>
+#include <memory>
+#include <sys/types.h>
+#include <vector>
+
+namespace airlock {
+
+class SandboxCa;
+
+enum class VaultState { Uninitialised, Locked, Unlocked };
+QString vaultStateName(VaultState state); // "uninitialised" | "locked" | "unlocked" (cli.md)
+
+// What `secret ls` shows: never the value.
+struct SecretInfo {
+    qint64 id = 0;
+    QString name;
+    QStringList hosts;
+    QString header;
+    QStringList usedBy; // sandbox names
+    uid_t owner = 0;
+};
+
+// A secret as one sandbox borrows it: the placeholder its guest sees and, for the proxy,
+// the real value (secure memory, shared so a connection can hold it without copying).
+struct LentSecret {
+    QString name;
+    QString envVar;
+    QByteArray placeholder;
+    QStringList hosts;
+    QByteArray headerName;
+    std::shared_ptr<const SecureBytes> value;
+};
+
+// The vault (design.md, "Secrets: lent, never handed over"): a random 256-bit vault key,
+// wrapped by key slots (passphrase via scrypt; optionally the OS keyring), encrypting each
+// secret with AES-256-GCM under a fresh nonce and an AAD that binds the row to its id,
+// name, hosts, header and length. Thread-safe: the key lives under a mutex, and a thread
+// other than the constructing one gets its own connection to the database.
+class Vault {
+public:
+    explicit Vault(QString databasePath);
+    ~Vault();
+    Vault(const Vault &) = delete;
+    Vault &operator=(const Vault &) = delete;
+
+    Status open(); // opens the constructing thread's connection; call once
+    VaultState state() const;
+
+    // Passphrases are taken as bytes (UTF-8) and never stored or logged.
+    Status init(const QByteArray &passphrase); // leaves the vault unlocked
+    Status unlock(const QByteArray &passphrase);
+    void lock(); // forgets the vault key and every decrypted value
+    Status changePassphrase(const QByteArray &oldPassphrase, const QByteArray &newPassphrase);
+
+    // Optional OS keyring slot (fails clearly where no keyring exists).
+    Status enableKeyringSlot();
+    Status unlockFromKeyring();
+
+    // Creates or replaces a secret (value validated, then encrypted; needs an unlocked vault).
+    Status setSecret(const QString &name, const QStringList &hosts, const QString &headerTemplate,
+                     const QByteArray &value, uid_t caller);
+    Result<QList<SecretInfo>> secrets(uid_t viewer);
+    Status removeSecret(const QString &name, uid_t caller);
+
+    // Called by sandbox creation: records that `sandboxId` borrows `secretName` as `envVar`
+    // and returns the placeholder to put in the guest's environment. Works while locked
+    // (only the stored length is needed). `store` lets the caller do it inside its own
+    // transaction on its own connection.
+    Result<QByteArray> lendSecret(Store &store, qint64 sandboxId, const QString &secretName, const QString &envVar,
+                                  uid_t caller);
+    Result<QByteArray> lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller);
+
+    // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
+    Result<QStringList> boundHosts(const QString &sandboxName);
+
+    // (secret name, placeholder) of every secret the sandbox borrows; works while locked.
+    Result<QList<QPair<QString, QByteArray>>> placeholders(const QString &sandboxName);
+
+    // For the intercepting proxy: every secret the sandbox borrows, decrypted.
+    // Fails with code Unavailable and "the Airlock vault is locked" while locked.
+    Result<std::vector<LentSecret>> lentSecrets(const QString &sandboxName);
+
+    // The sandbox's own CA (created at sandbox creation, name-constrained to the hosts of the
+    // secrets it borrows; key encrypted under the vault key). Returns the certificate PEM.
+    Result<QByteArray> issueSandboxCa(Store &store, qint64 sandboxId);
+    Result<QByteArray> issueSandboxCa(qint64 sandboxId);
+    Result<QByteArray> sandboxCaPem(const QString &sandboxName);
+    // The loaded CA for minting leaves. Loading needs an unlocked vault; once loaded it stays
+    // in memory after lock() so a locked vault can still be reported over TLS (it guards only
+    // this sandbox's own traffic, not any secret).
+    Result<std::shared_ptr<SandboxCa>> sandboxCa(const QString &sandboxName);
+
+    // The engine calls this when a sandbox is removed: its CA and decrypted secrets leave memory.
+    void forgetSandbox(const QString &sandboxName);
+
+    static QString lockedMessage();
+
+private:
+    Store &store();
+    Result<SecureBytes> keyCopy() const;
+    Result<SecureBytes> decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
+                                         const QString &header, int valueLength, const QByteArray &nonce,
+                                         const QByteArray &ciphertext) const;
+
+    QString m_path;
+    QThread *m_ownerThread = nullptr;
+    Store m_store;
+    mutable QMutex m_mutex;
+    std::unique_ptr<SecureBytes> m_key; // null while locked
+    QHash<QString, std::shared_ptr<SandboxCa>> m_cas;
+    // Decrypted secrets per sandbox while unlocked, so a new intercepted connection costs no
+    // database round trip; dropped on lock and on any change to secrets or loans.
+    QHash<QString, std::vector<LentSecret>> m_lentCache;
+};
+
+} // namespace airlock

@@ -1,0 +1,149 @@
+#include "consolehub.h"
+#include "core/logging.h"
+#include "libvirtconnection.h"
+
+#include <QThread>
+
+namespace airlock {
+
+ConsoleHub::~ConsoleHub() { closeAll(); }
+
+void ConsoleHub::release(Console &console)
+{
+    console.stop = true;
+    if (console.reader.joinable())
+        console.reader.join();
+    if (console.stream) {
+        virStreamAbort(console.stream);
+        virStreamFree(console.stream);
+        console.stream = nullptr;
+    }
+    if (console.conn) {
+        virConnectClose(console.conn);
+        console.conn = nullptr;
+    }
+}
+
+Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
+{
+    QMutexLocker lock(&m_lock);
+    std::shared_ptr<Console> &slot = m_consoles[sandbox];
+    if (slot && slot->open)
+        return ok();
+    QByteArray keep;
+    if (slot) { // the previous reader ended with the last boot; keep its history
+        release(*slot);
+        keep = slot->history;
+    }
+    auto console = std::make_shared<Console>();
+    console->history = keep;
+    slot = console;
+    LibvirtConnection::initializeLibvirt();
+    console->conn = virConnectOpen(m_uri.toUtf8().constData());
+    if (!console->conn)
+        return LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
+    virDomainPtr dom = virDomainLookupByName(console->conn, domain.toUtf8().constData());
+    if (!dom) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("the domain of %1 is gone").arg(sandbox));
+        release(*console);
+        return e;
+    }
+    // Non-blocking: the reader polls, so closing never waits on a stream stuck in libvirt.
+    console->stream = virStreamNew(console->conn, VIR_STREAM_NONBLOCK);
+    const int rc = virDomainOpenConsole(dom, nullptr, console->stream, VIR_DOMAIN_CONSOLE_FORCE);
+    virDomainFree(dom);
+    if (rc < 0) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
+        release(*console);
+        return e;
+    }
+    console->open = true;
+    console->reader = std::thread([this, sandbox, c = console.get()] { read(sandbox, c); });
+    return ok();
+}
+
+void ConsoleHub::read(const QString &sandbox, Console *console)
+{
+    char buffer[16384];
+    while (!console->stop) {
+        int n;
+        {
+            QMutexLocker send(&console->sendLock);
+            n = virStreamRecv(console->stream, buffer, sizeof buffer);
+        }
+        if (n == -2) { // nothing yet
+            QThread::msleep(20);
+            continue;
+        }
+        if (n <= 0) // 0: the guest went away; -1: an error
+            break;
+        const QByteArray data(buffer, n);
+        {
+            QMutexLocker lock(&m_lock);
+            console->history += data;
+            if (console->history.size() > kHistory)
+                console->history.remove(0, console->history.size() - kHistory);
+        }
+        m_onOutput(sandbox, data);
+    }
+    console->open = false;
+}
+
+QByteArray ConsoleHub::history(const QString &sandbox) const
+{
+    QMutexLocker lock(&m_lock);
+    const auto c = m_consoles.value(sandbox);
+    return c ? c->history : QByteArray();
+}
+
+Status ConsoleHub::write(const QString &sandbox, const QByteArray &data)
+{
+    std::shared_ptr<Console> c;
+    {
+        QMutexLocker lock(&m_lock);
+        c = m_consoles.value(sandbox);
+    }
+    if (!c || !c->open)
+        return Error{QStringLiteral("the console of %1 is not open").arg(sandbox), QStringLiteral("is the sandbox running?"), -32009};
+    qsizetype sent = 0;
+    int spins = 0;
+    while (sent < data.size()) {
+        int n;
+        {
+            QMutexLocker send(&c->sendLock);
+            n = virStreamSend(c->stream, data.constData() + sent, size_t(data.size() - sent));
+        }
+        if (n == -2 && ++spins < 500) {
+            QThread::msleep(10);
+            continue;
+        }
+        if (n < 0)
+            return LibvirtConnection::lastError(QStringLiteral("cannot write to the console of %1").arg(sandbox));
+        sent += n;
+    }
+    return ok();
+}
+
+void ConsoleHub::close(const QString &sandbox)
+{
+    std::shared_ptr<Console> c;
+    {
+        QMutexLocker lock(&m_lock);
+        c = m_consoles.take(sandbox);
+    }
+    if (c)
+        release(*c);
+}
+
+void ConsoleHub::closeAll()
+{
+    QStringList names;
+    {
+        QMutexLocker lock(&m_lock);
+        names = m_consoles.keys();
+    }
+    for (const QString &n : names)
+        close(n);
+}
+
+} // namespace airlock

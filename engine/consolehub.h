@@ -1,0 +1,55 @@
+#pragma once
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMutex>
+#include <QString>
+#include <functional>
+#include <libvirt/libvirt.h>
+#include <memory>
+#include <atomic>
+#include <thread>
+
+namespace airlock {
+
+// The guests' serial consoles over libvirt streams. Each running sandbox gets one reader
+// thread that keeps the last kHistory bytes (so a client attaching late sees what happened)
+// and hands new output to `onOutput`; writes go to the same stream.
+class ConsoleHub {
+public:
+    static constexpr qsizetype kHistory = 256 * 1024;
+    using Output = std::function<void(const QString &sandbox, const QByteArray &data)>;
+
+    // Each console gets its own connection to `uri`, so a stream never holds up the
+    // engine's shared connection.
+    ConsoleHub(QString uri, Output onOutput) : m_uri(std::move(uri)), m_onOutput(std::move(onOutput)) {}
+    ~ConsoleHub();
+
+    // Opens the console of `domain` unless a reader for `sandbox` is already running.
+    Status ensure(const QString &sandbox, const QString &domain);
+    QByteArray history(const QString &sandbox) const;
+    Status write(const QString &sandbox, const QByteArray &data);
+    void close(const QString &sandbox);
+    void closeAll();
+
+private:
+    struct Console {
+        virConnectPtr conn = nullptr;
+        virStreamPtr stream = nullptr;
+        std::thread reader;
+        QByteArray history;
+        std::atomic<bool> open{false};
+        std::atomic<bool> stop{false};
+        QMutex sendLock;
+    };
+    static void release(Console &console);
+    void read(const QString &sandbox, Console *console);
+
+    QString m_uri;
+    Output m_onOutput;
+    mutable QMutex m_lock;
+    QHash<QString, std::shared_ptr<Console>> m_consoles;
+};
+
+} // namespace airlock

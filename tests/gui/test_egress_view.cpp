@@ -1,0 +1,312 @@
+// The Network tab's model and view with 100,000 attempts: batched inserts, in-place
+// updates, filters and search stay fast; the pending panel dedupes per target and counts
+// down; the decision bar builds the egress.decide the user chose.
+#include "common/replies.h"
+#include "models/egressmodel.h"
+#include "models/pendingmodel.h"
+#include "views/networkview.h"
+#include "views/pendingpanel.h"
+#include "widgets/decisionbar.h"
+#include "api/apiclient.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace airlock::ui;
+
+namespace {
+
+qint64 rssKiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
+}
+
+const char *kDecisions[] = {"allowed", "denied", "pending"};
+
+QJsonObject attempt(qint64 id, const QString &sandbox, const char *decision, qint64 timeMs)
+{
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("sandbox"), sandbox},
+            {QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+            {QStringLiteral("proto"), id % 7 == 0 ? QStringLiteral("http") : QStringLiteral("tls")},
+            {QStringLiteral("host"), QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13)},
+            {QStringLiteral("ip"), QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250)},
+            {QStringLiteral("port"), id % 7 == 0 ? 80 : 443},
+            {QStringLiteral("sni"), QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13)},
+            {QStringLiteral("method"), id % 7 == 0 ? QStringLiteral("GET") : QString()},
+            {QStringLiteral("path"), id % 7 == 0 ? QStringLiteral("/v1/items/%1").arg(id) : QString()},
+            {QStringLiteral("decision"), QLatin1String(decision)},
+            {QStringLiteral("rule"), QStringLiteral("rule-%1").arg(id % 20)},
+            {QStringLiteral("reason"), QString()},
+            {QStringLiteral("bytes_up"), id % 4096},
+            {QStringLiteral("bytes_down"), (id * 37) % 100000}};
+}
+
+} // namespace
+
+class TestEgressView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void holdsAndFilters100kRows();
+    void updatesInPlaceAndCoalesces();
+    void parsesTheDaemonsTimes();
+    void newAttemptIsOnScreenWithin100ms();
+    void pendingPanelDedupesAndCountsDown();
+    void decisionBarBuildsTheDecision();
+};
+
+void TestEgressView::holdsAndFilters100kRows()
+{
+    airlock::ApiClient client; // never connected: the view must not need the daemon to show rows
+    EgressModel model;
+    NetworkView view(&client, &model);
+    view.resize(1200, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setSandbox(QStringLiteral("agent-a"));
+
+    constexpr int kRows = 100000;
+    constexpr int kBatch = 1000;
+    std::vector<QJsonObject> events;
+    events.reserve(kRows);
+    const qint64 start = QDateTime::currentMSecsSinceEpoch() - 25 * 60000;
+    for (int i = 1; i <= kRows; ++i)
+        events.push_back(attempt(i, i % 10 == 0 ? QStringLiteral("agent-b") : QStringLiteral("agent-a"), kDecisions[i % 3],
+                                 start + i * 15));
+
+    // The model alone first (parsing and storing), then again with the filter proxy and the table.
+    QElapsedTimer timer;
+    timer.start();
+    {
+        EgressModel bare;
+        for (int i = 0; i < kRows; i += kBatch) {
+            for (int j = i; j < i + kBatch; ++j)
+                bare.enqueue(events[size_t(j)]);
+            bare.flush();
+        }
+        QCOMPARE(bare.rowCount(), kRows);
+    }
+    const qint64 modelOnlyMs = timer.elapsed();
+
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    const qint64 rssBefore = rssKiB();
+    timer.restart();
+    for (int i = 0; i < kRows; i += kBatch) {
+        for (int j = i; j < i + kBatch; ++j)
+            model.enqueue(events[size_t(j)]); // as the "egress" events arrive
+        model.flush();                       // the 100 ms timer's work, done now
+        QCoreApplication::processEvents();   // the view repaints between batches
+    }
+    const qint64 insertMs = timer.elapsed();
+    const qint64 rssAfter = rssKiB();
+    events.clear();
+    QCOMPARE(model.rowCount(), kRows);
+    QCOMPARE(inserted.count(), kRows / kBatch); // one notification per batch, never per row
+    QCOMPARE(view.filterModel()->rowCount(), kRows - kRows / 10);
+
+    // Newest first.
+    QCOMPARE(view.filterModel()->index(0, EgressModel::Time).data(EgressModel::RecordIdRole).toLongLong(), qint64(kRows - 1));
+
+    timer.restart();
+    view.filterModel()->setSearchText(QStringLiteral("host-42.example"));
+    const qint64 searchMs = timer.elapsed();
+    // ids with id % 500 == 42 in agent-a
+    int expected = 0;
+    for (int i = 1; i <= kRows; ++i)
+        if (i % 500 == 42 && i % 10 != 0)
+            ++expected;
+    QCOMPARE(view.filterModel()->rowCount(), expected);
+
+    timer.restart();
+    view.filterModel()->setSearchText({});
+    view.filterModel()->setShow(EgressFilterModel::Show::Denied);
+    const qint64 denyFilterMs = timer.elapsed();
+    for (int row = 0; row < std::min(200, view.filterModel()->rowCount()); ++row)
+        QCOMPARE(view.filterModel()->index(row, EgressModel::DecisionColumn).data().toString(), QStringLiteral("denied"));
+    view.filterModel()->setShow(EgressFilterModel::Show::All);
+
+    timer.restart();
+    view.table()->scrollToBottom();
+    QCoreApplication::processEvents();
+    view.table()->verticalScrollBar()->setValue(view.table()->verticalScrollBar()->maximum() / 2);
+    view.repaint();
+    const qint64 scrollMs = timer.elapsed();
+
+    timer.restart();
+    view.table()->sortByColumn(EgressModel::Host, Qt::AscendingOrder);
+    const qint64 sortMs = timer.elapsed();
+    view.table()->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
+
+    qInfo("100000 attempts: model alone %lld ms; with proxy and table %lld ms in %d batches, RSS +%lld MiB (now %lld MiB); search %lld ms, "
+          "decision filter %lld ms, sort by host %lld ms, scroll+repaint %lld ms",
+          modelOnlyMs, insertMs, kRows / kBatch, (rssAfter - rssBefore) / 1024, rssAfter / 1024, searchMs, denyFilterMs, sortMs, scrollMs);
+    QVERIFY2(insertMs < 20000, "inserting 100,000 attempts took too long");
+    QVERIFY2(searchMs < 2000 && denyFilterMs < 2000, "filtering 100,000 attempts took too long");
+    QVERIFY2(rssAfter - rssBefore < 150 * 1024, "100,000 attempts use too much memory");
+
+    if (const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        view.table()->scrollToTop();
+        view.table()->selectRow(1); // a denied row: the decision bar is live
+        QCoreApplication::processEvents();
+        QTest::qWait(1200); // the chart's throttle
+        view.grab().save(dir + QStringLiteral("/widget-network-100k.png"));
+    }
+}
+
+void TestEgressView::updatesInPlaceAndCoalesces()
+{
+    EgressModel model;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    model.enqueue(attempt(1, QStringLiteral("a"), "pending", now));
+    model.enqueue(attempt(2, QStringLiteral("a"), "pending", now));
+    model.flush();
+    QCOMPARE(model.rowCount(), 2);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    model.enqueue(attempt(1, QStringLiteral("a"), "allowed", now));
+    model.enqueue(attempt(2, QStringLiteral("a"), "denied", now));
+    model.enqueue(attempt(3, QStringLiteral("a"), "pending", now));
+    model.enqueue(attempt(3, QStringLiteral("a"), "denied", now)); // changed again before the flush
+    model.flush();
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model.record(model.rowOfId(1)).decision, Decision::Allowed);
+    QCOMPARE(model.record(model.rowOfId(2)).decision, Decision::Denied);
+    QCOMPARE(model.record(model.rowOfId(3)).decision, Decision::Denied);
+    // The chart's counts follow the change: nothing is left pending.
+    const auto buckets = model.buckets(QStringLiteral("a"));
+    int pending = 0, denied = 0;
+    for (const auto &b : buckets) {
+        pending += b[2];
+        denied += b[1];
+    }
+    QCOMPARE(pending, 0);
+    QCOMPARE(denied, 2);
+}
+
+void TestEgressView::parsesTheDaemonsTimes()
+{
+    for (const qint64 ms : {qint64(0), qint64(1764518278123), qint64(951782400000) /* 2000-02-29 */, qint64(4102444799999)}) {
+        const QString iso = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+        QCOMPARE(fastIsoUtcMs(iso), ms);
+    }
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58.5Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58, 500), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30 15:57:58Z"), qint64(-1));
+    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58+01:00"), qint64(-1)); // left to QDateTime
+    QCOMPARE(timeFromJson(QJsonValue(QStringLiteral("2026-11-30T15:57:58+01:00"))).toMSecsSinceEpoch(),
+             QDateTime(QDate(2026, 11, 30), QTime(14, 57, 58), Qt::UTC).toMSecsSinceEpoch());
+    QCOMPARE(timeFromJson(QJsonValue(1764518278)).toMSecsSinceEpoch(), qint64(1764518278000));
+}
+
+void TestEgressView::newAttemptIsOnScreenWithin100ms()
+{
+    airlock::ApiClient client;
+    EgressModel model;
+    NetworkView view(&client, &model);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setSandbox(QStringLiteral("a"));
+    QElapsedTimer timer;
+    qint64 shownAfter = -1;
+    connect(view.filterModel(), &QAbstractItemModel::rowsInserted, this, [&] { shownAfter = timer.elapsed(); });
+    timer.start();
+    model.enqueue(attempt(7, QStringLiteral("a"), "pending", QDateTime::currentMSecsSinceEpoch())); // as an event arrives
+    QTRY_VERIFY_WITH_TIMEOUT(shownAfter >= 0, 1000);
+    qInfo("event to row in the view: %lld ms", shownAfter);
+    QVERIFY2(shownAfter < 100, "a new attempt must be on screen within 100 ms");
+}
+
+void TestEgressView::pendingPanelDedupesAndCountsDown()
+{
+    airlock::ApiClient client;
+    PendingModel model;
+    model.setHoldTimeout(97);
+    PendingPanel panel(&client, &model);
+    panel.show();
+    QSignalSpy fresh(&model, &PendingModel::newRequest);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // The same target three times, another target once, and another sandbox.
+    model.apply(attempt(10, QStringLiteral("a"), "pending", now));
+    QJsonObject again = attempt(10, QStringLiteral("a"), "pending", now);
+    again[QStringLiteral("id")] = 510; // id % 500 == 10: same host, same port (not % 7)
+    model.apply(again);
+    again[QStringLiteral("id")] = 1010;
+    model.apply(again);
+    model.apply(attempt(11, QStringLiteral("a"), "pending", now));
+    model.apply(attempt(10, QStringLiteral("b"), "pending", now));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(fresh.count(), 3); // one notification per target, not per attempt
+    QCOMPARE(model.entry(0).attempts, 3);
+    QCOMPARE(model.countsBySandbox().value(QStringLiteral("a")), 2);
+    const QString countdown = model.index(0, PendingModel::Default).data().toString();
+    QVERIFY2(countdown == QStringLiteral("deny in 97 s") || countdown == QStringLiteral("deny in 96 s"), qPrintable(countdown));
+    // The first request is selected, ready for one click.
+    QCOMPARE(panel.decisionBar()->targetId(), qint64(10));
+
+    // A decision on any attempt of the target answers the whole row.
+    model.apply(attempt(510, QStringLiteral("a"), "allowed", now));
+    QCOMPARE(model.rowCount(), 2);
+    // An attempt already past its timeout never shows up.
+    model.apply(attempt(99, QStringLiteral("c"), "pending", now - 200000));
+    QCOMPARE(model.rowCount(), 2);
+}
+
+void TestEgressView::decisionBarBuildsTheDecision()
+{
+    QCOMPARE(DecisionBar::domainPattern(QStringLiteral("api.github.com")), QStringLiteral("*.github.com"));
+    QCOMPARE(DecisionBar::domainPattern(QStringLiteral("github.com")), QStringLiteral("*.github.com"));
+    airlock::ApiClient client;
+    DecisionBar bar(&client);
+    bar.setTarget(42, QStringLiteral("a"), QStringLiteral("api.github.com"), QStringLiteral("198.18.0.5"), 443);
+    auto combos = bar.findChildren<QComboBox *>();
+    QComboBox *lifetime = nullptr, *match = nullptr, *scope = nullptr;
+    for (QComboBox *c : combos) {
+        if (c->accessibleName() == QLatin1String("Lifetime")) lifetime = c;
+        if (c->accessibleName() == QLatin1String("Match")) match = c;
+        if (c->accessibleName() == QLatin1String("Scope")) scope = c;
+    }
+    QVERIFY(lifetime && match && scope);
+    QCOMPARE(match->count(), 3);
+    QCOMPARE(match->itemText(1), QStringLiteral("*.github.com"));
+
+    // Default: this host, forever, this sandbox.
+    QJsonObject p = bar.decideParams(QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("id")).toInteger(), 42);
+    QCOMPARE(p.value(QLatin1String("action")).toString(), QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("sandbox"));
+    QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("host"));
+    QVERIFY(!p.contains(QLatin1String("for_s")));
+
+    match->setCurrentIndex(1);
+    lifetime->setCurrentIndex(1);
+    scope->setCurrentIndex(1);
+    p = bar.decideParams(QStringLiteral("deny"));
+    QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("global"));
+    QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("domain"));
+    QCOMPARE(p.value(QLatin1String("for_s")).toInt(), 600);
+
+    lifetime->setCurrentIndex(0); // once: a one-off, no rule
+    QVERIFY(!scope->isEnabled());
+    match->setCurrentIndex(2);
+    p = bar.decideParams(QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("once"));
+    QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("ip"));
+}
+
+QTEST_MAIN(TestEgressView)
+#include "test_egress_view.moc"

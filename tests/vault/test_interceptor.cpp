@@ -1,0 +1,385 @@
+// Interception with real TLS on loopback: curl (trusting only the sandbox CA) -> a front
+// socket standing in for the transparent proxy (it peeks the ClientHello for the SNI, as the
+// egress broker does) -> the Interceptor -> an HTTPS test server with its own test CA that
+// records what it receives.
+#include "guestfront.h"
+#include "guesttrust.h"
+#include "interceptor.h"
+#include "support.h"
+#include "tlstestserver.h"
+#include "vault.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <mutex>
+#include <netinet/in.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace airlock;
+
+namespace {
+const QByteArray kPass = QByteArrayLiteral("interception passphrase");
+const QByteArray kAlpha = QByteArrayLiteral("alpha-REAL-secret-value-0123456789");
+const QByteArray kBeta = QByteArrayLiteral("beta-REAL-secret-value-9876543210");
+
+struct CurlResult {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+} // namespace
+
+class TestInterceptor : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void init();
+    void keepAliveRequestsAllGetTheRealValue();
+    void bodiesAreRelayedUnchanged();
+    void placeholderInUrlIsBlocked();
+    void placeholderInBodyIsBlocked();
+    void placeholderToAnotherHostIsBlocked();
+    void placeholderInAnotherHeaderIsBlocked();
+    void websocketUpgradeIsRefused();
+    void upstreamWithWrongCertificateGetsNothing();
+    void hostOutsideTheNameConstraintsFailsAtTheClient();
+    void lockedVaultAnswersReadably();
+    void plainFlowGuardFindsPlaceholders();
+    void guestTrustBundleWorksForCurl();
+
+private:
+    CurlResult curl(const QString &host, const QStringList &args);
+    QList<InterceptEvent> events();
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<Vault> m_vault;
+    std::unique_ptr<TestPki> m_pki;
+    std::unique_ptr<TlsTestServer> m_good;
+    std::unique_ptr<TlsTestServer> m_wrong;
+    std::unique_ptr<Interceptor> m_interceptor;
+    std::unique_ptr<Front> m_front;
+    QByteArray m_alphaPh;
+    QByteArray m_betaPh;
+    QString m_caFile;
+    std::mutex m_eventsMutex;
+    QList<InterceptEvent> m_events;
+};
+
+void TestInterceptor::initTestCase()
+{
+    QVERIFY2(QFile::exists(QStringLiteral("/usr/bin/curl")), "curl is required (installers/packages.txt, run)");
+    const QString db = m_dir.filePath(QStringLiteral("airlock.db"));
+    m_vault = std::make_unique<Vault>(db);
+    QVERIFY(m_vault->open());
+    QVERIFY(m_vault->init(kPass));
+    QVERIFY(m_vault->setSecret(QStringLiteral("alpha"), {QStringLiteral("api.bound.test")}, QStringLiteral("x-api-key: {}"), kAlpha, 0));
+    QVERIFY(m_vault->setSecret(QStringLiteral("beta"), {QStringLiteral("other.bound.test"), QStringLiteral("wrong.bound.test")}, {}, kBeta, 0));
+    const qint64 box = testsupport::addSandbox(db, QStringLiteral("box"));
+    auto a = m_vault->lendSecret(box, QStringLiteral("alpha"), QStringLiteral("ALPHA_KEY"), 0);
+    auto b = m_vault->lendSecret(box, QStringLiteral("beta"), QStringLiteral("BETA_TOKEN"), 0);
+    QVERIFY(a && b);
+    m_alphaPh = a.value();
+    m_betaPh = b.value();
+    auto pem = m_vault->issueSandboxCa(box);
+    QVERIFY2(pem, qPrintable(pem.error().message()));
+    m_caFile = m_dir.filePath(QStringLiteral("sandbox-ca.pem"));
+    QFile f(m_caFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(pem.value());
+    f.close();
+
+    // The upstream side: a test CA the broker is told to trust, a server with a proper
+    // certificate, and one whose certificate names another host.
+    m_pki = std::make_unique<TestPki>();
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test", "other.bound.test", "evil.test"}, &cert, &key);
+    m_good = std::make_unique<TlsTestServer>(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    m_pki->issue({"somebody-else.test"}, &cert, &key);
+    m_wrong = std::make_unique<TlsTestServer>(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    const QString upstreamCa = m_dir.filePath(QStringLiteral("upstream-ca.pem"));
+    QFile u(upstreamCa);
+    QVERIFY(u.open(QIODevice::WriteOnly));
+    u.write(m_pki->caPem());
+    u.close();
+
+    Interceptor::Options options;
+    options.extraCaFile = upstreamCa;
+    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this](const InterceptEvent &e) {
+        std::lock_guard lock(m_eventsMutex);
+        m_events.append(e);
+    });
+    QVERIFY(m_interceptor->init());
+    const quint16 good = m_good->port(), wrong = m_wrong->port();
+    m_front = std::make_unique<Front>(*m_interceptor, QStringLiteral("box"), [good, wrong](const QString &sni) {
+        return UpstreamAddress{sni, QHostAddress(QHostAddress::LocalHost), sni == QLatin1String("wrong.bound.test") ? wrong : good};
+    });
+    QVERIFY(m_interceptor->needsInterception(QStringLiteral("box"), QStringLiteral("api.bound.test")));
+    QVERIFY(!m_interceptor->needsInterception(QStringLiteral("box"), QStringLiteral("evil.test")));
+    QVERIFY(!m_interceptor->needsInterception(QStringLiteral("nobody"), QStringLiteral("api.bound.test")));
+}
+
+void TestInterceptor::cleanupTestCase()
+{
+    m_front.reset();
+    m_interceptor.reset(); // waits for every connection thread
+    m_good.reset();
+    m_wrong.reset();
+}
+
+void TestInterceptor::init()
+{
+    std::lock_guard lock(m_eventsMutex);
+    m_events.clear();
+}
+
+QList<InterceptEvent> TestInterceptor::events()
+{
+    // Events of a connection are emitted on its thread; give the last one a moment.
+    for (int i = 0; i < 50 && m_interceptor->activeConnections() > 0; ++i)
+        QThread::msleep(20);
+    std::lock_guard lock(m_eventsMutex);
+    return m_events;
+}
+
+CurlResult TestInterceptor::curl(const QString &host, const QStringList &args)
+{
+    QProcess p;
+    const QString resolve = QStringLiteral("%1:%2:127.0.0.1").arg(host).arg(m_front->port());
+    p.start(QStringLiteral("curl"), QStringList{QStringLiteral("-sS"), QStringLiteral("--cacert"), m_caFile,
+                                                 QStringLiteral("--resolve"), resolve, QStringLiteral("--max-time"),
+                                                 QStringLiteral("20")} + args);
+    p.waitForFinished(30000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+void TestInterceptor::keepAliveRequestsAllGetTheRealValue()
+{
+    const int before = int(m_good->requests().size());
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(m_front->port());
+    QStringList args{QStringLiteral("-H"), QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh)};
+    for (int i = 0; i < 5; ++i)
+        args << base + QStringLiteral("/v1/item/%1?q=%1").arg(i);
+    const CurlResult r = curl(QStringLiteral("api.bound.test"), args);
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 5);
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(got.at(i).header("x-api-key"), kAlpha);          // the real value, every time
+        QCOMPARE(got.at(i).target, QByteArray("/v1/item/") + QByteArray::number(i) + "?q=" + QByteArray::number(i));
+        QCOMPARE(got.at(i).connection, got.at(0).connection);     // one keep-alive connection
+    }
+    QVERIFY(!r.out.contains(kAlpha));
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 5);
+    for (const InterceptEvent &e : ev) {
+        QVERIFY(e.allowed);
+        QCOMPARE(e.method, QStringLiteral("GET"));
+        QVERIFY(e.path.startsWith(QLatin1String("/v1/item/")));
+        QCOMPARE(e.host, QStringLiteral("api.bound.test"));
+        QVERIFY(e.alertKind.isEmpty());
+    }
+}
+
+void TestInterceptor::bodiesAreRelayedUnchanged()
+{
+    QByteArray payload;
+    for (int i = 0; i < 40000; ++i)
+        payload += QByteArray::number(i) + ',';
+    const QString file = m_dir.filePath(QStringLiteral("payload.bin"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(payload);
+    f.close();
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(m_front->port());
+    const QStringList key{QStringLiteral("-H"), QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh)};
+    const int before = int(m_good->requests().size());
+    // Content-Length upload (larger than the buffered limit: streamed), then chunked.
+    CurlResult r = curl(QStringLiteral("api.bound.test"), key + QStringList{QStringLiteral("--data-binary"), QLatin1Char('@') + file, base + QStringLiteral("/upload")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(r.out.endsWith(QByteArray(" " + QByteArray::number(payload.size()) + "\n")), r.out.constData());
+    r = curl(QStringLiteral("api.bound.test"), key + QStringList{QStringLiteral("-H"), QStringLiteral("Transfer-Encoding: chunked"),
+                                                              QStringLiteral("--data-binary"), QLatin1Char('@') + file, base + QStringLiteral("/chunked-upload")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 2);
+    QCOMPARE(got.at(0).body, payload);
+    QCOMPARE(got.at(1).header("Transfer-Encoding"), QByteArray("chunked"));
+    QCOMPARE(got.at(1).body, payload);
+    QCOMPARE(got.at(1).header("x-api-key"), kAlpha);
+    // A chunked response and a large download come back intact.
+    r = curl(QStringLiteral("api.bound.test"), key + QStringList{base + QStringLiteral("/chunked"), base + QStringLiteral("/big?n=3000000")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.out.startsWith("ok "));
+    QVERIFY(r.out.endsWith(QByteArray(100, 'x')));
+    QVERIFY(r.out.size() > 3000000);
+}
+
+void TestInterceptor::placeholderInUrlIsBlocked()
+{
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                               QStringLiteral("https://api.bound.test:%1/leak?k=%2").arg(m_front->port()).arg(QString::fromLatin1(m_alphaPh))});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("the placeholder of secret alpha is in the URL"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before); // nothing reached the server
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QVERIFY(!ev.at(0).allowed);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
+    QVERIFY(ev.at(0).alertMessage.contains(QLatin1String("secret alpha")));
+}
+
+void TestInterceptor::placeholderInBodyIsBlocked()
+{
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh), QStringLiteral("--data"),
+                               QStringLiteral("{\"note\":\"%1\"}").arg(QString::fromLatin1(m_betaPh)),
+                               QStringLiteral("https://api.bound.test:%1/post").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("request body carries the placeholder of secret beta"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
+    QCOMPARE(ev.at(0).method, QStringLiteral("POST"));
+}
+
+void TestInterceptor::placeholderToAnotherHostIsBlocked()
+{
+    const int before = int(m_good->requests().size());
+    // alpha is bound to api.bound.test only; other.bound.test is intercepted (beta) but alpha must not go there.
+    const CurlResult r = curl(QStringLiteral("other.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh),
+                               QStringLiteral("https://other.bound.test:%1/collect").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("secret alpha is not bound to this host"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
+    QVERIFY(ev.at(0).alertMessage.contains(QLatin1String("other.bound.test")));
+    // beta, bound there, goes through in its own header (the default Authorization: Bearer {}).
+    const CurlResult ok = curl(QStringLiteral("other.bound.test"),
+                               {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + QString::fromLatin1(m_betaPh),
+                                QStringLiteral("https://other.bound.test:%1/ok").arg(m_front->port())});
+    QVERIFY2(ok.code == 0, ok.err.constData());
+    QCOMPARE(m_good->requests().last().header("Authorization"), QByteArray("Bearer ") + kBeta);
+}
+
+void TestInterceptor::placeholderInAnotherHeaderIsBlocked()
+{
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("Referer: https://x/?") + QString::fromLatin1(m_alphaPh),
+                               QStringLiteral("https://api.bound.test:%1/").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("may only be sent in the x-api-key header"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+}
+
+void TestInterceptor::websocketUpgradeIsRefused()
+{
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("Connection: Upgrade"), QStringLiteral("-H"), QStringLiteral("Upgrade: websocket"),
+                               QStringLiteral("-H"), QStringLiteral("Sec-WebSocket-Version: 13"), QStringLiteral("-H"),
+                               QStringLiteral("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="),
+                               QStringLiteral("https://api.bound.test:%1/ws").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("websocket"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+}
+
+void TestInterceptor::upstreamWithWrongCertificateGetsNothing()
+{
+    const qint64 bytesBefore = m_wrong->applicationBytes();
+    const CurlResult r = curl(QStringLiteral("wrong.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("Authorization: Bearer ") + QString::fromLatin1(m_betaPh),
+                               QStringLiteral("https://wrong.bound.test:%1/").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n502"), r.out.constData());
+    QVERIFY2(r.out.contains("the certificate of wrong.bound.test failed verification"), r.out.constData());
+    QVERIFY2(r.out.contains("nothing was sent"), r.out.constData());
+    QCOMPARE(m_wrong->applicationBytes(), bytesBefore); // not one byte of the request
+    QVERIFY(m_wrong->requests().isEmpty());
+}
+
+void TestInterceptor::hostOutsideTheNameConstraintsFailsAtTheClient()
+{
+    // Even if a flow to another name were handed over, the sandbox CA may not vouch for it.
+    const CurlResult r = curl(QStringLiteral("evil.test"), {QStringLiteral("https://evil.test:%1/").arg(m_front->port())});
+    QVERIFY2(r.code != 0, r.out.constData());
+    QVERIFY2(r.err.contains("SSL") || r.err.contains("certificate"), r.err.constData());
+}
+
+void TestInterceptor::lockedVaultAnswersReadably()
+{
+    m_vault->lock();
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), QStringLiteral("-H"),
+                               QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh),
+                               QStringLiteral("https://api.bound.test:%1/").arg(m_front->port())});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains("the Airlock vault is locked"), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    QVERIFY(m_vault->unlock(kPass));
+}
+
+void TestInterceptor::plainFlowGuardFindsPlaceholders()
+{
+    m_vault->lock(); // needs no key
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?k=" + m_betaPh + " HTTP/1.1\r\n")),
+             std::optional<QString>(QStringLiteral("beta")));
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET / HTTP/1.1\r\n")), std::nullopt);
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("other"), QByteArray(m_betaPh)), std::nullopt);
+    QVERIFY(m_vault->unlock(kPass));
+}
+
+void TestInterceptor::guestTrustBundleWorksForCurl()
+{
+    // The bundle a guest gets: sandbox CA + system roots; curl pointed at it by the environment.
+    auto bundle = guestTrustBundle(m_vault->sandboxCaPem(QStringLiteral("box")).value());
+    QVERIFY2(bundle, qPrintable(bundle.error().message()));
+    const QString path = m_dir.filePath(QStringLiteral("bundle.pem"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bundle.value());
+    f.close();
+    QVERIFY(bundle->count("BEGIN CERTIFICATE") > 10);
+    const QMap<QString, QString> env = trustEnvironment(path);
+    QCOMPARE(env.value(QStringLiteral("NODE_EXTRA_CA_CERTS")), path);
+    QProcess p;
+    QProcessEnvironment pe = QProcessEnvironment::systemEnvironment();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        pe.insert(it.key(), it.value());
+    p.setProcessEnvironment(pe);
+    p.start(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("--resolve"),
+                                     QStringLiteral("api.bound.test:%1:127.0.0.1").arg(m_front->port()), QStringLiteral("-H"),
+                                     QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh),
+                                     QStringLiteral("https://api.bound.test:%1/env").arg(m_front->port())});
+    QVERIFY(p.waitForFinished(30000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QCOMPARE(m_good->requests().last().header("x-api-key"), kAlpha);
+}
+
+QTEST_GUILESS_MAIN(TestInterceptor)
+#include "test_interceptor.moc"

@@ -1,0 +1,1210 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 T %2 h</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::ConnectionBanner</name>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Show &amp;details</source>
+        <translation>&amp;Details zeigen</translation>
+    </message>
+    <message>
+        <source>airlockd's output</source>
+        <translation>Ausgabe von airlockd</translation>
+    </message>
+    <message>
+        <source>Hide &amp;details</source>
+        <translation>&amp;Details verbergen</translation>
+    </message>
+    <message>
+        <source>Connecting to airlockd at %1…</source>
+        <translation>Verbinde mit airlockd unter %1 …</translation>
+    </message>
+    <message>
+        <source>No airlockd was running; starting %1…</source>
+        <translation>Kein airlockd lief; starte %1 …</translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation>Nicht verbunden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::DaemonConnection</name>
+    <message>
+        <source>airlockd answered but its status failed: %1</source>
+        <translation>airlockd antwortet, aber sein Status schlug fehl: %1</translation>
+    </message>
+    <message>
+        <source>Look at airlockd's log, then press Retry.</source>
+        <translation>Sehen Sie ins Protokoll von airlockd und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>The connection to airlockd was lost: the daemon stopped or restarted.</source>
+        <translation>Die Verbindung zu airlockd ist abgebrochen: Der Dienst wurde beendet oder neu gestartet.</translation>
+    </message>
+    <message>
+        <source>Airlock reconnects as soon as airlockd is back. Start it again with `airlockd`, or press Retry to let Airlock start it.</source>
+        <translation>Airlock verbindet sich neu, sobald airlockd wieder läuft. Starten Sie ihn mit `airlockd` oder klicken Sie auf „Erneut versuchen“, damit Airlock ihn startet.</translation>
+    </message>
+    <message>
+        <source>Permission denied on %1.</source>
+        <translation>Zugriff auf %1 verweigert.</translation>
+    </message>
+    <message>
+        <source>airlockd admits root and members of the airlock group: run `sudo adduser $USER airlock`, log out and in again, then press Retry.</source>
+        <translation>airlockd lässt root und Mitglieder der Gruppe airlock zu: Führen Sie `sudo adduser $USER airlock` aus, melden Sie sich neu an und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>airlockd was not found next to airlock nor in PATH: install it, or start it yourself, then press Retry.</source>
+        <translation>airlockd wurde weder neben airlock noch im PATH gefunden: Installieren oder starten Sie ihn selbst und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>Start airlockd, or press Retry to let Airlock start it.</source>
+        <translation>Starten Sie airlockd oder klicken Sie auf „Erneut versuchen“, damit Airlock ihn startet.</translation>
+    </message>
+    <message>
+        <source>Could not start airlockd (%1): %2</source>
+        <translation>airlockd (%1) konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>Check that airlockd is installed and executable, then press Retry.</source>
+        <translation>Prüfen Sie, ob airlockd installiert und ausführbar ist, und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>Read airlockd's message below, fix what it names, then press Retry.</source>
+        <translation>Lesen Sie die Meldung von airlockd unten, beheben Sie das Genannte und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>libvirtd seems to be down or unreachable: start it (`sudo systemctl start libvirtd`), then press Retry.</source>
+        <translation>libvirtd scheint nicht zu laufen oder ist nicht erreichbar: Starten Sie ihn (`sudo systemctl start libvirtd`) und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>Another airlockd serves this data directory on another socket: use that socket (--socket), or stop it, then press Retry.</source>
+        <translation>Ein anderer airlockd bedient dieses Datenverzeichnis über einen anderen Socket: Verwenden Sie diesen Socket (--socket) oder beenden Sie ihn und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>airlockd lacks a permission (libvirt group, CAP_NET_ADMIN or its data directory): see below, then press Retry.</source>
+        <translation>airlockd fehlt eine Berechtigung (Gruppe libvirt, CAP_NET_ADMIN oder sein Datenverzeichnis): siehe unten, dann „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>airlockd failed to start (exit code %1).</source>
+        <translation>airlockd konnte nicht starten (Exit-Code %1).</translation>
+    </message>
+    <message>
+        <source>airlockd printed nothing.</source>
+        <translation>airlockd hat nichts ausgegeben.</translation>
+    </message>
+    <message>
+        <source>Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry.</source>
+        <translation>Starten Sie airlockd (`airlockd`, oder `sudo systemctl start airlockd`, wo er als Dienst installiert ist) und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::DecisionBar</name>
+    <message>
+        <source>&amp;Allow</source>
+        <translation>&amp;Erlauben</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>&amp;Verweigern</translation>
+    </message>
+    <message>
+        <source>Let this connection through (Alt+A)</source>
+        <translation>Diese Verbindung durchlassen (Alt+E)</translation>
+    </message>
+    <message>
+        <source>Refuse this connection; the agent sees who blocked it (Alt+D)</source>
+        <translation>Diese Verbindung ablehnen; der Agent sieht, wer sie blockiert hat (Alt+V)</translation>
+    </message>
+    <message>
+        <source>just once</source>
+        <translation>nur einmal</translation>
+    </message>
+    <message>
+        <source>for 10 minutes</source>
+        <translation>für 10 Minuten</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>für 1 Stunde</translation>
+    </message>
+    <message>
+        <source>forever</source>
+        <translation>für immer</translation>
+    </message>
+    <message>
+        <source>in this sandbox</source>
+        <translation>in dieser Sandbox</translation>
+    </message>
+    <message>
+        <source>in all sandboxes</source>
+        <translation>in allen Sandboxen</translation>
+    </message>
+    <message>
+        <source>Lifetime</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>Treffer</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Geltungsbereich</translation>
+    </message>
+    <message>
+        <source>%1 → %2:%3</source>
+        <translation>%1 → %2:%3</translation>
+    </message>
+    <message>
+        <source>host %1</source>
+        <translation>Host %1</translation>
+    </message>
+    <message>
+        <source>IP %1</source>
+        <translation>IP %1</translation>
+    </message>
+    <message>
+        <source>Select a pending or denied attempt</source>
+        <translation>Wählen Sie einen wartenden oder verweigerten Versuch</translation>
+    </message>
+    <message>
+        <source>Could not decide: %1</source>
+        <translation>Entscheidung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Allowed.</source>
+        <translation>Erlaubt.</translation>
+    </message>
+    <message>
+        <source>Denied.</source>
+        <translation>Verweigert.</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::EgressChart</name>
+    <message>
+        <source>Attempts per minute</source>
+        <translation>Versuche pro Minute</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>verweigert</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartet</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::EgressModel</name>
+    <message>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>verweigert</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>%1 to %2 (%3) port %4</source>
+        <translation>%1 zu %2 (%3) Port %4</translation>
+    </message>
+    <message>
+        <source>TLS name: %1</source>
+        <translation>TLS-Name: %1</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Rule / reason</source>
+        <translation>Regel / Grund</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::MainWindow</name>
+    <message>
+        <source>Airlock</source>
+        <translation>Airlock</translation>
+    </message>
+    <message>
+        <source>Sandboxes</source>
+        <translation>Sandboxen</translation>
+    </message>
+    <message>
+        <source>&amp;Terminal</source>
+        <translation>&amp;Terminal</translation>
+    </message>
+    <message>
+        <source>&amp;Network</source>
+        <translation>&amp;Netzwerk</translation>
+    </message>
+    <message>
+        <source>Sna&amp;pshots</source>
+        <translation>Sna&amp;pshots</translation>
+    </message>
+    <message>
+        <source>S&amp;ecrets</source>
+        <translation>&amp;Geheimnisse</translation>
+    </message>
+    <message>
+        <source>Select a sandbox to see its console, network, snapshots and secrets.</source>
+        <translation>Wählen Sie eine Sandbox, um ihre Konsole, ihr Netzwerk, ihre Snapshots und Geheimnisse zu sehen.</translation>
+    </message>
+    <message>
+        <source>Pending requests</source>
+        <translation>Wartende Anfragen</translation>
+    </message>
+    <message>
+        <source>Pending requests (%1)</source>
+        <translation>Wartende Anfragen (%1)</translation>
+    </message>
+    <message>
+        <source>%1 wants to connect</source>
+        <translation>%1 möchte eine Verbindung aufbauen</translation>
+    </message>
+    <message>
+        <source>%1 port %2 (%3). Denied in %4 s unless you allow it.</source>
+        <translation>%1 Port %2 (%3). Wird in %4 s verweigert, wenn Sie nicht zustimmen.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New sandbox…</source>
+        <translation>&amp;Neue Sandbox …</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Sandbox</source>
+        <translation>&amp;Sandbox</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>Sto&amp;ppen</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Anhalten</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Kill</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>Re&amp;move…</source>
+        <translation>&amp;Entfernen …</translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>&amp;Vault</source>
+        <translation>&amp;Tresor</translation>
+    </message>
+    <message>
+        <source>&amp;Unlock…</source>
+        <translation>&amp;Entsperren …</translation>
+    </message>
+    <message>
+        <source>&amp;Lock</source>
+        <translation>&amp;Sperren</translation>
+    </message>
+    <message>
+        <source>Could not lock the vault: %1</source>
+        <translation>Der Tresor konnte nicht gesperrt werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Create…</source>
+        <translation>&amp;Anlegen …</translation>
+    </message>
+    <message>
+        <source>Change &amp;passphrase…</source>
+        <translation>&amp;Passphrase ändern …</translation>
+    </message>
+    <message>
+        <source>&amp;Secrets…</source>
+        <translation>&amp;Geheimnisse …</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Airlock</source>
+        <translation>&amp;Über Airlock</translation>
+    </message>
+    <message>
+        <source>About Airlock</source>
+        <translation>Über Airlock</translation>
+    </message>
+    <message>
+        <source>Airlock %1
+AI coding agents in microVMs, with every network connection approved live and secrets lent through a host proxy.</source>
+        <translation>Airlock %1
+KI-Coding-Agenten in MicroVMs, jede Netzwerkverbindung live freigegeben, Geheimnisse über einen Host-Proxy verliehen.</translation>
+    </message>
+    <message>
+        <source>Connected to airlockd</source>
+        <translation>Mit airlockd verbunden</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde …</translation>
+    </message>
+    <message>
+        <source>Starting airlockd…</source>
+        <translation>Starte airlockd …</translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation>Nicht verbunden: %1</translation>
+    </message>
+    <message>
+        <source>airlockd %1</source>
+        <translation>airlockd %1</translation>
+    </message>
+    <message>
+        <source>libvirt %1</source>
+        <translation>libvirt %1</translation>
+    </message>
+    <message>
+        <source>⚠ TCG emulation: no usable KVM, VMs run slowly</source>
+        <translation>⚠ TCG-Emulation: kein nutzbares KVM, VMs laufen langsam</translation>
+    </message>
+    <message>
+        <source>Sandboxes run under QEMU's TCG emulation because KVM is not usable on this host. They work, but boot and run several times slower.</source>
+        <translation>Sandboxen laufen unter QEMUs TCG-Emulation, weil KVM auf diesem Rechner nicht nutzbar ist. Sie funktionieren, starten und laufen aber um ein Vielfaches langsamer.</translation>
+    </message>
+    <message>
+        <source>KVM acceleration</source>
+        <translation>KVM-Beschleunigung</translation>
+    </message>
+    <message>
+        <source>vault unlocked</source>
+        <translation>Tresor entsperrt</translation>
+    </message>
+    <message>
+        <source>vault locked</source>
+        <translation>Tresor gesperrt</translation>
+    </message>
+    <message>
+        <source>no vault yet</source>
+        <translation>noch kein Tresor</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sandbox(es)</source>
+        <translation><numerusform>%n Sandbox</numerusform><numerusform>%n Sandboxen</numerusform></translation>
+    </message>
+    <message>
+        <source>Alert from %1</source>
+        <translation>Alarm von %1</translation>
+    </message>
+    <message>
+        <source>This airlockd cannot manage sandboxes yet (sandbox.list is not available).
+Update airlockd to create and run sandboxes.</source>
+        <translation>Dieser airlockd kann noch keine Sandboxen verwalten (sandbox.list ist nicht verfügbar).
+Aktualisieren Sie airlockd, um Sandboxen anzulegen und zu starten.</translation>
+    </message>
+    <message>
+        <source>No sandboxes yet.
+Create one with File → New sandbox (Ctrl+N).</source>
+        <translation>Noch keine Sandboxen.
+Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
+    </message>
+    <message>
+        <source>Remove sandbox</source>
+        <translation>Sandbox entfernen</translation>
+    </message>
+    <message>
+        <source>Remove %1 with its disk and snapshots? This cannot be undone.</source>
+        <translation>%1 samt Festplatte und Snapshots entfernen? Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>%1 failed for %2.</source>
+        <translation>%1 ist für %2 fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>Settin&amp;gs</source>
+        <translation>E&amp;instellungen</translation>
+    </message>
+    <message>
+        <source>Vie&amp;w</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::NetworkView</name>
+    <message>
+        <source>Search host, IP, path, rule…</source>
+        <translation>Host, IP, Pfad, Regel suchen …</translation>
+    </message>
+    <message>
+        <source>Search attempts</source>
+        <translation>Versuche durchsuchen</translation>
+    </message>
+    <message>
+        <source>All attempts</source>
+        <translation>Alle Versuche</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>Verweigert</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation>Erlaubt</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>Load &amp;older</source>
+        <translation>Ä&amp;ltere laden</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n attempt(s)</source>
+        <translation><numerusform>%n Versuch</numerusform><numerusform>%n Versuche</numerusform></translation>
+    </message>
+    <message>
+        <source>This airlockd does not record egress attempts yet (egress.list is not available).
+Update airlockd; attempts appear here as they happen.</source>
+        <translation>Dieser airlockd zeichnet noch keine ausgehenden Verbindungen auf (egress.list ist nicht verfügbar).
+Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</translation>
+    </message>
+    <message>
+        <source>Could not load attempts: %1</source>
+        <translation>Versuche konnten nicht geladen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::NewSandboxDialog</name>
+    <message>
+        <source>New sandbox</source>
+        <translation>Neue Sandbox</translation>
+    </message>
+    <message>
+        <source>e.g. agent-1</source>
+        <translation>z. B. agent-1</translation>
+    </message>
+    <message>
+        <source>Plain shell</source>
+        <translation>Einfache Shell</translation>
+    </message>
+    <message>
+        <source>Default image</source>
+        <translation>Standardabbild</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Secrets to lend</source>
+        <translation>Zu verleihende Geheimnisse</translation>
+    </message>
+    <message>
+        <source>&amp;Start it now</source>
+        <translation>Sofort &amp;starten</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Template:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Image:</source>
+        <translation>&amp;Abbild:</translation>
+    </message>
+    <message>
+        <source>&amp;CPUs:</source>
+        <translation>&amp;CPUs:</translation>
+    </message>
+    <message>
+        <source>&amp;Memory:</source>
+        <translation>&amp;Speicher:</translation>
+    </message>
+    <message>
+        <source>&amp;Disk:</source>
+        <translation>&amp;Festplatte:</translation>
+    </message>
+    <message>
+        <source>S&amp;ecrets:</source>
+        <translation>&amp;Geheimnisse:</translation>
+    </message>
+    <message>
+        <source>C&amp;reate</source>
+        <translation>&amp;Anlegen</translation>
+    </message>
+    <message>
+        <source>(no secrets available)</source>
+        <translation>(keine Geheimnisse verfügbar)</translation>
+    </message>
+    <message>
+        <source>Give the sandbox a name: lower-case letters, digits and '-'.</source>
+        <translation>Geben Sie der Sandbox einen Namen: Kleinbuchstaben, Ziffern und „-“.</translation>
+    </message>
+    <message>
+        <source>Creating…</source>
+        <translation>Lege an …</translation>
+    </message>
+    <message>
+        <source>Could not create the sandbox: %1</source>
+        <translation>Die Sandbox konnte nicht angelegt werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PendingModel</name>
+    <message numerus="yes">
+        <source>deny in %n s</source>
+        <translation><numerusform>Verweigern in %n s</numerusform><numerusform>Verweigern in %n s</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.</source>
+        <translation><numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform><numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform></translation>
+    </message>
+    <message>
+        <source>Sandbox</source>
+        <translation>Sandbox</translation>
+    </message>
+    <message>
+        <source>Host:port</source>
+        <translation>Host:Port</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <source>On timeout</source>
+        <translation>Bei Zeitablauf</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PendingPanel</name>
+    <message>
+        <source>No connection is waiting for a decision.</source>
+        <translation>Keine Verbindung wartet auf eine Entscheidung.</translation>
+    </message>
+    <message>
+        <source>Pending requests</source>
+        <translation>Wartende Anfragen</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::SandboxModel</name>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation><numerusform>%n CPU</numerusform><numerusform>%n CPUs</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n connection request(s) wait for your decision</source>
+        <translation><numerusform>%n Verbindungsanfrage wartet auf Ihre Entscheidung</numerusform><numerusform>%n Verbindungsanfragen warten auf Ihre Entscheidung</numerusform></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Abbild</translation>
+    </message>
+    <message>
+        <source>IP</source>
+        <translation>IP</translation>
+    </message>
+    <message>
+        <source>Uptime</source>
+        <translation>Laufzeit</translation>
+    </message>
+    <message>
+        <source>CPU / Memory</source>
+        <translation>CPU / Speicher</translation>
+    </message>
+    <message>
+        <source>Pending</source>
+        <translation>Wartend</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::SecretsDialog</name>
+    <message>
+        <source>Secrets</source>
+        <translation>Geheimnisse</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Hosts</source>
+        <translation>Hosts</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>Header</translation>
+    </message>
+    <message>
+        <source>Used by</source>
+        <translation>Verwendet von</translation>
+    </message>
+    <message>
+        <source>&amp;Remove selected</source>
+        <translation>Auswahl &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Set a secret (the value can never be read back)</source>
+        <translation>Geheimnis setzen (der Wert kann nie wieder ausgelesen werden)</translation>
+    </message>
+    <message>
+        <source>api.example.com, *.example.org</source>
+        <translation>api.example.com, *.example.org</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Hosts:</source>
+        <translation>&amp;Hosts:</translation>
+    </message>
+    <message>
+        <source>Hea&amp;der:</source>
+        <translation>Hea&amp;der:</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>&amp;Save secret</source>
+        <translation>Geheimnis &amp;speichern</translation>
+    </message>
+    <message>
+        <source>This airlockd has no vault yet.</source>
+        <translation>Dieser airlockd hat noch keinen Tresor.</translation>
+    </message>
+    <message>
+        <source>A secret needs a name, at least one host and a value.</source>
+        <translation>Ein Geheimnis braucht einen Namen, mindestens einen Host und einen Wert.</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>Gespeichert.</translation>
+    </message>
+    <message>
+        <source>Could not save: %1</source>
+        <translation>Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Could not remove: %1</source>
+        <translation>Entfernen fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::SecretsView</name>
+    <message>
+        <source>Secrets lent to this sandbox. The guest only sees a placeholder; the broker puts the real value into requests to the listed hosts.</source>
+        <translation>Geheimnisse, die dieser Sandbox geliehen sind. Der Gast sieht nur einen Platzhalter; der Broker setzt den echten Wert in Anfragen an die genannten Hosts ein.</translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation>Geheimnis</translation>
+    </message>
+    <message>
+        <source>Hosts</source>
+        <translation>Hosts</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>Header</translation>
+    </message>
+    <message>
+        <source>Bound secrets</source>
+        <translation>Gebundene Geheimnisse</translation>
+    </message>
+    <message>
+        <source>&amp;Manage secrets…</source>
+        <translation>Geheimnisse &amp;verwalten …</translation>
+    </message>
+    <message>
+        <source>Exfiltration alerts</source>
+        <translation>Exfiltrationsalarme</translation>
+    </message>
+    <message>
+        <source>This airlockd has no vault yet (secret.list is not available).</source>
+        <translation>Dieser airlockd hat noch keinen Tresor (secret.list ist nicht verfügbar).</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::SettingsView</name>
+    <message>
+        <source>Resources</source>
+        <translation>Ressourcen</translation>
+    </message>
+    <message>
+        <source>Egress rules of this sandbox</source>
+        <translation>Regeln für ausgehende Verbindungen dieser Sandbox</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <translation>Muster</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Geltungsbereich</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Egress rules</source>
+        <translation>Regeln für ausgehende Verbindungen</translation>
+    </message>
+    <message>
+        <source>&amp;Add rule…</source>
+        <translation>Regel &amp;hinzufügen …</translation>
+    </message>
+    <message>
+        <source>&amp;Remove rule</source>
+        <translation>Regel &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>E&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Importieren …</translation>
+    </message>
+    <message>
+        <source>Image: %1
+CPUs: %2
+Memory: %3 MiB
+Address: %4</source>
+        <translation>Abbild: %1
+CPUs: %2
+Speicher: %3 MiB
+Adresse: %4</translation>
+    </message>
+    <message>
+        <source>This airlockd has no egress rules yet (rule.list is not available).</source>
+        <translation>Dieser airlockd hat noch keine Regeln (rule.list ist nicht verfügbar).</translation>
+    </message>
+    <message>
+        <source>Could not list rules: %1</source>
+        <translation>Regeln konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Add egress rule</source>
+        <translation>Regel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Erlauben</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Verweigern</translation>
+    </message>
+    <message>
+        <source>api.example.com, *.example.com or 203.0.113.0/24</source>
+        <translation>api.example.com, *.example.com oder 203.0.113.0/24</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>&amp;Action:</source>
+        <translation>&amp;Aktion:</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>Could not add the rule: %1</source>
+        <translation>Die Regel konnte nicht hinzugefügt werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not remove the rule: %1</source>
+        <translation>Die Regel konnte nicht entfernt werden: %1</translation>
+    </message>
+    <message>
+        <source>Export rules</source>
+        <translation>Regeln exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n rule(s) to %1.</source>
+        <translation><numerusform>%n Regel nach %1 exportiert.</numerusform><numerusform>%n Regeln nach %1 exportiert.</numerusform></translation>
+    </message>
+    <message>
+        <source>Import rules</source>
+        <translation>Regeln importieren</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>%1 konnte nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON array of rules (%2). Export rules first to see the format.</source>
+        <translation>%1 ist kein JSON-Array von Regeln (%2). Exportieren Sie zuerst Regeln, um das Format zu sehen.</translation>
+    </message>
+    <message>
+        <source>not an array</source>
+        <translation>kein Array</translation>
+    </message>
+    <message>
+        <source>A rule was refused: %1</source>
+        <translation>Eine Regel wurde abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::SnapshotsView</name>
+    <message>
+        <source>&amp;Take snapshot…</source>
+        <translation>Snapshot &amp;aufnehmen …</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>&amp;Fork…</source>
+        <translation>&amp;Abzweigen …</translation>
+    </message>
+    <message>
+        <source>De&amp;lete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>Snapshot</translation>
+    </message>
+    <message>
+        <source>Taken</source>
+        <translation>Aufgenommen</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Snapshot tree</source>
+        <translation>Snapshot-Baum</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>This airlockd has no snapshots yet (snapshot.list is not available).</source>
+        <translation>Dieser airlockd kann noch keine Snapshots (snapshot.list ist nicht verfügbar).</translation>
+    </message>
+    <message>
+        <source>Could not list snapshots</source>
+        <translation>Snapshots konnten nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>(no label)</source>
+        <translation>(ohne Bezeichnung)</translation>
+    </message>
+    <message>
+        <source>← current</source>
+        <translation>← aktuell</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Take snapshot</source>
+        <translation>Snapshot aufnehmen</translation>
+    </message>
+    <message>
+        <source>Label (optional):</source>
+        <translation>Bezeichnung (optional):</translation>
+    </message>
+    <message>
+        <source>Snapshot taken.</source>
+        <translation>Snapshot aufgenommen.</translation>
+    </message>
+    <message>
+        <source>Could not take the snapshot</source>
+        <translation>Der Snapshot konnte nicht aufgenommen werden</translation>
+    </message>
+    <message>
+        <source>Restore snapshot</source>
+        <translation>Snapshot wiederherstellen</translation>
+    </message>
+    <message>
+        <source>%1 is running. Restoring stops it and discards every change since this snapshot. Restore?</source>
+        <translation>%1 läuft. Das Wiederherstellen hält sie an und verwirft alle Änderungen seit diesem Snapshot. Wiederherstellen?</translation>
+    </message>
+    <message>
+        <source>Restored.</source>
+        <translation>Wiederhergestellt.</translation>
+    </message>
+    <message>
+        <source>Could not restore</source>
+        <translation>Wiederherstellen fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Fork snapshot</source>
+        <translation>Snapshot abzweigen</translation>
+    </message>
+    <message>
+        <source>Name of the new sandbox:</source>
+        <translation>Name der neuen Sandbox:</translation>
+    </message>
+    <message>
+        <source>Forked into %1.</source>
+        <translation>Nach %1 abgezweigt.</translation>
+    </message>
+    <message>
+        <source>Could not fork</source>
+        <translation>Abzweigen fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Snapshot %1 deleted.</source>
+        <translation>Snapshot %1 gelöscht.</translation>
+    </message>
+    <message>
+        <source>Could not delete the snapshot</source>
+        <translation>Der Snapshot konnte nicht gelöscht werden</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::TerminalView</name>
+    <message>
+        <source>Console of %1</source>
+        <translation>Konsole von %1</translation>
+    </message>
+    <message>
+        <source>Typing did not reach the console: %1</source>
+        <translation>Die Eingabe hat die Konsole nicht erreicht: %1</translation>
+    </message>
+    <message>
+        <source>This airlockd has no consoles yet (console.attach is not available).</source>
+        <translation>Dieser airlockd hat noch keine Konsolen (console.attach ist nicht verfügbar).</translation>
+    </message>
+    <message>
+        <source>No console: %1</source>
+        <translation>Keine Konsole: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::VaultDialog</name>
+    <message>
+        <source>&amp;Current passphrase:</source>
+        <translation>&amp;Aktuelle Passphrase:</translation>
+    </message>
+    <message>
+        <source>&amp;Passphrase:</source>
+        <translation>&amp;Passphrase:</translation>
+    </message>
+    <message>
+        <source>&amp;New passphrase:</source>
+        <translation>&amp;Neue Passphrase:</translation>
+    </message>
+    <message>
+        <source>&amp;Repeat it:</source>
+        <translation>&amp;Wiederholen:</translation>
+    </message>
+    <message>
+        <source>Create the vault</source>
+        <translation>Tresor anlegen</translation>
+    </message>
+    <message>
+        <source>The vault keeps your secrets encrypted on this machine. Choose a passphrase; without it the secrets cannot be recovered.</source>
+        <translation>Der Tresor bewahrt Ihre Geheimnisse verschlüsselt auf diesem Rechner auf. Wählen Sie eine Passphrase; ohne sie lassen sich die Geheimnisse nicht wiederherstellen.</translation>
+    </message>
+    <message>
+        <source>C&amp;reate vault</source>
+        <translation>Tresor &amp;anlegen</translation>
+    </message>
+    <message>
+        <source>Unlock the vault</source>
+        <translation>Tresor entsperren</translation>
+    </message>
+    <message>
+        <source>Sandboxes can use their secrets only while the vault is unlocked.</source>
+        <translation>Sandboxen können ihre Geheimnisse nur nutzen, solange der Tresor entsperrt ist.</translation>
+    </message>
+    <message>
+        <source>&amp;Unlock</source>
+        <translation>&amp;Entsperren</translation>
+    </message>
+    <message>
+        <source>Change the vault passphrase</source>
+        <translation>Passphrase des Tresors ändern</translation>
+    </message>
+    <message>
+        <source>The secrets stay as they are; only the passphrase that unlocks them changes.</source>
+        <translation>Die Geheimnisse bleiben, wie sie sind; nur die Passphrase zum Entsperren ändert sich.</translation>
+    </message>
+    <message>
+        <source>Use at least %1 characters.</source>
+        <translation>Verwenden Sie mindestens %1 Zeichen.</translation>
+    </message>
+    <message>
+        <source>The two passphrases differ; type them again.</source>
+        <translation>Die beiden Passphrasen unterscheiden sich; geben Sie sie erneut ein.</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>Arbeite …</translation>
+    </message>
+    <message>
+        <source>This airlockd has no vault yet.</source>
+        <translation>Dieser airlockd hat noch keinen Tresor.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Airlock: AI coding agents in microVMs, every connection approved by you.</source>
+        <translation>Airlock: KI-Coding-Agenten in MicroVMs, jede Verbindung von Ihnen freigegeben.</translation>
+    </message>
+    <message>
+        <source>airlockd's socket (default: $AIRLOCK_SOCKET, else %1).</source>
+        <translation>Socket von airlockd (Standard: $AIRLOCK_SOCKET, sonst %1).</translation>
+    </message>
+    <message>
+        <source>Do not start airlockd when none is running.</source>
+        <translation>airlockd nicht starten, wenn keiner läuft.</translation>
+    </message>
+    <message>
+        <source>Select this sandbox once connected.</source>
+        <translation>Diese Sandbox nach dem Verbinden auswählen.</translation>
+    </message>
+    <message>
+        <source>Open this tab: terminal, network, snapshots, secrets or settings.</source>
+        <translation>Diesen Reiter öffnen: terminal, network, snapshots, secrets oder settings.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,211 @@
+#include "connection/daemonconnection.h"
+#include "api/jsonrpc.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QStandardPaths>
+
+namespace airlock::ui {
+
+namespace {
+// Topics every view of the app listens to; console topics are added per terminal.
+const QStringList kTopics = {QStringLiteral("sandbox"), QStringLiteral("egress"), QStringLiteral("pending"),
+                             QStringLiteral("image"), QStringLiteral("snapshot"), QStringLiteral("alert")};
+}
+
+DaemonConnection::DaemonConnection(const QString &socketPath, QObject *parent)
+    : QObject(parent), m_client(new ApiClient(this)), m_socketPath(socketPath)
+{
+    connect(m_client, &ApiClient::connected, this, &DaemonConnection::onConnected);
+    connect(m_client, &ApiClient::disconnected, this, &DaemonConnection::onConnectFailed);
+    connect(m_client, &ApiClient::event, this, [this](const QString &topic, const QJsonObject &data) {
+        if (topic == QLatin1String("sandbox"))
+            refreshStatus(); // the sandbox count changed, perhaps
+        Q_EMIT event(topic, data);
+    });
+    m_reconnectTimer.setInterval(2000);
+    m_reconnectTimer.setSingleShot(true);
+    connect(&m_reconnectTimer, &QTimer::timeout, this, [this] { attempt(false, true); });
+    m_statusTimer.setInterval(10000);
+    connect(&m_statusTimer, &QTimer::timeout, this, &DaemonConnection::refreshStatus);
+}
+
+DaemonConnection::~DaemonConnection()
+{
+    if (m_daemonProcess)
+        m_daemonProcess->disconnect(this);
+}
+
+QString DaemonConnection::defaultDaemonProgram()
+{
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/airlockd");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    const QString inPath = QStandardPaths::findExecutable(QStringLiteral("airlockd"));
+    if (!inPath.isEmpty())
+        return inPath;
+    // airlockd is installed to sbin, which a user's PATH may lack.
+    return QStandardPaths::findExecutable(QStringLiteral("airlockd"), {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/local/sbin")});
+}
+
+void DaemonConnection::start() { attempt(true, false); }
+
+void DaemonConnection::retry()
+{
+    m_reconnectTimer.stop();
+    attempt(true, false);
+}
+
+void DaemonConnection::attempt(bool mayStartDaemon, bool quiet)
+{
+    if (m_state == State::Connected || m_state == State::StartingDaemon)
+        return;
+    m_mayStartDaemon = mayStartDaemon;
+    m_quietAttempt = quiet;
+    m_attempting = true;
+    if (!quiet)
+        setState(State::Connecting);
+    m_client->connectTo(m_socketPath);
+}
+
+void DaemonConnection::onConnected()
+{
+    m_attempting = false;
+    m_reconnectTimer.stop();
+    m_reason.clear();
+    m_hint.clear();
+    m_details.clear();
+    m_client->call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray::fromStringList(kTopics)}}, this, {});
+    m_client->call(QStringLiteral("status"), {}, this, [this](const ApiClient::Reply &r) {
+        if (!r.ok) {
+            fail(tr("airlockd answered but its status failed: %1").arg(r.errorMessage),
+                 tr("Look at airlockd's log, then press Retry."));
+            m_client->disconnectFromDaemon();
+            return;
+        }
+        m_status = r.result.toObject();
+        setState(State::Connected);
+        Q_EMIT statusChanged(m_status);
+    });
+    m_statusTimer.start();
+}
+
+void DaemonConnection::onConnectFailed(const QString &why)
+{
+    m_statusTimer.stop();
+    if (m_state == State::StartingDaemon)
+        return;
+    const bool wasConnected = m_state == State::Connected;
+    const bool wasAttempting = std::exchange(m_attempting, false);
+    if (!wasConnected && !wasAttempting)
+        return; // a second signal for the same loss
+    if (wasConnected) {
+        fail(tr("The connection to airlockd was lost: the daemon stopped or restarted."),
+             tr("Airlock reconnects as soon as airlockd is back. Start it again with `airlockd`, or press Retry to let Airlock start it."));
+        m_reconnectTimer.start();
+        return;
+    }
+
+    const QFileInfo socket(m_socketPath);
+    if (socket.exists() && !socket.isWritable()) {
+        fail(tr("Permission denied on %1.").arg(m_socketPath),
+             tr("airlockd admits root and members of the airlock group: run `sudo adduser $USER airlock`, log out and in again, then press Retry."));
+        m_reconnectTimer.start();
+        return;
+    }
+    if (m_mayStartDaemon && m_autoStart && !m_daemonProgram.isEmpty()) {
+        startDaemon();
+        return;
+    }
+    if (!m_quietAttempt) {
+        if (!m_autoStart)
+            fail(why, tr("Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry."));
+        else if (m_daemonProgram.isEmpty())
+            fail(why, tr("airlockd was not found next to airlock nor in PATH: install it, or start it yourself, then press Retry."));
+        else
+            fail(why, tr("Start airlockd, or press Retry to let Airlock start it."));
+    }
+    m_reconnectTimer.start();
+}
+
+void DaemonConnection::startDaemon()
+{
+    setState(State::StartingDaemon);
+    auto *process = new QProcess(this);
+    m_daemonProcess = process;
+    process->setProgram(m_daemonProgram);
+    process->setArguments({QStringLiteral("--socket"), m_socketPath});
+    process->setProcessChannelMode(QProcess::SeparateChannels);
+    process->setStandardOutputFile(QProcess::nullDevice());
+    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        process->deleteLater();
+        m_state = State::NotConnected;
+        fail(tr("Could not start airlockd (%1): %2").arg(m_daemonProgram, process->errorString()),
+             tr("Check that airlockd is installed and executable, then press Retry."));
+        m_reconnectTimer.start();
+    });
+    connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus exitStatus) {
+        process->deleteLater();
+        const QString stderrText = QString::fromLocal8Bit(process->readAllStandardError()).trimmed();
+        m_state = State::NotConnected;
+        if (exitStatus == QProcess::NormalExit && exitCode == 0) {
+            attempt(false, false); // the daemon is listening now
+            return;
+        }
+        QString hint = tr("Read airlockd's message below, fix what it names, then press Retry.");
+        if (stderrText.contains(QLatin1String("libvirt"), Qt::CaseInsensitive))
+            hint = tr("libvirtd seems to be down or unreachable: start it (`sudo systemctl start libvirtd`), then press Retry.");
+        else if (stderrText.contains(QLatin1String("another airlockd"), Qt::CaseInsensitive))
+            hint = tr("Another airlockd serves this data directory on another socket: use that socket (--socket), or stop it, then press Retry.");
+        else if (stderrText.contains(QLatin1String("ermission")))
+            hint = tr("airlockd lacks a permission (libvirt group, CAP_NET_ADMIN or its data directory): see below, then press Retry.");
+        fail(tr("airlockd failed to start (exit code %1).").arg(exitCode), hint,
+             stderrText.isEmpty() ? tr("airlockd printed nothing.") : stderrText);
+        m_reconnectTimer.start();
+    });
+    process->start();
+}
+
+void DaemonConnection::refreshStatus()
+{
+    if (m_state != State::Connected)
+        return;
+    m_client->call(QStringLiteral("status"), {}, this, [this](const ApiClient::Reply &r) {
+        if (!r.ok || m_state != State::Connected)
+            return;
+        m_status = r.result.toObject();
+        Q_EMIT statusChanged(m_status);
+    });
+}
+
+void DaemonConnection::setState(State s)
+{
+    if (m_state == s)
+        return;
+    m_state = s;
+    Q_EMIT stateChanged(s);
+}
+
+void DaemonConnection::fail(const QString &reason, const QString &hint, const QString &details)
+{
+    // Messages from the socket layer start in lower case; the banner shows sentences.
+    m_reason = reason;
+    if (!m_reason.isEmpty()) {
+        m_reason[0] = m_reason[0].toUpper();
+        if (!m_reason.endsWith(QLatin1Char('.')))
+            m_reason += QLatin1Char('.');
+    }
+    m_hint = hint;
+    m_details = details;
+    m_status = {};
+    if (m_state == State::NotConnected)
+        Q_EMIT stateChanged(m_state); // new reason, same state
+    else
+        setState(State::NotConnected);
+}
+
+} // namespace airlock::ui

@@ -1,0 +1,125 @@
+#include "dialogs/secretsdialog.h"
+#include "api/apiclient.h"
+#include "common/replies.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+SecretsDialog::SecretsDialog(ApiClient *client, QWidget *parent) : QDialog(parent), m_client(client)
+{
+    setWindowTitle(tr("Secrets"));
+    auto *layout = new QVBoxLayout(this);
+    m_table = new QTableWidget(0, 4, this);
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Hosts"), tr("Header"), tr("Used by")});
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(m_table, 1);
+    auto *remove = new QPushButton(tr("&Remove selected"), this);
+    layout->addWidget(remove, 0, Qt::AlignLeft);
+
+    auto *set = new QGroupBox(tr("Set a secret (the value can never be read back)"), this);
+    auto *form = new QFormLayout(set);
+    m_name = new QLineEdit(set);
+    m_hosts = new QLineEdit(set);
+    m_hosts->setPlaceholderText(tr("api.example.com, *.example.org"));
+    m_header = new QLineEdit(QStringLiteral("Authorization: Bearer {}"), set);
+    m_value = new QLineEdit(set);
+    m_value->setEchoMode(QLineEdit::Password);
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Hosts:"), m_hosts);
+    form->addRow(tr("Hea&der:"), m_header);
+    form->addRow(tr("&Value:"), m_value);
+    auto *save = new QPushButton(tr("&Save secret"), set);
+    form->addRow(QString(), save);
+    layout->addWidget(set);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    layout->addWidget(m_message);
+    auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    layout->addWidget(close);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(save, &QPushButton::clicked, this, &SecretsDialog::save);
+    connect(remove, &QPushButton::clicked, this, &SecretsDialog::removeSelected);
+    resize(640, 480);
+    reload();
+}
+
+void SecretsDialog::reload()
+{
+    if (!m_client)
+        return;
+    m_client->call(QStringLiteral("secret.list"), {}, this, [this](const ApiClient::Reply &r) {
+        m_table->setRowCount(0);
+        if (!r.ok) {
+            m_message->setText(isMethodMissing(r) ? tr("This airlockd has no vault yet.") : r.errorMessage);
+            return;
+        }
+        for (const QJsonValue &v : r.result.toArray()) {
+            const QJsonObject s = v.toObject();
+            QStringList hosts, users;
+            for (const QJsonValue &h : s.value(QLatin1String("hosts")).toArray())
+                hosts << h.toString();
+            for (const QJsonValue &u : s.value(QLatin1String("used_by")).toArray())
+                users << (u.isObject() ? u.toObject().value(QLatin1String("sandbox")).toString() : u.toString());
+            const int row = m_table->rowCount();
+            m_table->insertRow(row);
+            m_table->setItem(row, 0, new QTableWidgetItem(s.value(QLatin1String("name")).toString()));
+            m_table->setItem(row, 1, new QTableWidgetItem(hosts.join(QStringLiteral(", "))));
+            m_table->setItem(row, 2, new QTableWidgetItem(s.value(QLatin1String("header")).toString()));
+            m_table->setItem(row, 3, new QTableWidgetItem(users.join(QStringLiteral(", "))));
+        }
+    });
+}
+
+void SecretsDialog::save()
+{
+    QJsonArray hosts;
+    for (const QString &h : m_hosts->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        hosts.append(h.trimmed());
+    if (m_name->text().isEmpty() || hosts.isEmpty() || m_value->text().isEmpty()) {
+        m_message->setText(tr("A secret needs a name, at least one host and a value."));
+        return;
+    }
+    if (!m_client)
+        return;
+    m_client->call(QStringLiteral("secret.set"),
+                   {{QStringLiteral("name"), m_name->text()},
+                    {QStringLiteral("hosts"), hosts},
+                    {QStringLiteral("header"), m_header->text()},
+                    {QStringLiteral("value"), m_value->text()}},
+                   this, [this](const ApiClient::Reply &r) {
+                       m_message->setText(r.ok ? tr("Saved.") : tr("Could not save: %1").arg(r.errorMessage));
+                       if (r.ok)
+                           m_value->clear();
+                       reload();
+                   });
+}
+
+void SecretsDialog::removeSelected()
+{
+    const int row = m_table->currentRow();
+    if (row < 0 || !m_client)
+        return;
+    m_client->call(QStringLiteral("secret.remove"), {{QStringLiteral("name"), m_table->item(row, 0)->text()}}, this,
+                   [this](const ApiClient::Reply &r) {
+                       if (!r.ok)
+                           m_message->setText(tr("Could not remove: %1").arg(r.errorMessage));
+                       reload();
+                   });
+}
+
+} // namespace airlock::ui

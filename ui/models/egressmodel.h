@@ -1,0 +1,100 @@
+#pragma once
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMap>
+#include <QSortFilterProxyModel>
+#include <QTimer>
+#include <array>
+#include <type_traits>
+#include <vector>
+
+namespace airlock::ui {
+
+enum class Decision : quint8 { Allowed, Denied, Pending, Other };
+
+// One egress attempt (an egress.list object). Repeating strings are interned so 100,000
+// rows share their host and sandbox names.
+struct EgressRecord {
+    qint64 id = 0;
+    qint64 timeMs = 0;
+    QString sandbox, proto, host, ip, sni, method, path, rule, reason;
+    int port = 0;
+    Decision decision = Decision::Other;
+    qint64 bytesUp = 0, bytesDown = 0;
+};
+
+static_assert(std::is_nothrow_move_constructible_v<EgressRecord>, "rows are moved, not copied, when the vector grows");
+
+// Every attempt the GUI has seen, in arrival order. Events are queued and applied in
+// batches (one insert or change notification per batch), so a burst of attempts never
+// floods the views with per-row signals.
+class EgressModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Time, Sandbox, Proto, Host, Port, DecisionColumn, Rule, Bytes, Request, ColumnCount };
+    enum Role { RecordIdRole = Qt::UserRole + 1, DecisionRole };
+    using Buckets = QMap<qint64, std::array<int, 3>>; // minute (epoch s / 60) -> allowed, denied, pending
+
+    explicit EgressModel(QObject *parent = nullptr);
+
+    // Queue objects from egress.list or "egress" events; applied on the next flush.
+    void enqueue(const QJsonObject &attempt);
+    void enqueue(const QJsonArray &attempts);
+    // Applies the queue now (the timer does this 30 ms after the first queued event).
+    void flush();
+    void clear();
+
+    const EgressRecord &record(int row) const { return m_rows[size_t(row)]; }
+    int rowOfId(qint64 id) const { return m_rowOfId.value(id, -1); }
+    qint64 oldestId(const QString &sandbox) const;
+    // Attempts per minute and decision for one sandbox (empty: all).
+    Buckets buckets(const QString &sandbox) const;
+
+    static Decision decisionFromText(const QString &text);
+    static QString decisionText(Decision d);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+Q_SIGNALS:
+    void batchApplied();
+
+private:
+    EgressRecord parse(const QJsonObject &o);
+    QString intern(const QString &s);
+    void count(const EgressRecord &r, int delta);
+
+    std::vector<EgressRecord> m_rows;
+    QHash<qint64, int> m_rowOfId;
+    QHash<QString, QString> m_strings;
+    std::vector<QJsonObject> m_queue;
+    QHash<QString, Buckets> m_buckets;
+    QTimer m_flushTimer;
+};
+
+// Filter and search over EgressModel without asking data() for every cell.
+class EgressFilterModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    enum class Show { All, Pending, Denied, Allowed };
+    explicit EgressFilterModel(QObject *parent = nullptr);
+
+    void setSandbox(const QString &sandbox);
+    void setSearchText(const QString &text);
+    void setShow(Show show);
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
+
+private:
+    QString m_sandbox;
+    QString m_text;
+    Show m_show = Show::All;
+};
+
+} // namespace airlock::ui

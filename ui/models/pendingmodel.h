@@ -1,0 +1,61 @@
+#pragma once
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QJsonObject>
+#include <QTimer>
+#include <vector>
+
+namespace airlock::ui {
+
+// Connection requests waiting for a decision, across all sandboxes. Repeated attempts to
+// the same target (sandbox, host, port) join one row, so a retrying agent never floods
+// the user; each row counts down to the default that applies when the broker times out.
+class PendingModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Sandbox, Target, Proto, Request, Attempts, Default, ColumnCount };
+    struct Entry {
+        QString key;
+        QString sandbox, host, ip, proto, request;
+        int port = 0;
+        qint64 latestId = 0;
+        QList<qint64> ids;
+        int attempts = 0;
+        qint64 deadlineMs = 0;
+    };
+
+    explicit PendingModel(QObject *parent = nullptr);
+
+    // How long the broker holds a flow before denying it (design: 120 s by default).
+    void setHoldTimeout(int seconds) { m_holdSeconds = seconds; }
+    int holdTimeout() const { return m_holdSeconds; }
+
+    // An egress.list object or a "pending"/"egress" event.
+    void apply(const QJsonObject &attempt);
+    void clear();
+    void removeEntry(const QString &key);
+
+    const Entry &entry(int row) const { return m_entries[size_t(row)]; }
+    int secondsLeft(const Entry &e) const;
+    QHash<QString, int> countsBySandbox() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+Q_SIGNALS:
+    void newRequest(const airlock::ui::PendingModel::Entry &entry);
+    void countsChanged(const QHash<QString, int> &bySandbox);
+
+private:
+    int rowOfKey(const QString &key) const;
+    int rowOfId(qint64 id) const;
+    void expire();
+
+    std::vector<Entry> m_entries;
+    int m_holdSeconds = 120;
+    QTimer m_tick;
+};
+
+} // namespace airlock::ui

@@ -1,0 +1,64 @@
+#pragma once
+#include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QPointer>
+#include <QTimer>
+#include <vector>
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+// The sandbox list: fed by `sandbox.list` and kept live by "sandbox" events.
+class SandboxModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, State, Image, Ip, Uptime, Resources, Pending, ColumnCount };
+    enum Availability { Unknown, Available, NotAvailable };
+
+    explicit SandboxModel(QObject *parent = nullptr);
+
+    void setClient(ApiClient *client);
+    void reload();
+    void clear();
+    Availability availability() const { return m_availability; }
+    QString lastError() const { return m_lastError; }
+
+    void applyEvent(const QJsonObject &data);
+    void setPendingCounts(const QHash<QString, int> &counts);
+
+    int rowOf(const QString &name) const;
+    QString nameAt(int row) const;
+    QJsonObject sandbox(const QString &name) const;
+    bool isRunning(const QString &name) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+Q_SIGNALS:
+    void availabilityChanged();
+    void loaded();
+
+private:
+    struct Row {
+        QJsonObject json;
+        qint64 uptimeAtReceipt = -1;
+        QElapsedTimer received;
+    };
+    void setRows(const QJsonArray &list);
+    qint64 uptimeOf(const Row &r) const;
+
+    QPointer<ApiClient> m_client;
+    std::vector<Row> m_rows;
+    QHash<QString, int> m_pending;
+    Availability m_availability = Unknown;
+    QString m_lastError;
+    QTimer m_tick;
+    bool m_reloadQueued = false;
+};
+
+} // namespace airlock::ui

@@ -1,0 +1,459 @@
+#include "views/mainwindow.h"
+#include "connection/daemonconnection.h"
+#include "dialogs/newsandboxdialog.h"
+#include "dialogs/secretsdialog.h"
+#include "dialogs/vaultdialog.h"
+#include "models/decisioncolors.h"
+#include "models/egressmodel.h"
+#include "models/pendingmodel.h"
+#include "models/sandboxmodel.h"
+#include "views/connectionbanner.h"
+#include "views/networkview.h"
+#include "views/pendingpanel.h"
+#include "views/secretsview.h"
+#include "views/settingsview.h"
+#include "views/snapshotsview.h"
+#include "views/terminalview.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
+    : QMainWindow(parent), m_connection(connection), m_sandboxes(new SandboxModel(this)), m_egress(new EgressModel(this)),
+      m_pending(new PendingModel(this))
+{
+    setWindowTitle(tr("Airlock"));
+    ApiClient *client = connection->client();
+    m_sandboxes->setClient(client);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_banner = new ConnectionBanner(connection, central);
+    layout->addWidget(m_banner);
+
+    auto *split = new QSplitter(Qt::Horizontal, central);
+    m_listStack = new QStackedWidget(split);
+    m_sandboxTable = new QTableView(m_listStack);
+    m_sandboxTable->setModel(m_sandboxes);
+    m_sandboxTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_sandboxTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sandboxTable->verticalHeader()->hide();
+    m_sandboxTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_sandboxTable->horizontalHeader()->setSectionResizeMode(SandboxModel::Name, QHeaderView::Stretch);
+    m_sandboxTable->setColumnHidden(SandboxModel::Image, true);
+    m_sandboxTable->setAccessibleName(tr("Sandboxes"));
+    m_listPlaceholder = new QLabel(m_listStack);
+    m_listPlaceholder->setAlignment(Qt::AlignCenter);
+    m_listPlaceholder->setWordWrap(true);
+    m_listStack->addWidget(m_sandboxTable);
+    m_listStack->addWidget(m_listPlaceholder);
+
+    m_detailStack = new QStackedWidget(split);
+    m_tabs = new QTabWidget(m_detailStack);
+    m_terminal = new TerminalView(client, m_tabs);
+    m_network = new NetworkView(client, m_egress, m_tabs);
+    m_snapshots = new SnapshotsView(client, m_sandboxes, m_tabs);
+    m_secrets = new SecretsView(client, m_tabs);
+    m_settings = new SettingsView(client, m_sandboxes, m_tabs);
+    m_tabs->addTab(m_terminal, tr("&Terminal"));
+    m_tabs->addTab(m_network, tr("&Network"));
+    m_tabs->addTab(m_snapshots, tr("Sna&pshots"));
+    m_tabs->addTab(m_secrets, tr("S&ecrets"));
+    m_tabs->addTab(m_settings, tr("Settin&gs"));
+    m_detailPlaceholder = new QLabel(tr("Select a sandbox to see its console, network, snapshots and secrets."), m_detailStack);
+    m_detailPlaceholder->setAlignment(Qt::AlignCenter);
+    m_detailPlaceholder->setWordWrap(true);
+    m_detailStack->addWidget(m_detailPlaceholder);
+    m_detailStack->addWidget(m_tabs);
+    split->addWidget(m_listStack);
+    split->addWidget(m_detailStack);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setSizes({480, 800});
+    layout->addWidget(split, 1);
+    setCentralWidget(central);
+
+    m_pendingPanel = new PendingPanel(client, m_pending, this);
+    m_pendingDock = new QDockWidget(tr("Pending requests"), this);
+    m_pendingDock->setObjectName(QStringLiteral("pendingDock"));
+    m_pendingDock->setWidget(m_pendingPanel);
+    m_pendingDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::BottomDockWidgetArea, m_pendingDock);
+
+    buildMenus();
+    buildStatusBar();
+
+    connect(connection, &DaemonConnection::stateChanged, this, &MainWindow::onStateChanged);
+    connect(connection, &DaemonConnection::statusChanged, this, &MainWindow::onStatus);
+    connect(connection, &DaemonConnection::event, this, &MainWindow::onEvent);
+    connect(m_sandboxTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onSandboxSelected);
+    connect(m_sandboxes, &SandboxModel::availabilityChanged, this, &MainWindow::updateSandboxPlaceholder);
+    connect(m_sandboxes, &SandboxModel::loaded, this, [this] {
+        updateSandboxPlaceholder();
+        updateCount();
+        if (!m_current.isEmpty() && m_sandboxes->rowOf(m_current) >= 0)
+            selectSandbox(m_current);
+        else if (m_sandboxes->rowCount() > 0)
+            m_sandboxTable->selectRow(0);
+        else
+            onSandboxSelected();
+    });
+    connect(m_pending, &PendingModel::countsChanged, m_sandboxes, &SandboxModel::setPendingCounts);
+    connect(m_pending, &PendingModel::countsChanged, this, [this](const QHash<QString, int> &counts) {
+        int total = 0;
+        for (int n : counts)
+            total += n;
+        m_pendingDock->setWindowTitle(total ? tr("Pending requests (%1)").arg(total) : tr("Pending requests"));
+        if (total)
+            m_pendingDock->show();
+    });
+    connect(m_secrets, &SecretsView::manageSecretsRequested, this, [this] {
+        SecretsDialog(m_connection->client(), this).exec();
+        m_secrets->reload();
+    });
+
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(), this);
+        m_tray->setToolTip(tr("Airlock"));
+        m_tray->show();
+        connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+        connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
+            showNormal();
+            raise();
+            m_pendingDock->show();
+            m_pendingPanel->table()->setFocus();
+        });
+    }
+    connect(m_pending, &PendingModel::newRequest, this, [this](const PendingModel::Entry &e) {
+        if (!m_tray)
+            return;
+        m_tray->showMessage(tr("%1 wants to connect").arg(e.sandbox),
+                            tr("%1 port %2 (%3). Denied in %4 s unless you allow it.")
+                                .arg(e.host.isEmpty() ? e.ip : e.host)
+                                .arg(e.port)
+                                .arg(e.proto)
+                                .arg(m_pending->secondsLeft(e)),
+                            QSystemTrayIcon::Warning, 10000);
+    });
+
+    onStateChanged();
+    resize(1280, 800);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newSandbox = file->addAction(tr("&New sandbox…"));
+    m_newSandbox = newSandbox;
+    newSandbox->setShortcut(QKeySequence::New);
+    connect(newSandbox, &QAction::triggered, this, [this] {
+        NewSandboxDialog dialog(m_connection->client(), this);
+        if (dialog.exec() == QDialog::Accepted)
+            m_sandboxes->reload();
+    });
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, qApp, &QApplication::quit);
+
+    QMenu *sandbox = menuBar()->addMenu(tr("&Sandbox"));
+    const QList<QPair<QString, QString>> actions = {{tr("&Start"), QStringLiteral("sandbox.start")},
+                                                    {tr("S&top"), QStringLiteral("sandbox.stop")},
+                                                    {tr("&Pause"), QStringLiteral("sandbox.pause")},
+                                                    {tr("&Resume"), QStringLiteral("sandbox.resume")},
+                                                    {tr("&Kill"), QStringLiteral("sandbox.kill")},
+                                                    {tr("Re&move…"), QStringLiteral("sandbox.remove")}};
+    auto *toolbar = addToolBar(tr("Sandbox"));
+    toolbar->setObjectName(QStringLiteral("sandboxToolbar"));
+    toolbar->addAction(newSandbox);
+    m_sandboxActions << newSandbox;
+    for (const auto &[label, method] : actions) {
+        QAction *a = sandbox->addAction(label);
+        connect(a, &QAction::triggered, this, [this, method = method] { sandboxAction(method); });
+        m_sandboxActions << a;
+        if (method != QLatin1String("sandbox.pause") && method != QLatin1String("sandbox.resume"))
+            toolbar->addAction(a);
+    }
+
+    QMenu *vault = menuBar()->addMenu(tr("&Vault"));
+    connect(vault->addAction(tr("&Unlock…")), &QAction::triggered, this, [this] {
+        if (VaultDialog(m_connection->client(), VaultDialog::Mode::Unlock, this).exec() == QDialog::Accepted)
+            m_connection->refreshStatus();
+    });
+    connect(vault->addAction(tr("&Lock")), &QAction::triggered, this, [this] {
+        m_connection->client()->call(QStringLiteral("vault.lock"), {}, this, [this](const ApiClient::Reply &r) {
+            if (!r.ok)
+                statusBar()->showMessage(tr("Could not lock the vault: %1").arg(r.errorMessage), 8000);
+            m_connection->refreshStatus();
+        });
+    });
+    connect(vault->addAction(tr("&Create…")), &QAction::triggered, this, [this] {
+        if (VaultDialog(m_connection->client(), VaultDialog::Mode::Init, this).exec() == QDialog::Accepted)
+            m_connection->refreshStatus();
+    });
+    connect(vault->addAction(tr("Change &passphrase…")), &QAction::triggered, this,
+            [this] { VaultDialog(m_connection->client(), VaultDialog::Mode::ChangePassphrase, this).exec(); });
+    connect(vault->addAction(tr("&Secrets…")), &QAction::triggered, this, [this] { SecretsDialog(m_connection->client(), this).exec(); });
+
+    QMenu *view = menuBar()->addMenu(tr("Vie&w"));
+    view->addAction(m_pendingDock->toggleViewAction());
+    m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    connect(help->addAction(tr("&About Airlock")), &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Airlock"),
+                           tr("Airlock %1\nAI coding agents in microVMs, with every network connection approved live "
+                              "and secrets lent through a host proxy.").arg(QStringLiteral(AIRLOCK_VERSION)));
+    });
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_stateLabel = new QLabel(this);
+    m_versionLabel = new QLabel(this);
+    m_libvirtLabel = new QLabel(this);
+    m_accelLabel = new QLabel(this);
+    m_vaultLabel = new QLabel(this);
+    m_countLabel = new QLabel(this);
+    statusBar()->addWidget(m_stateLabel);
+    for (QLabel *l : {m_versionLabel, m_libvirtLabel, m_accelLabel, m_vaultLabel, m_countLabel})
+        statusBar()->addPermanentWidget(l);
+}
+
+QString MainWindow::statusText() const
+{
+    QStringList parts;
+    for (QLabel *l : {m_stateLabel, m_versionLabel, m_libvirtLabel, m_accelLabel, m_vaultLabel, m_countLabel})
+        if (l->isVisible() || !l->text().isEmpty())
+            parts << l->text();
+    return parts.join(QStringLiteral(" | "));
+}
+
+void MainWindow::onStateChanged()
+{
+    using State = DaemonConnection::State;
+    const State state = m_connection->state();
+    const bool connected = state == State::Connected;
+    switch (state) {
+    case State::Connected: m_stateLabel->setText(tr("Connected to airlockd")); break;
+    case State::Connecting: m_stateLabel->setText(tr("Connecting…")); break;
+    case State::StartingDaemon: m_stateLabel->setText(tr("Starting airlockd…")); break;
+    case State::NotConnected: m_stateLabel->setText(tr("Not connected: %1").arg(m_connection->reason())); break;
+    }
+    m_stateLabel->setToolTip(m_connection->socketPath());
+    updateActions();
+    centralWidget()->findChild<QSplitter *>()->setEnabled(connected);
+    m_pendingPanel->setEnabled(connected);
+    if (connected) {
+        m_sandboxes->reload();
+        loadPending();
+        m_terminal->reattachAll();
+        m_network->reload();
+    } else {
+        for (QLabel *l : {m_versionLabel, m_libvirtLabel, m_accelLabel, m_vaultLabel, m_countLabel})
+            l->clear();
+    }
+}
+
+void MainWindow::onStatus(const QJsonObject &s)
+{
+    m_versionLabel->setText(tr("airlockd %1").arg(s.value(QLatin1String("version")).toString()));
+    m_libvirtLabel->setText(tr("libvirt %1").arg(s.value(QLatin1String("libvirt_uri")).toString()));
+    const QString accel = s.value(QLatin1String("accel")).toString();
+    if (accel == QLatin1String("tcg")) {
+        m_accelLabel->setText(tr("⚠ TCG emulation: no usable KVM, VMs run slowly"));
+        m_accelLabel->setToolTip(tr("Sandboxes run under QEMU's TCG emulation because KVM is not usable on this host. "
+                                    "They work, but boot and run several times slower."));
+    } else {
+        m_accelLabel->setText(tr("KVM acceleration"));
+        m_accelLabel->setToolTip({});
+    }
+    showVault(s.value(QLatin1String("vault")).toString());
+    // The vault's own answer is the authority where the daemon has one.
+    m_connection->client()->call(QStringLiteral("vault.status"), {}, this, [this](const ApiClient::Reply &r) {
+        if (r.ok)
+            showVault(r.result.toObject().value(QLatin1String("vault")).toString());
+    });
+    // Pending requests count down to the broker's own hold timeout.
+    const int hold = s.value(QLatin1String("egress")).toObject().value(QLatin1String("hold_timeout_s")).toInt();
+    if (hold > 0)
+        m_pending->setHoldTimeout(hold);
+    m_statusSandboxes = s.value(QLatin1String("sandboxes")).toInt();
+    updateCount();
+}
+
+void MainWindow::updateCount()
+{
+    // The live list is the better count where the daemon has one.
+    const int n = m_sandboxes->availability() == SandboxModel::Available ? m_sandboxes->rowCount() : m_statusSandboxes;
+    if (m_connection->state() == DaemonConnection::State::Connected)
+        m_countLabel->setText(tr("%n sandbox(es)", nullptr, n));
+}
+
+void MainWindow::showVault(const QString &state)
+{
+    if (state == QLatin1String("unlocked"))
+        m_vaultLabel->setText(tr("vault unlocked"));
+    else if (state == QLatin1String("locked"))
+        m_vaultLabel->setText(tr("vault locked"));
+    else
+        m_vaultLabel->setText(tr("no vault yet"));
+}
+
+void MainWindow::loadPending()
+{
+    m_connection->client()->call(QStringLiteral("egress.list"), {{QStringLiteral("pending"), true}}, this,
+                                 [this](const ApiClient::Reply &r) {
+                                     if (!r.ok)
+                                         return;
+                                     m_pending->clear();
+                                     for (const QJsonValue &v : r.result.toArray())
+                                         m_pending->apply(v.toObject());
+                                 });
+}
+
+void MainWindow::onEvent(const QString &topic, const QJsonObject &data)
+{
+    if (topic == QLatin1String("sandbox")) {
+        m_sandboxes->applyEvent(data);
+    } else if (topic == QLatin1String("egress")) {
+        m_egress->enqueue(data);
+        m_pending->apply(data);
+    } else if (topic == QLatin1String("pending")) {
+        m_egress->enqueue(data);
+        m_pending->apply(data);
+    } else if (topic == QLatin1String("image")) {
+        // Image builds take minutes: their progress stays visible in the status bar.
+        const QString phase = data.value(QLatin1String("phase")).toString();
+        const int percent = data.value(QLatin1String("percent")).toInt(-1);
+        QString text = tr("Image %1: %2").arg(data.value(QLatin1String("name")).toString(), phase);
+        if (percent >= 0)
+            text += QStringLiteral(" (%1%)").arg(percent);
+        if (const QString message = data.value(QLatin1String("message")).toString(); !message.isEmpty())
+            text += QStringLiteral(" — ") + message;
+        statusBar()->showMessage(text, phase == QLatin1String("done") || phase == QLatin1String("failed") ? 15000 : 0);
+    } else if (topic == QLatin1String("snapshot")) {
+        m_snapshots->onEvent(topic, data);
+    } else if (topic == QLatin1String("alert")) {
+        m_secrets->onEvent(topic, data);
+        if (m_tray)
+            m_tray->showMessage(tr("Alert from %1").arg(data.value(QLatin1String("sandbox")).toString()),
+                                data.value(QLatin1String("message")).toString(), QSystemTrayIcon::Critical, 15000);
+    } else if (topic.startsWith(QLatin1String("console:"))) {
+        m_terminal->onEvent(topic, data);
+    }
+}
+
+void MainWindow::updateSandboxPlaceholder()
+{
+    switch (m_sandboxes->availability()) {
+    case SandboxModel::NotAvailable:
+        m_listPlaceholder->setText(tr("This airlockd cannot manage sandboxes yet (sandbox.list is not available).\n"
+                                      "Update airlockd to create and run sandboxes."));
+        m_listStack->setCurrentWidget(m_listPlaceholder);
+        break;
+    case SandboxModel::Available:
+        if (m_sandboxes->rowCount() == 0) {
+            m_listPlaceholder->setText(tr("No sandboxes yet.\nCreate one with File → New sandbox (Ctrl+N)."));
+            m_listStack->setCurrentWidget(m_listPlaceholder);
+        } else {
+            m_listStack->setCurrentWidget(m_sandboxTable);
+        }
+        break;
+    case SandboxModel::Unknown:
+        m_listStack->setCurrentWidget(m_sandboxTable);
+        break;
+    }
+}
+
+void MainWindow::selectSandbox(const QString &name)
+{
+    const int row = m_sandboxes->rowOf(name);
+    if (row >= 0)
+        m_sandboxTable->selectRow(row);
+}
+
+bool MainWindow::showTab(const QString &key)
+{
+    const QStringList keys = {QStringLiteral("terminal"), QStringLiteral("network"), QStringLiteral("snapshots"),
+                              QStringLiteral("secrets"), QStringLiteral("settings")};
+    const int index = keys.indexOf(key);
+    if (index < 0)
+        return false;
+    m_tabs->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::updateActions()
+{
+    const bool connected = m_connection->state() == DaemonConnection::State::Connected;
+    for (QAction *a : m_sandboxActions)
+        a->setEnabled(connected && (a == m_newSandbox || !m_shown.isEmpty()));
+}
+
+void MainWindow::onSandboxSelected()
+{
+    const QModelIndex current = m_sandboxTable->currentIndex();
+    const QString name = current.isValid() ? m_sandboxes->nameAt(current.row()) : QString();
+    if (name == m_shown && !name.isEmpty())
+        return;
+    m_current = name;
+    m_shown = name;
+    m_detailStack->setCurrentWidget(name.isEmpty() ? static_cast<QWidget *>(m_detailPlaceholder) : m_tabs);
+    updateActions();
+    if (name.isEmpty())
+        return;
+    m_terminal->setSandbox(name);
+    m_network->setSandbox(name);
+    m_snapshots->setSandbox(name);
+    m_secrets->setSandbox(name);
+    m_settings->setSandbox(name);
+}
+
+void MainWindow::sandboxAction(const QString &method)
+{
+    const QString name = m_current;
+    if (name.isEmpty())
+        return;
+    if (method == QLatin1String("sandbox.remove")
+        && QMessageBox::question(this, tr("Remove sandbox"),
+                                 tr("Remove %1 with its disk and snapshots? This cannot be undone.").arg(name),
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+        return;
+    m_connection->client()->call(method, {{QStringLiteral("name"), name}}, this, [this, method, name](const ApiClient::Reply &r) {
+        if (!r.ok) {
+            // Not exec(): a callback must not spin a nested event loop.
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Airlock"), tr("%1 failed for %2.").arg(method, name), QMessageBox::Ok, this);
+            box->setInformativeText(r.errorMessage);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return;
+        }
+        if (method == QLatin1String("sandbox.remove"))
+            m_terminal->forget(name);
+        m_sandboxes->reload();
+    });
+}
+
+} // namespace airlock::ui

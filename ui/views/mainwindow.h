@@ -1,0 +1,91 @@
+#pragma once
+#include <QJsonObject>
+#include <QMainWindow>
+
+class QDockWidget;
+class QLabel;
+class QStackedWidget;
+class QSystemTrayIcon;
+class QTabWidget;
+class QTableView;
+
+namespace airlock::ui {
+
+class ConnectionBanner;
+class DaemonConnection;
+class EgressModel;
+class NetworkView;
+class PendingModel;
+class PendingPanel;
+class SandboxModel;
+class SecretsView;
+class SettingsView;
+class SnapshotsView;
+class TerminalView;
+
+// Sandbox list | the selected sandbox's tabs, the pending-requests panel below, the
+// daemon's status in the status bar and a banner whenever airlockd is not reachable.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(DaemonConnection *connection, QWidget *parent = nullptr);
+
+    ConnectionBanner *connectionBanner() const { return m_banner; }
+    QString statusText() const;
+    SandboxModel *sandboxModel() const { return m_sandboxes; }
+    EgressModel *egressModel() const { return m_egress; }
+    PendingModel *pendingModel() const { return m_pending; }
+    QTableView *sandboxTable() const { return m_sandboxTable; }
+    QTabWidget *tabs() const { return m_tabs; }
+    NetworkView *networkView() const { return m_network; }
+    TerminalView *terminalView() const { return m_terminal; }
+    PendingPanel *pendingPanel() const { return m_pendingPanel; }
+    QString currentSandbox() const { return m_current; }
+    void selectSandbox(const QString &name);
+    // Selects `name` as soon as the sandbox list has it (command line: --sandbox).
+    void selectSandboxWhenListed(const QString &name) { m_current = name; }
+    // terminal, network, snapshots, secrets or settings.
+    bool showTab(const QString &key);
+
+private:
+    void buildMenus();
+    void buildStatusBar();
+    void onStateChanged();
+    void onStatus(const QJsonObject &status);
+    void onEvent(const QString &topic, const QJsonObject &data);
+    void onSandboxSelected();
+    void updateSandboxPlaceholder();
+    void sandboxAction(const QString &method);
+    void loadPending();
+    void updateActions();
+    void showVault(const QString &state);
+    void updateCount();
+
+    DaemonConnection *m_connection;
+    SandboxModel *m_sandboxes;
+    EgressModel *m_egress;
+    PendingModel *m_pending;
+    ConnectionBanner *m_banner;
+    QStackedWidget *m_listStack;
+    QLabel *m_listPlaceholder;
+    QTableView *m_sandboxTable;
+    QStackedWidget *m_detailStack;
+    QLabel *m_detailPlaceholder;
+    QTabWidget *m_tabs;
+    TerminalView *m_terminal;
+    NetworkView *m_network;
+    SnapshotsView *m_snapshots;
+    SecretsView *m_secrets;
+    SettingsView *m_settings;
+    PendingPanel *m_pendingPanel;
+    QDockWidget *m_pendingDock;
+    QSystemTrayIcon *m_tray = nullptr;
+    QLabel *m_stateLabel, *m_versionLabel, *m_libvirtLabel, *m_accelLabel, *m_vaultLabel, *m_countLabel;
+    QString m_current; // selected, or asked for on the command line
+    QString m_shown;   // the sandbox the tabs show
+    QList<QAction *> m_sandboxActions;
+    QAction *m_newSandbox = nullptr;
+    int m_statusSandboxes = 0;
+};
+
+} // namespace airlock::ui

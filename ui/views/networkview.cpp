@@ -1,0 +1,176 @@
+#include "views/networkview.h"
+#include "api/apiclient.h"
+#include "common/replies.h"
+#include "models/egressmodel.h"
+#include "views/egresschart.h"
+#include "widgets/decisionbar.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+namespace {
+constexpr int kPageSize = 1000;
+}
+
+NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
+    : QWidget(parent), m_client(client), m_model(model), m_filter(new EgressFilterModel(this))
+{
+    m_filter->setSourceModel(model);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+
+    auto *page = new QWidget(m_stack);
+    auto *layout = new QVBoxLayout(page);
+    auto *bar = new QHBoxLayout;
+    m_search = new QLineEdit(page);
+    m_search->setPlaceholderText(tr("Search host, IP, path, rule…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Search attempts"));
+    m_show = new QComboBox(page);
+    m_show->addItem(tr("All attempts"), int(EgressFilterModel::Show::All));
+    m_show->addItem(tr("Pending"), int(EgressFilterModel::Show::Pending));
+    m_show->addItem(tr("Denied"), int(EgressFilterModel::Show::Denied));
+    m_show->addItem(tr("Allowed"), int(EgressFilterModel::Show::Allowed));
+    m_show->setAccessibleName(tr("Show"));
+    m_older = new QPushButton(tr("Load &older"), page);
+    m_count = new QLabel(page);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_show);
+    bar->addWidget(m_older);
+    bar->addWidget(m_count);
+    layout->addLayout(bar);
+
+    m_table = new QTableView(page);
+    m_table->setModel(m_filter);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights and no per-row sizing keep 100,000 rows smooth.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setColumnWidth(EgressModel::Time, 150);
+    m_table->setColumnWidth(EgressModel::Host, 220);
+    m_table->setColumnWidth(EgressModel::Port, 60);
+    m_table->setColumnWidth(EgressModel::Proto, 70);
+    m_table->setColumnWidth(EgressModel::Rule, 140);
+    m_table->setColumnWidth(EgressModel::Bytes, 170);
+    m_table->setColumnWidth(EgressModel::DecisionColumn, 80);
+    m_table->setColumnHidden(EgressModel::Sandbox, true);
+    m_table->setWordWrap(false);
+
+    m_decision = new DecisionBar(client, page);
+    m_chart = new EgressChart(model, page);
+
+    auto *split = new QSplitter(Qt::Vertical, page);
+    auto *top = new QWidget(split);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_table);
+    topLayout->addWidget(m_decision);
+    split->addWidget(top);
+    split->addWidget(m_chart);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({500, 220});
+    layout->addWidget(split);
+    m_stack->addWidget(page);
+
+    m_notAvailable = new QLabel(m_stack);
+    m_notAvailable->setAlignment(Qt::AlignCenter);
+    m_notAvailable->setWordWrap(true);
+    m_stack->addWidget(m_notAvailable);
+
+    connect(m_search, &QLineEdit::textChanged, m_filter, &EgressFilterModel::setSearchText);
+    connect(m_show, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setShow(EgressFilterModel::Show(m_show->currentData().toInt())); });
+    connect(m_older, &QPushButton::clicked, this, [this] { loadPage(m_model->oldestId(m_sandbox)); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &NetworkView::onCurrentChanged);
+    connect(m_filter, &QAbstractItemModel::dataChanged, this, &NetworkView::onCurrentChanged);
+    auto updateCount = [this] { m_count->setText(tr("%n attempt(s)", nullptr, m_filter->rowCount())); };
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, updateCount);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, updateCount);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, updateCount);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, updateCount);
+    updateCount();
+}
+
+void NetworkView::setSandbox(const QString &sandbox)
+{
+    if (m_sandbox == sandbox)
+        return;
+    m_sandbox = sandbox;
+    m_filter->setSandbox(sandbox);
+    m_chart->setSandbox(sandbox);
+    m_decision->clearTarget();
+    reload();
+}
+
+void NetworkView::reload()
+{
+    if (!m_sandbox.isEmpty())
+        loadPage(0);
+}
+
+void NetworkView::loadPage(qint64 beforeId)
+{
+    if (!m_client)
+        return;
+    QJsonObject params{{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("limit"), kPageSize}};
+    if (beforeId > 0)
+        params.insert(QStringLiteral("before_id"), beforeId);
+    m_older->setEnabled(false);
+    m_client->call(QStringLiteral("egress.list"), params, this, [this](const ApiClient::Reply &r) {
+        if (isMethodMissing(r)) {
+            showNotAvailable(tr("This airlockd does not record egress attempts yet (egress.list is not available).\n"
+                                "Update airlockd; attempts appear here as they happen."));
+            return;
+        }
+        m_stack->setCurrentIndex(0);
+        if (!r.ok) {
+            m_count->setText(tr("Could not load attempts: %1").arg(r.errorMessage));
+            m_older->setEnabled(true);
+            return;
+        }
+        const QJsonArray page = r.result.toArray();
+        m_model->enqueue(page);
+        m_older->setEnabled(page.size() >= kPageSize);
+    });
+}
+
+void NetworkView::showNotAvailable(const QString &why)
+{
+    m_notAvailable->setText(why);
+    m_stack->setCurrentWidget(m_notAvailable);
+}
+
+void NetworkView::onCurrentChanged()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid()) {
+        m_decision->clearTarget();
+        return;
+    }
+    const EgressRecord &r = m_model->record(m_filter->mapToSource(current).row());
+    if (r.decision == Decision::Pending || r.decision == Decision::Denied)
+        m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port);
+    else
+        m_decision->clearTarget();
+}
+
+} // namespace airlock::ui

@@ -1,0 +1,54 @@
+#pragma once
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+class DecisionBar;
+class EgressChart;
+class EgressFilterModel;
+class EgressModel;
+
+// The Network tab: every egress attempt of the selected sandbox as it happens, filter and
+// search, a chart, and one-click decisions on pending or denied rows.
+class NetworkView : public QWidget {
+    Q_OBJECT
+public:
+    NetworkView(ApiClient *client, EgressModel *model, QWidget *parent = nullptr);
+
+    void setSandbox(const QString &sandbox);
+    void reload();
+    EgressFilterModel *filterModel() const { return m_filter; }
+    QTableView *table() const { return m_table; }
+    DecisionBar *decisionBar() const { return m_decision; }
+
+private:
+    void loadPage(qint64 beforeId);
+    void onCurrentChanged();
+    void showNotAvailable(const QString &why);
+
+    QPointer<ApiClient> m_client;
+    EgressModel *m_model;
+    EgressFilterModel *m_filter;
+    QString m_sandbox;
+    QStackedWidget *m_stack;
+    QLabel *m_notAvailable;
+    QLineEdit *m_search;
+    QComboBox *m_show;
+    QPushButton *m_older;
+    QLabel *m_count;
+    QTableView *m_table;
+    DecisionBar *m_decision;
+    EgressChart *m_chart;
+};
+
+} // namespace airlock::ui

@@ -1,0 +1,104 @@
+#include "views/secretsview.h"
+#include "api/apiclient.h"
+#include "common/replies.h"
+
+#include <QDateTime>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+SecretsView::SecretsView(ApiClient *client, QWidget *parent) : QWidget(parent), m_client(client)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+    auto *page = new QWidget(m_stack);
+    auto *layout = new QVBoxLayout(page);
+    auto *intro = new QLabel(tr("Secrets lent to this sandbox. The guest only sees a placeholder; the broker puts the real "
+                                "value into requests to the listed hosts."),
+                             page);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    m_table = new QTableWidget(0, 3, page);
+    m_table->setHorizontalHeaderLabels({tr("Secret"), tr("Hosts"), tr("Header")});
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAccessibleName(tr("Bound secrets"));
+    layout->addWidget(m_table, 2);
+    auto *manage = new QPushButton(tr("&Manage secrets…"), page);
+    layout->addWidget(manage, 0, Qt::AlignLeft);
+    layout->addWidget(new QLabel(tr("Exfiltration alerts"), page));
+    m_alerts = new QListWidget(page);
+    m_alerts->setAccessibleName(tr("Exfiltration alerts"));
+    layout->addWidget(m_alerts, 1);
+    m_stack->addWidget(page);
+    m_notAvailable = new QLabel(tr("This airlockd has no vault yet (secret.list is not available)."), m_stack);
+    m_notAvailable->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(m_notAvailable);
+    connect(manage, &QPushButton::clicked, this, &SecretsView::manageSecretsRequested);
+}
+
+void SecretsView::setSandbox(const QString &sandbox)
+{
+    m_sandbox = sandbox;
+    reload();
+}
+
+void SecretsView::reload()
+{
+    m_alerts->clear();
+    m_alerts->addItems(m_alertsBySandbox.value(m_sandbox));
+    if (!m_client)
+        return;
+    m_client->call(QStringLiteral("secret.list"), {}, this, [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
+        if (isMethodMissing(r)) {
+            m_stack->setCurrentWidget(m_notAvailable);
+            return;
+        }
+        m_stack->setCurrentIndex(0);
+        m_table->setRowCount(0);
+        if (!r.ok)
+            return;
+        for (const QJsonValue &v : r.result.toArray()) {
+            const QJsonObject s = v.toObject();
+            QStringList users;
+            for (const QJsonValue &u : s.value(QLatin1String("used_by")).toArray())
+                users << (u.isObject() ? u.toObject().value(QLatin1String("sandbox")).toString() : u.toString());
+            if (!users.contains(sandbox))
+                continue;
+            QStringList hosts;
+            for (const QJsonValue &h : s.value(QLatin1String("hosts")).toArray())
+                hosts << h.toString();
+            const int row = m_table->rowCount();
+            m_table->insertRow(row);
+            m_table->setItem(row, 0, new QTableWidgetItem(s.value(QLatin1String("name")).toString()));
+            m_table->setItem(row, 1, new QTableWidgetItem(hosts.join(QStringLiteral(", "))));
+            m_table->setItem(row, 2, new QTableWidgetItem(s.value(QLatin1String("header")).toString()));
+        }
+    });
+}
+
+void SecretsView::onEvent(const QString &topic, const QJsonObject &data)
+{
+    if (topic != QLatin1String("alert"))
+        return;
+    const QString sandbox = data.value(QLatin1String("sandbox")).toString();
+    const QString line = QStringLiteral("%1  %2: %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                                          data.value(QLatin1String("kind")).toString(),
+                                                          data.value(QLatin1String("message")).toString());
+    m_alertsBySandbox[sandbox].prepend(line);
+    if (sandbox == m_sandbox)
+        m_alerts->insertItem(0, line);
+}
+
+} // namespace airlock::ui

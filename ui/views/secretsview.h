@@ -1,0 +1,37 @@
+#pragma once
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+class QTableWidget;
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+// The Secrets tab: the secrets lent to this sandbox (names and hosts; values are never
+// shown or fetched) and the exfiltration alerts raised for it.
+class SecretsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SecretsView(ApiClient *client, QWidget *parent = nullptr);
+    void setSandbox(const QString &sandbox);
+    void reload();
+    void onEvent(const QString &topic, const QJsonObject &data);
+
+Q_SIGNALS:
+    void manageSecretsRequested();
+
+private:
+    QPointer<ApiClient> m_client;
+    QString m_sandbox;
+    QStackedWidget *m_stack;
+    QLabel *m_notAvailable;
+    QTableWidget *m_table;
+    QListWidget *m_alerts;
+    QHash<QString, QStringList> m_alertsBySandbox;
+};
+
+} // namespace airlock::ui

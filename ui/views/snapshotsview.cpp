@@ -1,0 +1,273 @@
+#include "views/snapshotsview.h"
+#include "api/apiclient.h"
+#include "common/replies.h"
+#include "models/sandboxmodel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget *parent)
+    : QWidget(parent), m_client(client), m_sandboxes(sandboxes)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack);
+    auto *page = new QWidget(m_stack);
+    auto *layout = new QVBoxLayout(page);
+
+    auto *buttons = new QHBoxLayout;
+    m_create = new QPushButton(tr("&Take snapshot…"), page);
+    m_restore = new QPushButton(tr("&Restore"), page);
+    m_fork = new QPushButton(tr("&Fork…"), page);
+    m_delete = new QPushButton(tr("De&lete"), page);
+    for (QPushButton *b : {m_create, m_restore, m_fork, m_delete})
+        buttons->addWidget(b);
+    buttons->addStretch();
+    m_progress = new QProgressBar(page);
+    m_progress->hide();
+    buttons->addWidget(m_progress);
+    layout->addLayout(buttons);
+
+    m_tree = new QTreeWidget(page);
+    m_tree->setHeaderLabels({tr("Snapshot"), tr("Taken"), tr("ID")});
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->setAccessibleName(tr("Snapshot tree"));
+    layout->addWidget(m_tree, 1);
+
+    m_undoBar = new QWidget(page);
+    auto *undoLayout = new QHBoxLayout(m_undoBar);
+    undoLayout->setContentsMargins(0, 0, 0, 0);
+    m_undoLabel = new QLabel(m_undoBar);
+    auto *undo = new QPushButton(tr("&Undo"), m_undoBar);
+    undoLayout->addWidget(m_undoLabel, 1);
+    undoLayout->addWidget(undo);
+    m_undoBar->hide();
+    layout->addWidget(m_undoBar);
+    m_message = new QLabel(page);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_message);
+    m_stack->addWidget(page);
+
+    m_notAvailable = new QLabel(tr("This airlockd has no snapshots yet (snapshot.list is not available)."), m_stack);
+    m_notAvailable->setAlignment(Qt::AlignCenter);
+    m_notAvailable->setWordWrap(true);
+    m_stack->addWidget(m_notAvailable);
+
+    m_undoTimer.setSingleShot(true);
+    m_undoTimer.setInterval(8000);
+    connect(&m_undoTimer, &QTimer::timeout, this, &SnapshotsView::commitRemoval);
+    connect(undo, &QPushButton::clicked, this, &SnapshotsView::undoRemoval);
+    connect(m_create, &QPushButton::clicked, this, &SnapshotsView::create);
+    connect(m_restore, &QPushButton::clicked, this, &SnapshotsView::restore);
+    connect(m_fork, &QPushButton::clicked, this, &SnapshotsView::fork);
+    connect(m_delete, &QPushButton::clicked, this, &SnapshotsView::remove);
+    connect(m_tree, &QTreeWidget::currentItemChanged, this, &SnapshotsView::updateButtons);
+    updateButtons();
+}
+
+void SnapshotsView::setSandbox(const QString &sandbox)
+{
+    if (m_sandbox == sandbox)
+        return;
+    commitRemoval();
+    m_sandbox = sandbox;
+    m_message->clear();
+    reload();
+}
+
+void SnapshotsView::reload()
+{
+    m_tree->clear();
+    updateButtons();
+    if (!m_client || m_sandbox.isEmpty())
+        return;
+    m_client->call(QStringLiteral("snapshot.list"), {{QStringLiteral("sandbox"), m_sandbox}}, this,
+                   [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
+        if (sandbox != m_sandbox)
+            return;
+        if (isMethodMissing(r)) {
+            m_stack->setCurrentWidget(m_notAvailable);
+            return;
+        }
+        m_stack->setCurrentIndex(0);
+        if (!r.ok) {
+            report(tr("Could not list snapshots"), r.errorMessage);
+            return;
+        }
+        m_tree->clear();
+        QHash<QString, QTreeWidgetItem *> items;
+        QList<QPair<QString, QTreeWidgetItem *>> withParent;
+        for (const QJsonValue &v : r.result.toArray()) {
+            const QJsonObject s = v.toObject();
+            const QString id = s.value(QLatin1String("id")).toVariant().toString();
+            if (id == m_removingId && sandbox == m_removingSandbox)
+                continue; // hidden while its undo window is open
+            auto *item = new QTreeWidgetItem;
+            QString label = s.value(QLatin1String("label")).toString();
+            if (label.isEmpty())
+                label = tr("(no label)");
+            if (s.value(QLatin1String("current")).toBool())
+                label += QStringLiteral("  ") + tr("← current");
+            item->setText(0, label);
+            const QDateTime t = timeFromJson(s.value(QLatin1String("created")));
+            item->setText(1, t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : QString());
+            item->setText(2, id);
+            item->setData(0, Qt::UserRole, id);
+            items.insert(id, item);
+            withParent.append({s.value(QLatin1String("parent")).toVariant().toString(), item});
+        }
+        for (const auto &[parent, item] : withParent) {
+            if (QTreeWidgetItem *p = items.value(parent))
+                p->addChild(item);
+            else
+                m_tree->addTopLevelItem(item);
+        }
+        m_tree->expandAll();
+        updateButtons();
+    });
+}
+
+QString SnapshotsView::currentId() const
+{
+    const QTreeWidgetItem *item = m_tree->currentItem();
+    return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+void SnapshotsView::updateButtons()
+{
+    const bool has = !currentId().isEmpty();
+    m_create->setEnabled(!m_sandbox.isEmpty());
+    m_restore->setEnabled(has);
+    m_fork->setEnabled(has);
+    m_delete->setEnabled(has);
+}
+
+void SnapshotsView::report(const QString &what, const QString &error)
+{
+    m_message->setText(error.isEmpty() ? what : tr("%1: %2").arg(what, error));
+}
+
+void SnapshotsView::create()
+{
+    bool ok = false;
+    const QString label = QInputDialog::getText(this, tr("Take snapshot"), tr("Label (optional):"), QLineEdit::Normal, {}, &ok);
+    if (!ok || !m_client)
+        return;
+    QJsonObject params{{QStringLiteral("sandbox"), m_sandbox}};
+    if (!label.isEmpty())
+        params.insert(QStringLiteral("label"), label);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_client->call(QStringLiteral("snapshot.create"), params, this, [this](const ApiClient::Reply &r) {
+        m_progress->hide();
+        report(r.ok ? tr("Snapshot taken.") : tr("Could not take the snapshot"), r.ok ? QString() : r.errorMessage);
+        reload();
+    });
+}
+
+void SnapshotsView::restore()
+{
+    const QString id = currentId();
+    if (id.isEmpty() || !m_client)
+        return;
+    if (m_sandboxes->isRunning(m_sandbox)) {
+        const auto answer = QMessageBox::question(
+            this, tr("Restore snapshot"),
+            tr("%1 is running. Restoring stops it and discards every change since this snapshot. Restore?").arg(m_sandbox),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes)
+            return;
+    }
+    m_client->call(QStringLiteral("snapshot.restore"), {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id}}, this,
+                   [this](const ApiClient::Reply &r) {
+                       report(r.ok ? tr("Restored.") : tr("Could not restore"), r.ok ? QString() : r.errorMessage);
+                       reload();
+                   });
+}
+
+void SnapshotsView::fork()
+{
+    const QString id = currentId();
+    if (id.isEmpty() || !m_client)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Fork snapshot"), tr("Name of the new sandbox:"), QLineEdit::Normal,
+                                               m_sandbox + QStringLiteral("-fork"), &ok);
+    if (!ok || name.isEmpty())
+        return;
+    m_client->call(QStringLiteral("sandbox.fork"),
+                   {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id}, {QStringLiteral("new_name"), name}}, this,
+                   [this, name](const ApiClient::Reply &r) {
+                       report(r.ok ? tr("Forked into %1.").arg(name) : tr("Could not fork"), r.ok ? QString() : r.errorMessage);
+                   });
+}
+
+void SnapshotsView::remove()
+{
+    const QString id = currentId();
+    if (id.isEmpty())
+        return;
+    commitRemoval(); // one undo window at a time
+    m_removingSandbox = m_sandbox;
+    m_removingId = id;
+    m_undoLabel->setText(tr("Snapshot %1 deleted.").arg(m_tree->currentItem()->text(0)));
+    m_undoBar->show();
+    m_undoTimer.start();
+    reload();
+}
+
+void SnapshotsView::undoRemoval()
+{
+    m_undoTimer.stop();
+    m_removingId.clear();
+    m_removingSandbox.clear();
+    m_undoBar->hide();
+    reload();
+}
+
+void SnapshotsView::commitRemoval()
+{
+    m_undoTimer.stop();
+    m_undoBar->hide();
+    if (m_removingId.isEmpty() || !m_client)
+        return;
+    const QString sandbox = std::exchange(m_removingSandbox, {});
+    const QString id = std::exchange(m_removingId, {});
+    m_client->call(QStringLiteral("snapshot.remove"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("id"), id}}, this,
+                   [this](const ApiClient::Reply &r) {
+                       if (!r.ok)
+                           report(tr("Could not delete the snapshot"), r.errorMessage);
+                       reload();
+                   });
+}
+
+void SnapshotsView::onEvent(const QString &topic, const QJsonObject &data)
+{
+    if (topic != QLatin1String("snapshot") || data.value(QLatin1String("sandbox")).toString() != m_sandbox)
+        return;
+    const int percent = data.value(QLatin1String("percent")).toInt(-1);
+    m_progress->setRange(0, percent < 0 ? 0 : 100);
+    if (percent >= 0)
+        m_progress->setValue(percent);
+    m_progress->setFormat(data.value(QLatin1String("phase")).toString() + QStringLiteral(" %p%"));
+    m_progress->setVisible(percent < 100);
+    if (percent >= 100)
+        reload();
+}
+
+} // namespace airlock::ui

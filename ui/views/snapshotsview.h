@@ -1,0 +1,56 @@
+#pragma once
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTreeWidget;
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+class SandboxModel;
+
+// The Snapshots tab: the layer tree with labels and times; create, restore (confirmed when
+// the sandbox runs), fork, and delete with Undo (the removal is sent only when the undo
+// window closes, as GNOME Boxes does).
+class SnapshotsView : public QWidget {
+    Q_OBJECT
+public:
+    SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget *parent = nullptr);
+    void setSandbox(const QString &sandbox);
+    void reload();
+    void onEvent(const QString &topic, const QJsonObject &data);
+    QTreeWidget *tree() const { return m_tree; }
+
+private:
+    QString currentId() const;
+    void create();
+    void restore();
+    void fork();
+    void remove();
+    void commitRemoval();
+    void undoRemoval();
+    void updateButtons();
+    void report(const QString &what, const QString &error);
+
+    QPointer<ApiClient> m_client;
+    SandboxModel *m_sandboxes;
+    QString m_sandbox;
+    QStackedWidget *m_stack;
+    QLabel *m_notAvailable;
+    QTreeWidget *m_tree;
+    QPushButton *m_create, *m_restore, *m_fork, *m_delete;
+    QProgressBar *m_progress;
+    QLabel *m_message;
+    QWidget *m_undoBar;
+    QLabel *m_undoLabel;
+    QTimer m_undoTimer;
+    QString m_removingSandbox, m_removingId;
+};
+
+} // namespace airlock::ui

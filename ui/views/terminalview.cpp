@@ -1,0 +1,98 @@
+#include "views/terminalview.h"
+#include "api/apiclient.h"
+#include "common/replies.h"
+#include "widgets/terminalwidget.h"
+
+#include <QJsonObject>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace airlock::ui {
+
+TerminalView::TerminalView(ApiClient *client, QWidget *parent) : QWidget(parent), m_client(client)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->hide();
+    m_stack = new QStackedWidget(this);
+    layout->addWidget(m_message);
+    layout->addWidget(m_stack, 1);
+}
+
+void TerminalView::setSandbox(const QString &sandbox)
+{
+    m_sandbox = sandbox;
+    if (sandbox.isEmpty())
+        return;
+    if (TerminalWidget *t = m_terminals.value(sandbox)) {
+        m_stack->setCurrentWidget(t);
+        return;
+    }
+    auto *t = new TerminalWidget(m_stack);
+    t->setAccessibleName(tr("Console of %1").arg(sandbox));
+    m_terminals.insert(sandbox, t);
+    m_stack->addWidget(t);
+    m_stack->setCurrentWidget(t);
+    connect(t, &TerminalWidget::sendBytes, this, [this, sandbox](const QByteArray &bytes) {
+        if (!m_client)
+            return;
+        m_client->call(QStringLiteral("console.write"),
+                       {{QStringLiteral("name"), sandbox}, {QStringLiteral("data_b64"), QString::fromLatin1(bytes.toBase64())}},
+                       this, [this](const ApiClient::Reply &r) {
+                           if (!r.ok) {
+                               m_message->setText(tr("Typing did not reach the console: %1").arg(r.errorMessage));
+                               m_message->show();
+                           }
+                       });
+    });
+    attach(sandbox);
+}
+
+void TerminalView::attach(const QString &sandbox)
+{
+    if (!m_client)
+        return;
+    m_client->call(QStringLiteral("console.attach"), {{QStringLiteral("name"), sandbox}}, this,
+                   [this, sandbox](const ApiClient::Reply &r) {
+                       TerminalWidget *t = m_terminals.value(sandbox);
+                       if (!t)
+                           return;
+                       if (!r.ok) {
+                           if (sandbox == m_sandbox) {
+                               m_message->setText(isMethodMissing(r)
+                                                      ? tr("This airlockd has no consoles yet (console.attach is not available).")
+                                                      : tr("No console: %1").arg(r.errorMessage));
+                               m_message->show();
+                           }
+                           return;
+                       }
+                       m_message->hide();
+                       t->reset();
+                       t->feed(QByteArray::fromBase64(r.result.toObject().value(QLatin1String("history_b64")).toString().toLatin1()));
+                   });
+}
+
+void TerminalView::onEvent(const QString &topic, const QJsonObject &data)
+{
+    if (!topic.startsWith(QLatin1String("console:")))
+        return;
+    if (TerminalWidget *t = m_terminals.value(topic.mid(8)))
+        t->feed(QByteArray::fromBase64(data.value(QLatin1String("data_b64")).toString().toLatin1()));
+}
+
+void TerminalView::reattachAll()
+{
+    for (auto it = m_terminals.cbegin(); it != m_terminals.cend(); ++it)
+        attach(it.key());
+}
+
+void TerminalView::forget(const QString &sandbox)
+{
+    if (TerminalWidget *t = m_terminals.take(sandbox))
+        t->deleteLater();
+}
+
+} // namespace airlock::ui

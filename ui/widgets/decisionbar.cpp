@@ -1,0 +1,127 @@
+#include "widgets/decisionbar.h"
+#include "api/apiclient.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+
+namespace airlock::ui {
+
+DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), m_client(client)
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_target = new QLabel(this);
+    m_target->setTextFormat(Qt::PlainText);
+    m_allow = new QPushButton(tr("&Allow"), this);
+    m_deny = new QPushButton(tr("&Deny"), this);
+    m_allow->setToolTip(tr("Let this connection through (Alt+A)"));
+    m_deny->setToolTip(tr("Refuse this connection; the agent sees who blocked it (Alt+D)"));
+    m_lifetime = new QComboBox(this);
+    m_lifetime->addItem(tr("just once"), 0);
+    m_lifetime->addItem(tr("for 10 minutes"), 600);
+    m_lifetime->addItem(tr("for 1 hour"), 3600);
+    m_lifetime->addItem(tr("forever"), -1);
+    m_lifetime->setCurrentIndex(3);
+    m_match = new QComboBox(this);
+    m_match->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scope = new QComboBox(this);
+    m_scope->addItem(tr("in this sandbox"), QStringLiteral("sandbox"));
+    m_scope->addItem(tr("in all sandboxes"), QStringLiteral("global"));
+    m_lifetime->setAccessibleName(tr("Lifetime"));
+    m_match->setAccessibleName(tr("Match"));
+    m_scope->setAccessibleName(tr("Scope"));
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+
+    layout->addWidget(m_target);
+    layout->addWidget(m_allow);
+    layout->addWidget(m_deny);
+    layout->addWidget(m_match);
+    layout->addWidget(m_lifetime);
+    layout->addWidget(m_scope);
+    layout->addWidget(m_message, 1);
+
+    connect(m_allow, &QPushButton::clicked, this, [this] { decide(QStringLiteral("allow")); });
+    connect(m_deny, &QPushButton::clicked, this, [this] { decide(QStringLiteral("deny")); });
+    connect(m_lifetime, &QComboBox::currentIndexChanged, this, &DecisionBar::updateEnabled);
+    clearTarget();
+}
+
+QString DecisionBar::domainPattern(const QString &host)
+{
+    const QStringList labels = host.split(QLatin1Char('.'), Qt::SkipEmptyParts);
+    if (labels.size() <= 2)
+        return QStringLiteral("*.") + host;
+    return QStringLiteral("*.") + labels.mid(1).join(QLatin1Char('.'));
+}
+
+void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port)
+{
+    m_id = id;
+    m_target->setText(tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port));
+    const int keep = m_match->currentIndex();
+    m_match->clear();
+    if (!host.isEmpty()) {
+        m_match->addItem(tr("host %1").arg(host), QStringLiteral("host"));
+        m_match->addItem(domainPattern(host), QStringLiteral("domain"));
+    }
+    if (!ip.isEmpty())
+        m_match->addItem(tr("IP %1").arg(ip), QStringLiteral("ip"));
+    m_match->setCurrentIndex(keep >= 0 && keep < m_match->count() ? keep : 0);
+    m_message->clear();
+    updateEnabled();
+}
+
+void DecisionBar::clearTarget()
+{
+    m_id = 0;
+    m_target->setText(tr("Select a pending or denied attempt"));
+    m_match->clear();
+    m_message->clear();
+    updateEnabled();
+}
+
+void DecisionBar::updateEnabled()
+{
+    const bool has = m_id != 0;
+    m_allow->setEnabled(has);
+    m_deny->setEnabled(has);
+    m_match->setEnabled(has);
+    m_lifetime->setEnabled(has);
+    m_scope->setEnabled(has && m_lifetime->currentData().toInt() != 0);
+}
+
+QJsonObject DecisionBar::decideParams(const QString &action) const
+{
+    const int lifetime = m_lifetime->currentData().toInt();
+    QJsonObject params{{QStringLiteral("id"), m_id},
+                       {QStringLiteral("action"), action},
+                       {QStringLiteral("scope"), lifetime == 0 ? QStringLiteral("once") : m_scope->currentData().toString()},
+                       {QStringLiteral("match"), m_match->currentData().toString()}};
+    if (lifetime > 0)
+        params.insert(QStringLiteral("for_s"), lifetime);
+    return params;
+}
+
+void DecisionBar::decide(const QString &action)
+{
+    if (!m_id || !m_client)
+        return;
+    const qint64 id = m_id;
+    m_allow->setEnabled(false);
+    m_deny->setEnabled(false);
+    m_client->call(QStringLiteral("egress.decide"), decideParams(action), this, [this, id, action](const ApiClient::Reply &r) {
+        updateEnabled();
+        if (!r.ok) {
+            m_message->setText(tr("Could not decide: %1").arg(r.errorMessage));
+            return;
+        }
+        m_message->setText(action == QLatin1String("allow") ? tr("Allowed.") : tr("Denied."));
+        Q_EMIT decided(id, action);
+    });
+}
+
+} // namespace airlock::ui

@@ -1,0 +1,45 @@
+#pragma once
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+// One-click Allow / Deny for a pending or denied attempt, with the choices firewall
+// users expect: which sandboxes (this / all), what matches (host / *.domain / IP) and
+// for how long (once / minutes / forever). Sends egress.decide.
+class DecisionBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit DecisionBar(ApiClient *client, QWidget *parent = nullptr);
+
+    void setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port);
+    void clearTarget();
+    qint64 targetId() const { return m_id; }
+
+    // "*.example.com" for api.example.com (anchored: never matches evilexample.com).
+    static QString domainPattern(const QString &host);
+    // The egress.decide parameters for the current choices.
+    QJsonObject decideParams(const QString &action) const;
+
+Q_SIGNALS:
+    void decided(qint64 id, const QString &action);
+
+private:
+    void decide(const QString &action);
+    void updateEnabled();
+
+    QPointer<ApiClient> m_client;
+    qint64 m_id = 0;
+    QLabel *m_target;
+    QPushButton *m_allow, *m_deny;
+    QComboBox *m_lifetime, *m_match, *m_scope;
+    QLabel *m_message;
+};
+
+} // namespace airlock::ui
