@@ -293,6 +293,7 @@ private Q_SLOTS:
     void changingTheGuestMacIsDropped();
     void rulesFollowTheSandboxAndSurviveADaemonRestart();
     void aSandboxWhoseNetworkCannotBeGuardedDoesNotStart();
+    void aGuestThatPowersItselfOffIsNoLongerGuarded();
 };
 
 void TestEgressVm::initTestCase()
@@ -686,6 +687,20 @@ void TestEgressVm::aSandboxWhoseNetworkCannotBeGuardedDoesNotStart()
     QVERIFY2(start.err.contains("network cannot be guarded") && start.err.contains("15053"), start.err.constData());
     QCOMPARE(sandboxRow(c).value("state"_L1).toString(), u"stopped"_s);
     QCOMPARE(m_daemon.ctl({u"rm"_s, c}).exitCode, 0);
+}
+
+void TestEgressVm::aGuestThatPowersItselfOffIsNoLongerGuarded()
+{
+    QVERIFY(nftTable().contains(m_aGw.toLatin1()));
+    // The guest agent dies with the guest: the exec itself need not answer.
+    QProcess *p = guestAsync(m_a, {u"poweroff"_s, u"-f"_s});
+    QElapsedTimer t;
+    t.start();
+    while (nftTable().contains(m_aGw.toLatin1()) && t.elapsed() < 30000)
+        QTest::qWait(250);
+    QVERIFY2(!nftTable().contains(m_aGw.toLatin1()), "the rules of a guest that powered itself off stayed");
+    QCOMPARE(sandboxRow(m_a).value("state"_L1).toString(), u"stopped"_s);
+    p->waitForFinished(10000);
 }
 
 QTEST_GUILESS_MAIN(TestEgressVm)
