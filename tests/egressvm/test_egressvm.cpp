@@ -306,6 +306,15 @@ void TestEgressVm::initTestCase()
              "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L egressvm "
              "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
     QVERIFY(m_dir.isValid());
+    // airlockd's nftables table and its dropped-packet log (nflog group 7411) are one per
+    // network namespace: a second airlockd here would replace this one's rules and hold the log.
+    QFile nflog(u"/proc/net/netfilter/nfnetlink_log"_s);
+    if (nflog.open(QIODevice::ReadOnly)) {
+        for (const QByteArray &line : nflog.readAll().split('\n'))
+            QVERIFY2(line.simplified().split(' ').value(0) != "7411",
+                     "another airlockd already serves this network namespace (it holds nflog group 7411 and owns the "
+                     "table inet airlock); run the egressvm tests alone");
+    }
 
     // The outside: a test server on an address of this namespace's loopback.
     runProgram(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
