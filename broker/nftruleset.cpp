@@ -13,7 +13,8 @@ QString dropChain(int index, const char *kind) { return QStringLiteral("x%1_%2")
 
 } // namespace
 
-NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup) : m_ports(ports), m_logGroup(logGroup)
+NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup, const QString &table)
+    : m_ports(ports), m_logGroup(logGroup), m_table(table)
 {
     m_ctx = nft_ctx_new(NFT_CTX_DEFAULT);
     if (m_ctx) {
@@ -28,7 +29,7 @@ NftRuleset::~NftRuleset()
         nft_ctx_free(m_ctx);
 }
 
-QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup)
+QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup, const QString &table)
 {
     QString guard, redirect, input, forward, perSandbox;
     for (int i = 0; i < sandboxes.size(); ++i) {
@@ -74,7 +75,7 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
                               .arg(dropChain(i, kind)).arg(logGroup).arg(QLatin1String(kind), s.bridge);
         }
     }
-    return QStringLiteral("table inet %1 {\n").arg(QLatin1String(kTable)) +
+    return QStringLiteral("table inet %1 {\n").arg(table) +
            QStringLiteral("    chain guard {\n        type filter hook prerouting priority -150; policy accept;\n") + guard +
            QStringLiteral("    }\n    chain steer {\n        type nat hook prerouting priority dstnat; policy accept;\n") + redirect +
            QStringLiteral("    }\n    chain host_in {\n        type filter hook input priority 0; policy accept;\n") + input +
@@ -107,19 +108,19 @@ Status NftRuleset::apply(const QList<SandboxNet> &sandboxes)
                          QStringLiteral("its network description is invalid (bridge \"%1\", mac \"%2\")").arg(s.bridge, s.mac)};
     }
     // add + delete + define in one buffer: one kernel transaction, whether or not it existed.
-    const QString table = QStringLiteral("table inet %1").arg(QLatin1String(kTable));
-    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(sandboxes, m_ports, m_logGroup));
+    const QString table = QStringLiteral("table inet %1").arg(m_table);
+    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(sandboxes, m_ports, m_logGroup, m_table));
 }
 
 Status NftRuleset::remove()
 {
-    const QString table = QStringLiteral("table inet %1").arg(QLatin1String(kTable));
+    const QString table = QStringLiteral("table inet %1").arg(m_table);
     return run(QStringLiteral("add %1\ndelete %1\n").arg(table));
 }
 
 bool NftRuleset::present()
 {
-    return bool(run(QStringLiteral("list table inet %1\n").arg(QLatin1String(kTable))));
+    return bool(run(QStringLiteral("list table inet %1\n").arg(m_table)));
 }
 
 } // namespace airlock

@@ -20,13 +20,17 @@ public:
     static constexpr const char *kTable = "airlock";
     static constexpr quint16 kDefaultLogGroup = 7411;
 
-    NftRuleset(BrokerPorts ports, quint16 logGroup = kDefaultLogGroup);
+    // `table`: one per daemon, so two airlockd in one network namespace never replace each
+    // other's rules (EgressService names it after its data directory).
+    NftRuleset(BrokerPorts ports, quint16 logGroup = kDefaultLogGroup, const QString &table = QString::fromLatin1(kTable));
     ~NftRuleset();
     NftRuleset(const NftRuleset &) = delete;
     NftRuleset &operator=(const NftRuleset &) = delete;
 
     // The nft script for these sandboxes (without the leading table replacement).
-    static QString render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup);
+    static QString render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup,
+                          const QString &table = QString::fromLatin1(kTable));
+    QString table() const { return m_table; }
 
     // Atomically replaces the table with one covering exactly `sandboxes` (reconcile).
     Status apply(const QList<SandboxNet> &sandboxes);
@@ -40,6 +44,7 @@ private:
     nft_ctx *m_ctx = nullptr;
     BrokerPorts m_ports;
     quint16 m_logGroup;
+    QString m_table;
 };
 
 } // namespace airlock

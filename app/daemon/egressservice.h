@@ -56,6 +56,7 @@ public:
     int pendingCount(const QString &name) override;
 
     BrokerPorts ports() const { return m_ports; }
+    QString nftTable() const { return m_nft ? m_nft->table() : QString(); }
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
 

@@ -312,7 +312,8 @@ private Q_SLOTS:
         if (m_egress)
             m_egress->stop();
         m_servers.stop();
-        NftRuleset(BrokerPorts{}).remove();
+        if (m_egress)
+            NftRuleset(BrokerPorts{}, NftRuleset::kDefaultLogGroup, m_egress->nftTable()).remove();
         run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), m_guestNs});
         run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), m_brokerNs});
     }
