@@ -11,6 +11,9 @@ ns=airlock-test
 # While /dev/kvm is 0600 libvirt re-probes QEMU on every start (~68 s); let the qemu user at it.
 [ -e /dev/kvm ] && chmod 0666 /dev/kvm
 
+# libvirt writes network status there; without systemd-tmpfiles it may not exist yet.
+mkdir -p /var/lib/libvirt/dnsmasq /var/lib/libvirt/images
+
 running() { [ -S /run/libvirt/libvirt-sock ] && pgrep -x libvirtd >/dev/null; }
 
 if [ "$mode" = host ] && command -v systemctl >/dev/null && systemctl is-system-running >/dev/null 2>&1; then
