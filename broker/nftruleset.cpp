@@ -13,8 +13,8 @@ QString dropChain(int index, const char *kind) { return QStringLiteral("x%1_%2")
 
 } // namespace
 
-NftRuleset::NftRuleset(QString table, BrokerPorts ports, quint16 logGroup)
-    : m_table(std::move(table)), m_ports(ports), m_logGroup(logGroup)
+NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup, const QString &table)
+    : m_ports(ports), m_logGroup(logGroup), m_table(table)
 {
     m_ctx = nft_ctx_new(NFT_CTX_DEFAULT);
     if (m_ctx) {
@@ -29,7 +29,7 @@ NftRuleset::~NftRuleset()
         nft_ctx_free(m_ctx);
 }
 
-QString NftRuleset::render(const QString &table, const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup)
+QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup, const QString &table)
 {
     QString guard, redirect, input, forward, perSandbox;
     for (int i = 0; i < sandboxes.size(); ++i) {
@@ -109,7 +109,7 @@ Status NftRuleset::apply(const QList<SandboxNet> &sandboxes)
     }
     // add + delete + define in one buffer: one kernel transaction, whether or not it existed.
     const QString table = QStringLiteral("table inet %1").arg(m_table);
-    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(m_table, sandboxes, m_ports, m_logGroup));
+    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(sandboxes, m_ports, m_logGroup, m_table));
 }
 
 Status NftRuleset::remove()

@@ -20,13 +20,16 @@ public:
     static constexpr const char *kDefaultTable = "airlock";
     static constexpr quint16 kDefaultLogGroup = 7411;
 
-    NftRuleset(QString table, BrokerPorts ports, quint16 logGroup = kDefaultLogGroup);
+    // `table`: one per daemon, so two airlockd in one network namespace never replace each
+    // other's rules (EgressService names it after its data directory).
+    NftRuleset(BrokerPorts ports, quint16 logGroup = kDefaultLogGroup, const QString &table = QString::fromLatin1(kDefaultTable));
     ~NftRuleset();
     NftRuleset(const NftRuleset &) = delete;
     NftRuleset &operator=(const NftRuleset &) = delete;
 
     // The nft script for these sandboxes (without the leading table replacement).
-    static QString render(const QString &table, const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup);
+    static QString render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup,
+                          const QString &table = QString::fromLatin1(kDefaultTable));
     QString table() const { return m_table; }
 
     // Atomically replaces the table with one covering exactly `sandboxes` (reconcile).
@@ -39,9 +42,9 @@ public:
 private:
     Status run(const QString &script, QString *output = nullptr);
     nft_ctx *m_ctx = nullptr;
-    QString m_table;
     BrokerPorts m_ports;
     quint16 m_logGroup;
+    QString m_table;
 };
 
 } // namespace airlock

@@ -80,17 +80,22 @@ Status SandboxEngine::reconcileNetworks()
     for (const SandboxNetwork &n : running)
         m_guarded.insert(n.name);
     Status s = m_hooks->reconcile(running);
-    if (!s) {
-        // A guest whose network cannot be guarded must not run on (fail closed).
-        for (const SandboxNetwork &n : running) {
-            qCWarning(lcEngine) << "stopping" << n.name << "because its network is not guarded:" << s.error().message();
-            virDomainPtr d = virDomainLookupByName(m_libvirt.get(), objectName(n.name).toUtf8().constData());
-            if (d) {
-                virDomainDestroy(d);
-                virDomainFree(d);
-            }
+    if (s)
+        return s;
+    // Some could not be guarded: try each on its own; a guest whose network still cannot be
+    // guarded must not run on (fail closed).
+    for (const SandboxNetwork &n : running) {
+        const Status one = m_hooks->networkUp(n);
+        if (one)
+            continue;
+        qCWarning(lcEngine) << "stopping" << n.name << "because its network cannot be guarded:" << one.error().message();
+        m_guarded.remove(n.name);
+        virDomainPtr d = virDomainLookupByName(m_libvirt.get(), objectName(n.name).toUtf8().constData());
+        if (d) {
+            virDomainDestroy(d);
+            virDomainFree(d);
         }
-        m_guarded.clear();
+        m_hooks->networkDown(n.name);
     }
     return s;
 }

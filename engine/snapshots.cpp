@@ -451,6 +451,7 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     for (auto it = env.begin(); it != env.end(); ++it)
         r.env.insert(it.key(), it.value().toString());
     r.owner = uid;
+    q.finish(); // an open read would keep create()'s writes from committing on this connection
     if (newName.isEmpty())
         return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};
     return create(r); // fresh name, MAC, network and address

@@ -5,6 +5,7 @@
 #include "core/logging.h"
 #include "core/store.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QSqlQuery>
 #include <sys/resource.h>
@@ -88,26 +89,34 @@ Status EgressService::start()
     m_dns->start();
     m_proxy->start();
 
-    // One table per host: a second airlockd in the same network namespace would replace it
-    // (each host runs one daemon; design.md, "Growing past one machine").
-    const quint16 logGroup = NftRuleset::kDefaultLogGroup;
-    m_table = QString::fromLatin1(NftRuleset::kDefaultTable);
-
     // Without nftables nothing can be enforced: the service runs (egress.list works), but no
     // sandbox may come up (sandboxUp fails closed).
-    m_nft = std::make_unique<NftRuleset>(m_table, m_ports, logGroup);
+    // Table and log group are this daemon's own: another airlockd in the same network
+    // namespace (another data dir) must never replace our rules or take our log.
+    const QString tableName = QStringLiteral("airlock_") +
+        QString::fromLatin1(QCryptographicHash::hash(m_config.dataDir.toUtf8(), QCryptographicHash::Sha1).toHex().left(8));
+    quint16 logGroup = kLogGroup;
+    m_logLoop.start(QStringLiteral("egress-drops"));
+    Status logging = ok();
+    for (int i = 0; i < 64; ++i) {
+        const quint16 group = quint16(kLogGroup + i);
+        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, group, [this](const DroppedPacket &p) { onDropped(p); }); });
+        if (logging) {
+            logGroup = group;
+            break;
+        }
+    }
+    if (!logging)
+        qCWarning(lcBroker) << "dropped packets will not be recorded:" << logging.error().message();
+    m_nft = std::make_unique<NftRuleset>(m_ports, logGroup, tableName);
     Status table = m_nft->present() ? ok() : m_nft->apply({});
     if (table) {
-        m_logLoop.start(QStringLiteral("egress-drops"));
-        Status logging = ok();
-        m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, logGroup, [this](const DroppedPacket &p) { onDropped(p); }); });
-        if (!logging)
-            qCWarning(lcBroker) << "dropped packets will not be recorded:" << logging.error().message();
         m_enforcing = true;
     } else {
         m_unavailable = table.error().message();
         qCWarning(lcBroker) << "egress enforcement unavailable; sandboxes cannot start:" << m_unavailable;
     }
+    qCInfo(lcBroker) << "egress: nftables table" << tableName << "nflog group" << logGroup;
     qCInfo(lcBroker) << "egress broker: proxy port" << m_ports.proxy << "dns port" << m_ports.dns << "hold" << m_holdTimeoutS << "s";
     return ok();
 }
@@ -415,7 +424,7 @@ void EgressService::contributeStatus(QJsonObject &status) const
     std::lock_guard lock(m_mutex);
     status.insert(QStringLiteral("egress"), QJsonObject{
         {QStringLiteral("enforcing"), m_enforcing},
-        {QStringLiteral("nft_table"), m_table},
+        {QStringLiteral("nft_table"), m_nft ? m_nft->table() : QString()},
         {QStringLiteral("proxy_port"), m_ports.proxy},
         {QStringLiteral("dns_port"), m_ports.dns},
         {QStringLiteral("sandboxes"), m_sandboxes.size()},

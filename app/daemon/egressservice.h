@@ -56,7 +56,7 @@ public:
     int pendingCount(const QString &name) override;
 
     BrokerPorts ports() const { return m_ports; }
-    QString tableName() const { return m_table; }   // "airlock" (family inet)
+    QString nftTable() const { return m_nft ? m_nft->table() : QString(); }
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
 
@@ -87,7 +87,6 @@ private:
     EpollLoop m_logLoop;
     DroppedPacketLog m_dropped;
     bool m_enforcing = false;
-    QString m_table;
     QString m_unavailable;        // why enforcement is off
     mutable std::mutex m_mutex;   // m_sandboxes is read by the dropped-packet thread
     QList<SandboxNet> m_sandboxes;

@@ -303,8 +303,15 @@ Result<Store> Store::open(const QString &path, const std::vector<Migration> &ste
 Status Store::transaction(const std::function<Status()> &work)
 {
     QSqlDatabase d = db();
-    if (!d.transaction())
-        return sqlError(QStringLiteral("cannot begin a transaction"), d.lastError());
+    // IMMEDIATE takes the write lock up front (waiting up to the busy timeout). A deferred
+    // transaction that reads first cannot upgrade once another connection (the egress event
+    // writer, another thread's Store) has committed meanwhile: SQLite fails it at once with
+    // "database is locked", whatever the busy timeout.
+    {
+        QSqlQuery begin(d);
+        if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return sqlError(QStringLiteral("cannot begin a transaction"), begin.lastError());
+    }
     Status result = work();
     if (!result) {
         d.rollback();

@@ -313,7 +313,7 @@ private Q_SLOTS:
             m_egress->stop();
         m_servers.stop();
         if (m_egress)
-            NftRuleset(m_egress->tableName(), BrokerPorts{}).remove();
+            NftRuleset(BrokerPorts{}, NftRuleset::kDefaultLogGroup, m_egress->nftTable()).remove();
         run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), m_guestNs});
         run(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("del"), m_brokerNs});
     }

@@ -423,7 +423,7 @@ private Q_SLOTS:
         }
         m_server.stop();
         if (m_egress)
-            NftRuleset(m_egress->tableName(), BrokerPorts{}).remove();
+            NftRuleset(BrokerPorts{}, NftRuleset::kDefaultLogGroup, m_egress->nftTable()).remove();
         removeNamespaces();
     }
 
@@ -863,12 +863,12 @@ private Q_SLOTS:
         // With forwarding on in the broker namespace, a guest packet still never leaves routed.
         QVERIFY(sh({QStringLiteral("sysctl"), QStringLiteral("-qw"), QStringLiteral("net.ipv4.ip_forward=1")}));
         QByteArray ruleset;
-        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), m_egress->tableName()}, &ruleset), 0);
+        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), m_egress->nftTable()}, &ruleset), 0);
         QVERIFY(ruleset.contains("hook forward"));
         QVERIFY(ruleset.contains("iifname \"alkbr0\""));
         // Removing the sandbox removes its rules; adding it back restores them.
         m_egress->sandboxDown(QStringLiteral("guest1"));
-        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), m_egress->tableName()}, &ruleset), 0);
+        QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), m_egress->nftTable()}, &ruleset), 0);
         QVERIFY(!ruleset.contains("alkbr0"));
         SandboxNet net{QStringLiteral("guest1"), kBridge, kGuest, kGateway, kGuestMac};
         QVERIFY(m_egress->sandboxUp(net));
