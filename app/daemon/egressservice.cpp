@@ -95,11 +95,11 @@ Status EgressService::start()
     // namespace (another data dir) must never replace our rules or take our log.
     const QString tableName = QStringLiteral("airlock_") +
         QString::fromLatin1(QCryptographicHash::hash(m_config.dataDir.toUtf8(), QCryptographicHash::Sha1).toHex().left(8));
-    quint16 logGroup = kLogGroup;
+    quint16 logGroup = NftRuleset::kDefaultLogGroup;
     m_logLoop.start(QStringLiteral("egress-drops"));
     Status logging = ok();
     for (int i = 0; i < 64; ++i) {
-        const quint16 group = quint16(kLogGroup + i);
+        const quint16 group = quint16(NftRuleset::kDefaultLogGroup + i);
         m_logLoop.call([&] { logging = m_dropped.start(m_logLoop, group, [this](const DroppedPacket &p) { onDropped(p); }); });
         if (logging) {
             logGroup = group;
