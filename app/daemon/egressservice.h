@@ -16,6 +16,7 @@
 #include "dnsresolver.h"
 #include "droppedpacketlog.h"
 #include "egresscontrol.h"
+#include "flowhandoff.h"
 #include "epollloop.h"
 #include "eventlog.h"
 #include "nftruleset.h"
@@ -58,6 +59,9 @@ public:
     BrokerPorts ports() const { return m_ports; }
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
+    // Flows to hosts a borrowed secret is bound to go there (the vault's interceptor); set
+    // before start().
+    void setFlowHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
 
 private:
     void list(const Call &call);
@@ -74,6 +78,7 @@ private:
     std::unique_ptr<Policy> m_ownPolicy;
     std::unique_ptr<RuleStore> m_ownRules;
     Policy *m_policy;
+    FlowHandoff *m_handoff = nullptr;
     RuleStore *m_rules;
     BrokerPorts m_ports;
     int m_holdTimeoutS = 120;
