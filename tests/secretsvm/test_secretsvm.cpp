@@ -334,7 +334,7 @@ void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
     m_box = uniqueName(u"svm"_s);
     const Run created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
                              u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--start"_s});
-    QVERIFY2(created.exitCode == 0, (created.err + m_daemon.log().right(3000)).constData());
+    QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
     const Run env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
     QCOMPARE(env.exitCode, 0);
     QMap<QByteArray, QByteArray> vars;
@@ -382,7 +382,7 @@ void TestSecretsVm::borrowingASecretDoesNotOpenEgress()
 void TestSecretsVm::theBoundHostReceivesTheRealValue()
 {
     const Run r = curlWithKey(u"https://api.test.example/v1/models"_s);
-    QVERIFY2(statusOf(r) == "200", (r.out + r.err + m_daemon.log().right(3000)).constData());
+    QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
     const auto got = requestsTo("/v1/models");
     QCOMPARE(got.size(), 1);
     QCOMPARE(got.first().header("x-api-key"), kRealKey);
@@ -395,7 +395,7 @@ void TestSecretsVm::everyRequestOfAKeepAliveConnectionIsSubstituted()
 {
     const Run r = guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $API_KEY\" https://api.test.example/ka/1 "
                           "https://api.test.example/ka/2 https://api.test.example/ka/3 -w '%{num_connects} '"_s);
-    QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     QList<TlsTestServer::Request> got;
     for (const auto &req : m_https->requests())
         if (req.target.startsWith("/ka/"))
@@ -446,7 +446,7 @@ void TestSecretsVm::theRealValueIsNeverInTheGuest()
     const Run files = guestSh(u"set --; for d in /*; do case $d in /proc|/sys|/dev) ;; *) set -- \"$@\" \"$d\";; esac; done; "
                               "grep -rlF -f /proc/self/fd/0 \"$@\"; sync; echo searched"_s,
                               300000, patterns);
-    QVERIFY2(files.out.trimmed() == "searched", (files.out + files.err).constData());
+    QVERIFY2(files.out.trimmed() == "searched", QByteArray(files.out + files.err).constData());
     // Positive control: the same search finds the placeholder where it is (the environment
     // file init wrote to /run).
     const Run control = guestSh(u"grep -rlF \"$API_KEY\" /run"_s);
