@@ -775,7 +775,15 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
                 u.addBindValue(id);
                 if (!u.exec())
                     return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), u);
-                virDomainPtr lentDom = virDomainDefineXML(m_libvirt.get(), domainXml(spec).toUtf8().constData());
+                // Same domain, new command line: libvirt needs its UUID to update it in place.
+                QString xml = domainXml(spec);
+                if (virDomainPtr existing = virDomainLookupByName(m_libvirt.get(), spec.domainName.toUtf8().constData())) {
+                    char uuid[VIR_UUID_STRING_BUFLEN] = {};
+                    if (virDomainGetUUIDString(existing, uuid) == 0)
+                        xml.replace(QStringLiteral("</name>"), QStringLiteral("</name>\n  <uuid>%1</uuid>").arg(QString::fromLatin1(uuid)));
+                    virDomainFree(existing);
+                }
+                virDomainPtr lentDom = virDomainDefineXML(m_libvirt.get(), xml.toUtf8().constData());
                 if (!lentDom)
                     return LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name));
                 virDomainFree(lentDom);
