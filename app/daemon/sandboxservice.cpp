@@ -407,8 +407,11 @@ void SandboxService::create(const Call &call)
             };
         }
         auto created = e.create(r);
-        if (!created)
+        if (!created) {
+            if (m_secrets)
+                m_secrets->forget(r.name); // a CA issued inside the rolled-back transaction
             return call.fail(created.error());
+        }
         publishState(e, r.name, r.owner);
         if (!startIt)
             return call.reply(created.value());
@@ -440,6 +443,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             return call.fail(s.error());
         if (method == QLatin1String("start"))
             consoleAfterStart(e, sandbox, uid);
+        if (method == QLatin1String("remove") && m_secrets)
+            m_secrets->forget(sandbox); // its CA and decrypted secrets leave memory
         if (method == QLatin1String("remove"))
             m_consoles->close(sandbox);
         if (method == QLatin1String("start") && wait) {

@@ -121,6 +121,11 @@ QByteArray SecretBridge::caPem(const QString &sandbox)
     return pem ? pem.value() : QByteArray();
 }
 
+void SecretBridge::forget(const QString &sandbox)
+{
+    m_vault.vault().forgetSandbox(sandbox);
+}
+
 Status SecretBridge::installTrust(virDomainPtr domain, const QByteArray &caPem)
 {
     const QString path = guestBundlePath();

@@ -50,6 +50,8 @@ public:
     Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans, uid_t owner);
     // The sandbox CA's certificate, or empty when the sandbox borrows nothing (engine thread).
     QByteArray caPem(const QString &sandbox);
+    // The sandbox is gone (or its create failed): its CA and decrypted secrets leave memory.
+    void forget(const QString &sandbox);
     // Puts `caPem` in front of the guest's system roots (any thread; the agent must answer).
     static Status installTrust(virDomainPtr domain, const QByteArray &caPem);
 
