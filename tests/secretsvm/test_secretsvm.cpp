@@ -400,7 +400,7 @@ void TestSecretsVm::everyRequestOfAKeepAliveConnectionIsSubstituted()
     for (const auto &req : m_https->requests())
         if (req.target.startsWith("/ka/"))
             got << req;
-    QCOMPARE(got.size(), 3);
+    QVERIFY2(got.size() == 3, QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
     for (const auto &req : got) {
         QCOMPARE(req.header("x-api-key"), kRealKey);
         QCOMPARE(req.connection, got.first().connection); // one connection, three requests
@@ -470,7 +470,7 @@ void TestSecretsVm::aLockedVaultGetsAReadable403()
 {
     QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
     const Run r = curlWithKey(u"https://api.test.example/while-locked"_s);
-    QCOMPARE(statusOf(r), QByteArray("403"));
+    QVERIFY2(statusOf(r) == "403", QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
     QVERIFY2(r.out.contains("vault is locked"), r.out.constData());
     QVERIFY(requestsTo("/while-locked").isEmpty());
     QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
