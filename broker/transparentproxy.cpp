@@ -434,7 +434,9 @@ void TransparentProxy::allow(Flow &f)
 {
     f.event.decision = QStringLiteral("allowed");
     // Policy decided first; only then does a bound secret turn the relay into interception.
-    f.handoff = m_handoff && f.event.proto == QLatin1String("tls") && !f.target.host.isEmpty() &&
+    // A flow whose first bytes had not come yet (a slow guest past firstBytesMs) goes there too:
+    // relaying it blindly would let TLS to a bound host bypass interception.
+    f.handoff = m_handoff && (f.event.proto == QLatin1String("tls") || f.head.isEmpty()) && !f.target.host.isEmpty() &&
                 m_handoff->wants(f.target.sandbox, f.target.host);
     if (f.handoff)
         f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
