@@ -1,4 +1,5 @@
 #include "transparentproxy.h"
+#include "flowhandoff.h"
 #include "clienthello.h"
 #include "core/logging.h"
 #include "eventlog.h"
@@ -291,6 +292,16 @@ bool TransparentProxy::analyzeHead(Flow &f, bool final)
     }
     if (f.target.host.isEmpty())
         f.event.host = QString(); // a raw IP stays a raw IP whatever Host says
+    if (m_handoff) {
+        // Plain HTTP is relayed, never intercepted: a placeholder in it would leave as is.
+        if (const std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, f.head)) {
+            const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
+            m_handoff->exfiltration(f.target.sandbox, host, *secret);
+            deny(f, QStringLiteral("the request carries the placeholder of secret %1, which is not lent to plain HTTP to %2 "
+                                   "(exfiltration blocked)").arg(*secret, host));
+            return false;
+        }
+    }
     return true;
 }
 
@@ -422,6 +433,14 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
 void TransparentProxy::allow(Flow &f)
 {
     f.event.decision = QStringLiteral("allowed");
+    // Policy decided first; only then does a bound secret turn the relay into interception.
+    // A flow whose first bytes had not come yet (a slow guest past firstBytesMs) goes there too:
+    // relaying it blindly would let TLS to a bound host bypass interception.
+    f.handoff = m_handoff && (f.event.proto == QLatin1String("tls") || f.head.isEmpty()) && !f.target.host.isEmpty() &&
+                m_handoff->wants(f.target.sandbox, f.target.host);
+    if (f.handoff)
+        f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
+                                                  : f.event.reason + QStringLiteral("; intercepted (a secret is bound to this host)");
     f.state = State::Resolving;
     f.deadline = Clock::now() + std::chrono::milliseconds(m_limits.connectTimeoutMs);
     m_loop.modify(f.client, 0); // nothing is read until the upstream answers (HUP/ERR still come)
@@ -453,6 +472,15 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
     }
     if (ip == f->target.ip && SyntheticNames::inPool(ip)) {
         fail(*f, QStringLiteral("%1 has no real address").arg(ipv4ToString(ip)));
+        return;
+    }
+    if (f->handoff) {
+        // The interceptor connects and verifies upstream itself, on its own thread.
+        const int fd = f->client;
+        m_loop.remove(fd);
+        f->client = -1;
+        m_handoff->take(fd, f->target.sandbox, f->target.host, f->head, QHostAddress(ip), f->target.port);
+        finish(*f, false);
         return;
     }
     f->upstream = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

@@ -25,6 +25,7 @@
 namespace airlock {
 
 class EventLog;
+class FlowHandoff;
 class SyntheticNames;
 class UpstreamResolver;
 
@@ -63,6 +64,8 @@ public:
     Status attach(const SandboxNet &net);
     void detach(const QString &sandbox);
     void setHoldTimeoutMs(int ms);
+    // Flows to names a borrowed secret is bound to go there (flowhandoff.h); set before start().
+    void setHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
 
     // Pending items (one event per distinct target), optionally of one sandbox.
     QList<EgressEvent> pending(const QString &sandbox = {});
@@ -103,6 +106,7 @@ private:
         bool http = false;        // a complete HTTP head was seen
         bool inspected = false;   // the first bytes were checked
         bool clientEof = false;
+        bool handoff = false;     // allowed, and goes to the FlowHandoff once resolved
         qint64 pendingId = 0;
         Pipe up;                  // client -> upstream
         Pipe down;                // upstream -> client
@@ -147,6 +151,7 @@ private:
     UpstreamResolver &m_upstream;
     quint16 m_port;
     Decider m_decider;
+    FlowHandoff *m_handoff = nullptr;
     Limits m_limits;
     EpollLoop m_loop;
     struct Alive;

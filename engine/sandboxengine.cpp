@@ -738,7 +738,7 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     virDomainFree(dom);
     crashPoint("create:domain");
 
-    QJsonObject envJson;
+    QJsonObject envJson; // grows by the lent secrets' variables inside the transaction
     for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
         envJson.insert(it.key(), it.value());
     Status stored = m_store.transaction([&]() -> Status {
@@ -759,6 +759,36 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
         if (!q.exec())
             return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
         const qint64 id = q.lastInsertId().toLongLong();
+        if (r.lend) {
+            // The guest's environment gets the placeholders: the domain is defined again with them.
+            Result<QMap<QString, QString>> lent = r.lend(m_store, id);
+            if (!lent)
+                return lent.error();
+            if (!lent->isEmpty()) {
+                for (auto it = lent->cbegin(); it != lent->cend(); ++it) {
+                    spec.env.insert(it.key(), it.value());
+                    envJson.insert(it.key(), it.value());
+                }
+                QSqlQuery u(m_store.db());
+                u.prepare(QStringLiteral("UPDATE sandboxes SET env_json = ? WHERE id = ?"));
+                u.addBindValue(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)));
+                u.addBindValue(id);
+                if (!u.exec())
+                    return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), u);
+                // Same domain, new command line: libvirt needs its UUID to update it in place.
+                QString xml = domainXml(spec);
+                if (virDomainPtr existing = virDomainLookupByName(m_libvirt.get(), spec.domainName.toUtf8().constData())) {
+                    char uuid[VIR_UUID_STRING_BUFLEN] = {};
+                    if (virDomainGetUUIDString(existing, uuid) == 0)
+                        xml.replace(QStringLiteral("</name>"), QStringLiteral("</name>\n  <uuid>%1</uuid>").arg(QString::fromLatin1(uuid)));
+                    virDomainFree(existing);
+                }
+                virDomainPtr lentDom = virDomainDefineXML(m_libvirt.get(), xml.toUtf8().constData());
+                if (!lentDom)
+                    return LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name));
+                virDomainFree(lentDom);
+            }
+        }
         q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
         q.addBindValue(id);
         q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));

@@ -26,6 +26,10 @@ struct CreateRequest {
     QMap<QString, QString> env;
     uid_t owner = 0;
     qint64 baseLayer = 0; // fork: the frozen layer the new disk builds on (0: the image)
+    // Called inside create's transaction once the sandbox row exists (the engine's store, the
+    // new id): lends the sandbox its secrets and returns variables to add to the guest's
+    // environment. A failure undoes the whole create.
+    std::function<Result<QMap<QString, QString>>(Store &store, qint64 sandboxId)> lend;
 };
 
 // Images, sandboxes and their libvirt objects. Lives on ONE worker thread (its Store and

@@ -86,6 +86,7 @@ Status EgressService::start()
     limits.headerTimeoutMs = settingInt(m_store, "egress.header_timeout_s", limits.headerTimeoutMs / 1000, 1, 3600) * 1000;
     m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, m_upstream, m_ports.proxy,
                                                  [this](const FlowTarget &t) { return decideFlow(t); }, limits);
+    m_proxy->setHandoff(m_handoff);
     m_dns->start();
     m_proxy->start();
 

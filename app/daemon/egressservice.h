@@ -16,6 +16,7 @@
 #include "dnsresolver.h"
 #include "droppedpacketlog.h"
 #include "egresscontrol.h"
+#include "flowhandoff.h"
 #include "epollloop.h"
 #include "eventlog.h"
 #include "nftruleset.h"
@@ -59,6 +60,9 @@ public:
     QString nftTable() const { return m_nft ? m_nft->table() : QString(); }
     EventLog &eventLog() { return m_events; }
     TransparentProxy &proxy() { return *m_proxy; }
+    // Flows to hosts a borrowed secret is bound to go there (the vault's interceptor); set
+    // before start().
+    void setFlowHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
 
 private:
     void list(const Call &call);
@@ -75,6 +79,7 @@ private:
     std::unique_ptr<Policy> m_ownPolicy;
     std::unique_ptr<RuleStore> m_ownRules;
     Policy *m_policy;
+    FlowHandoff *m_handoff = nullptr;
     RuleStore *m_rules;
     BrokerPorts m_ports;
     int m_holdTimeoutS = 120;

@@ -1,4 +1,5 @@
 #include "daemon/sandboxservice.h"
+#include "daemon/secretbridge.h"
 #include "daemon/egressnetworkhooks.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
@@ -293,7 +294,8 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
                                   const QJsonObject &reply, bool removeOnFailure)
 {
     virConnectPtr conn = m_engine->connection();
-    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure] {
+    const QByteArray caPem = m_secrets ? m_secrets->caPem(name) : QByteArray(); // read on the engine thread
+    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure, caPem] {
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
                 e.releaseStoppedNetworks();
@@ -307,6 +309,10 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         DomainRef dom(conn, domain);
         while (dom.ptr && !m_stopping) {
             if (GuestAgent(dom.ptr).ping(2)) {
+                if (!caPem.isEmpty()) {
+                    if (Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
+                        return failed(s.error().message());
+                }
                 QJsonObject r = reply;
                 r.insert(QStringLiteral("state"), QStringLiteral("running"));
                 call.reply(r);
@@ -392,10 +398,29 @@ void SandboxService::create(const Call &call)
         r.env.insert(it.key(), it.value().toString());
     const bool startIt = p.value(QLatin1String("start")).toBool();
     const int bootTimeout = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
-    onEngine([this, call, r, startIt, bootTimeout](SandboxEngine &e) {
+    QList<SecretLoan> loans;
+    for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
+        const QJsonObject o = v.toObject();
+        const QString secret = o.value(QLatin1String("secret")).toString();
+        loans.append({secret, o.value(QLatin1String("env")).toString(secret.toUpper())});
+    }
+    if (!loans.isEmpty() && !m_secrets)
+        return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"));
+    onEngine([this, call, r, startIt, bootTimeout, loans](SandboxEngine &e) mutable {
+        if (!loans.isEmpty()) {
+            // Checked before anything is made; lent inside the engine's create transaction.
+            if (Status s = m_secrets->check(loans, r.env, r.owner); !s)
+                return call.fail(s.error());
+            r.lend = [bridge = m_secrets, loans, owner = r.owner](Store &store, qint64 id) {
+                return bridge->lend(store, id, loans, owner);
+            };
+        }
         auto created = e.create(r);
-        if (!created)
+        if (!created) {
+            if (m_secrets)
+                m_secrets->forget(r.name); // a CA issued inside the rolled-back transaction
             return call.fail(created.error());
+        }
         publishState(e, r.name, r.owner);
         if (!startIt)
             return call.reply(created.value());
@@ -427,6 +452,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             return call.fail(s.error());
         if (method == QLatin1String("start"))
             consoleAfterStart(e, sandbox, uid);
+        if (method == QLatin1String("remove") && m_secrets)
+            m_secrets->forget(sandbox); // its CA and decrypted secrets leave memory
         if (method == QLatin1String("remove"))
             m_consoles->close(sandbox);
         if (method == QLatin1String("start") && wait) {

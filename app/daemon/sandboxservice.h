@@ -20,6 +20,7 @@ class Call;
 class EgressControl;
 class NetworkHooks;
 class SandboxEngine;
+class SecretBridge;
 class ConsoleHub;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
@@ -39,6 +40,8 @@ public:
     void stop() override;
     void registerMethods(ApiServer &api) override;
     void contributeStatus(QJsonObject &status) const override;
+    // Lends secrets at create and installs the sandbox CA in booted guests; set before start().
+    void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
 
 private:
     // Runs `work` on the engine's thread.
@@ -80,6 +83,7 @@ private:
     std::atomic<bool> m_stopping{false};
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
+    SecretBridge *m_secrets = nullptr;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
 };

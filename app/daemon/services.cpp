@@ -3,6 +3,7 @@
 #include "daemon/egressservice.h"
 #include "daemon/ruleservice.h"
 #include "daemon/sandboxservice.h"
+#include "daemon/secretbridge.h"
 #include "daemon/vaultservice.h"
 
 namespace airlock {
@@ -16,9 +17,15 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), &rules->policy(),
                                                   &rules->mainThreadRules());
     auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.api(), egress.get());
+    auto vault = std::make_unique<VaultService>(daemon);
+    // Secrets end to end: lent at create, CA in the guest, bound hosts intercepted (secretbridge.h).
+    auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
+    egress->setFlowHandoff(bridge.get());
+    sandboxes->setSecretBridge(bridge.get());
     services.push_back(std::move(rules));
-    services.push_back(std::make_unique<VaultService>(daemon));
+    services.push_back(std::move(vault));
     services.push_back(std::move(egress));
+    services.push_back(std::move(bridge));
     services.push_back(std::move(sandboxes)); // after egress: it starts (and stops) inside the broker's lifetime
     return services;
 }

@@ -22,7 +22,9 @@ QByteArray TlsTestServer::Request::header(const QByteArray &name) const
     return {};
 }
 
-TlsTestServer::TlsTestServer(X509 *cert, EVP_PKEY *key)
+TlsTestServer::TlsTestServer(X509 *cert, EVP_PKEY *key) : TlsTestServer(cert, key, INADDR_LOOPBACK, 0) {}
+
+TlsTestServer::TlsTestServer(X509 *cert, EVP_PKEY *key, quint32 ipv4, quint16 port)
 {
     m_ctx = SSL_CTX_new(TLS_server_method());
     SSL_CTX_use_certificate(m_ctx, cert);
@@ -32,7 +34,8 @@ TlsTestServer::TlsTestServer(X509 *cert, EVP_PKEY *key)
     ::setsockopt(m_listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     sockaddr_in a{};
     a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_addr.s_addr = htonl(ipv4);
+    a.sin_port = htons(port);
     ::bind(m_listener, reinterpret_cast<sockaddr *>(&a), sizeof a);
     ::listen(m_listener, 1024);
     socklen_t len = sizeof a;

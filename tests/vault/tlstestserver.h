@@ -22,6 +22,8 @@ public:
     };
 
     TlsTestServer(X509 *cert, EVP_PKEY *key); // listens on 127.0.0.1, an ephemeral port
+    // Listens on `ipv4` (host order) and `port` (tests/secretsvm: a stand-in outside address).
+    TlsTestServer(X509 *cert, EVP_PKEY *key, quint32 ipv4, quint16 port);
     ~TlsTestServer();
     quint16 port() const { return m_port; }
     QList<Request> requests();

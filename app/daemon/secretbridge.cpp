@@ -1,0 +1,195 @@
+#include "daemon/secretbridge.h"
+#include "api/apiserver.h"
+#include "core/logging.h"
+#include "daemon/egressservice.h"
+#include "daemon/vaultservice.h"
+#include "api/jsonrpc.h"
+#include "guestagent.h"
+#include "guesttrust.h"
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QSet>
+
+namespace airlock {
+
+namespace {
+// The sandbox CA sits between these lines in the guest's bundle, so installing it again
+// (every start) replaces it instead of piling copies up. PEM readers skip text between
+// certificates.
+constexpr char kBegin[] = "# Airlock sandbox CA (lent secrets are injected by the host proxy)\n";
+constexpr char kEnd[] = "# end of the Airlock sandbox CA\n";
+} // namespace
+
+SecretBridge::SecretBridge(VaultService &vault, EgressService &egress, ApiServer &api)
+    : m_vault(vault), m_egress(egress), m_api(api)
+{
+}
+
+Status SecretBridge::start()
+{
+    // Each intercepted request is an egress event (with method and path), like any other flow.
+    EventLog &log = m_egress.eventLog();
+    m_vault.setInterceptListener([&log](const InterceptEvent &e) {
+        EgressEvent ev;
+        ev.id = log.nextId();
+        ev.sandbox = e.sandbox;
+        ev.time = QDateTime::currentDateTimeUtc();
+        ev.proto = QStringLiteral("https");
+        ev.host = e.host;
+        ev.sni = e.host;
+        ev.port = e.port;
+        ev.method = e.method;
+        ev.path = e.path.left(512);
+        ev.decision = e.allowed ? QStringLiteral("allowed") : QStringLiteral("denied");
+        ev.reason = e.allowed ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
+        ev.bytesUp = e.bytesUp;
+        ev.bytesDown = e.bytesDown;
+        log.record(ev);
+    });
+    return ok();
+}
+
+void SecretBridge::stop()
+{
+    m_vault.setInterceptListener({});
+}
+
+Status SecretBridge::check(const QList<SecretLoan> &loans, const QMap<QString, QString> &env, uid_t owner)
+{
+    if (loans.isEmpty())
+        return ok();
+    Vault &vault = m_vault.vault();
+    const VaultState state = vault.state();
+    if (state != VaultState::Unlocked)
+        return Error{QStringLiteral("cannot lend secrets: the Airlock vault is %1").arg(vaultStateName(state)),
+                     state == VaultState::Uninitialised
+                         ? QStringLiteral("create it (airlockctl vault init) and add the secret (airlockctl secret set)")
+                         : QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"),
+                     rpc::Unavailable};
+    auto all = vault.secrets(owner);
+    if (!all)
+        return all.error();
+    QSet<QString> known, vars, secrets;
+    for (const SecretInfo &s : all.value())
+        known.insert(s.name);
+    for (const SecretLoan &l : loans) {
+        if (!known.contains(l.secret))
+            return Error{QStringLiteral("no secret named %1").arg(l.secret),
+                         QStringLiteral("add it first (airlockctl secret set %1 --host ...) or see `airlockctl secret ls`; "
+                                        "nothing was created").arg(l.secret),
+                         rpc::NotFound};
+        if (secrets.contains(l.secret))
+            return Error{QStringLiteral("secret %1 is named twice").arg(l.secret), QStringLiteral("give each --secret once"),
+                         rpc::InvalidParams};
+        if (vars.contains(l.envVar) || env.contains(l.envVar))
+            return Error{QStringLiteral("environment variable %1 is set twice").arg(l.envVar),
+                         QStringLiteral("give the secret another variable (--secret %1=OTHER_NAME)").arg(l.secret),
+                         rpc::InvalidParams};
+        secrets.insert(l.secret);
+        vars.insert(l.envVar);
+    }
+    return ok();
+}
+
+Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
+                                                  uid_t owner)
+{
+    QMap<QString, QString> env;
+    if (loans.isEmpty())
+        return env;
+    Vault &vault = m_vault.vault();
+    for (const SecretLoan &l : loans) {
+        Result<QByteArray> placeholder = vault.lendSecret(store, sandboxId, l.secret, l.envVar, owner);
+        if (!placeholder)
+            return placeholder.error();
+        env.insert(l.envVar, QString::fromLatin1(placeholder.value()));
+    }
+    // The CA is name-constrained to the bound hosts, so it is made after the loans.
+    Result<QByteArray> ca = vault.issueSandboxCa(store, sandboxId);
+    if (!ca)
+        return ca.error();
+    const QMap<QString, QString> trust = trustEnvironment(guestBundlePath());
+    for (auto it = trust.cbegin(); it != trust.cend(); ++it)
+        env.insert(it.key(), it.value());
+    return env;
+}
+
+QByteArray SecretBridge::caPem(const QString &sandbox)
+{
+    Result<QByteArray> pem = m_vault.vault().sandboxCaPem(sandbox);
+    return pem ? pem.value() : QByteArray();
+}
+
+void SecretBridge::forget(const QString &sandbox)
+{
+    m_vault.vault().forgetSandbox(sandbox);
+}
+
+Status SecretBridge::installTrust(virDomainPtr domain, const QByteArray &caPem)
+{
+    const QString path = guestBundlePath();
+    GuestAgent agent(domain);
+    QByteArray current;
+    if (Result<qint64> h = agent.openFile(path, QStringLiteral("r"))) {
+        bool eof = false;
+        while (!eof) {
+            Result<QByteArray> part = agent.read(h.value(), GuestAgent::kChunk, &eof);
+            if (!part) {
+                agent.closeFile(h.value());
+                return part.error();
+            }
+            current += part.value();
+        }
+        agent.closeFile(h.value());
+    }
+    // Drop an earlier copy (a restart), keep the guest's own roots.
+    const qsizetype begin = current.indexOf(kBegin);
+    const qsizetype end = current.indexOf(kEnd);
+    if (begin >= 0 && end > begin)
+        current.remove(begin, end + qsizetype(strlen(kEnd)) - begin);
+    QByteArray bundle = QByteArray(kBegin) + caPem;
+    if (!bundle.endsWith('\n'))
+        bundle += '\n';
+    bundle += QByteArray(kEnd) + current;
+    Result<qint64> h = agent.openFile(path, QStringLiteral("w"));
+    if (!h)
+        return Error{QStringLiteral("cannot install the sandbox CA in the guest (%1)").arg(path), h.error().message()};
+    Status written = agent.write(h.value(), bundle);
+    agent.closeFile(h.value());
+    if (!written)
+        return Error{QStringLiteral("cannot install the sandbox CA in the guest (%1)").arg(path), written.error().message()};
+    return ok();
+}
+
+bool SecretBridge::wants(const QString &sandbox, const QString &host)
+{
+    return m_vault.interceptor().needsInterception(sandbox, host);
+}
+
+void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
+                        const QHostAddress &upstream, quint16 port)
+{
+    m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port});
+}
+
+std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByteArrayView bytes)
+{
+    return m_vault.interceptor().placeholderOwner(sandbox, bytes);
+}
+
+void SecretBridge::exfiltration(const QString &sandbox, const QString &host, const QString &secret)
+{
+    const QJsonObject alert{{QStringLiteral("sandbox"), sandbox},
+                            {QStringLiteral("kind"), QStringLiteral("exfiltration")},
+                            {QStringLiteral("message"),
+                             QStringLiteral("%1 sent the placeholder of secret %2 to %3 over plain HTTP; the request was blocked")
+                                 .arg(sandbox, secret, host)}};
+    QPointer<ApiServer> api = &m_api;
+    QMetaObject::invokeMethod(api.data(), [api, alert] {
+        if (api)
+            api->publish(QStringLiteral("alert"), alert);
+    }, Qt::QueuedConnection);
+}
+
+} // namespace airlock

@@ -1,0 +1,71 @@
+#pragma once
+// Joins the vault to the sandboxes and to the egress broker (issue 5, end to end):
+// - sandbox.create's `secrets`: checked before anything is made, then lent inside the
+//   engine's create transaction (placeholder per secret, the sandbox's CA) and turned into
+//   guest environment (the placeholders and the trust variables);
+// - once a guest's agent answers: the sandbox CA joins the guest's system roots in
+//   /etc/ssl/certs/ca-certificates.crt (every trust variable points there);
+// - the transparent proxy's FlowHandoff: allowed TLS flows to a bound host go to the vault's
+//   Interceptor; a placeholder in plain HTTP is refused and alerted;
+// - intercepted requests become egress events.
+#include "daemon/service.h"
+#include "flowhandoff.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <libvirt/libvirt.h>
+#include <sys/types.h>
+
+namespace airlock {
+
+class ApiServer;
+class EgressService;
+class Store;
+class VaultService;
+
+// One `--secret SECRET[=ENVVAR]`.
+struct SecretLoan {
+    QString secret;
+    QString envVar;
+};
+
+class SecretBridge : public Service, public FlowHandoff {
+public:
+    // Where the guest's trust bundle lives (the tiny image's curl reads it).
+    static QString guestBundlePath() { return QStringLiteral("/etc/ssl/certs/ca-certificates.crt"); }
+
+    SecretBridge(VaultService &vault, EgressService &egress, ApiServer &api);
+
+    QString name() const override { return QStringLiteral("secret-bridge"); }
+    Status start() override;
+    void stop() override; // before egress stops: intercepted requests no longer reach its event log
+    void registerMethods(ApiServer &) override {}
+
+    // Before create makes anything: the vault is unlocked, every secret exists for `owner`,
+    // no variable is named twice or clashes with `env`.
+    Status check(const QList<SecretLoan> &loans, const QMap<QString, QString> &env, uid_t owner);
+    // Inside create's transaction: the loans and the sandbox CA; returns the guest variables.
+    Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans, uid_t owner);
+    // The sandbox CA's certificate, or empty when the sandbox borrows nothing (engine thread).
+    QByteArray caPem(const QString &sandbox);
+    // The sandbox is gone (or its create failed): its CA and decrypted secrets leave memory.
+    void forget(const QString &sandbox);
+    // Puts `caPem` in front of the guest's system roots (any thread; the agent must answer).
+    static Status installTrust(virDomainPtr domain, const QByteArray &caPem);
+
+    // FlowHandoff (the proxy's epoll thread).
+    bool wants(const QString &sandbox, const QString &host) override;
+    void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
+              const QHostAddress &upstream, quint16 port) override;
+    std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) override;
+    void exfiltration(const QString &sandbox, const QString &host, const QString &secret) override;
+
+private:
+    VaultService &m_vault;
+    EgressService &m_egress;
+    ApiServer &m_api;
+};
+
+} // namespace airlock

@@ -1,0 +1,29 @@
+#pragma once
+// Where the transparent proxy sends flows it must not relay blindly (design.md, "Injection"):
+// a TLS flow to a name a sandbox's borrowed secret is bound to goes to the intercepting relay,
+// and plain HTTP carrying a placeholder is refused with an alert. Implemented in app/daemon
+// (SecretHandoff) over the vault's Interceptor so the proxy needs no vault. Called on the
+// proxy's epoll thread: every method must return quickly.
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QHostAddress>
+#include <QString>
+#include <optional>
+
+namespace airlock {
+
+class FlowHandoff {
+public:
+    virtual ~FlowHandoff() = default;
+    // Should an allowed TLS flow of `sandbox` to `host` be intercepted?
+    virtual bool wants(const QString &sandbox, const QString &host) = 0;
+    // Takes ownership of `guestFd` with the bytes the proxy already read (the ClientHello).
+    virtual void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
+                      const QHostAddress &upstream, quint16 port) = 0;
+    // The secret whose placeholder `bytes` carry (a relayed, not intercepted, flow), if any.
+    virtual std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) = 0;
+    // A placeholder was about to leave towards `host` where it is not bound; the flow is refused.
+    virtual void exfiltration(const QString &sandbox, const QString &host, const QString &secret) = 0;
+};
+
+} // namespace airlock

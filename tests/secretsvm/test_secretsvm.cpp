@@ -1,0 +1,480 @@
+// Secrets end to end from a real guest (issue 5). A real airlockd boots a real TCG guest of the
+// tiny image that borrows two secrets; from inside it (airlockctl exec) curl talks to an HTTPS
+// server with its own test CA (AIRLOCK_UPSTREAM_CA) that records what it receives. The server
+// lives in a network namespace this test makes, on 203.0.113.30 (its loopback), joined to the
+// tests' namespace by a veth pair; names map to it through AIRLOCK_UPSTREAM_HOSTS. Nothing here
+// sends a packet anywhere else.
+//
+// Policy decides before any secret does: a bound host still needs an allow rule (or an answer),
+// so borrowing a secret never opens egress by itself (anchors.md, BoxLite #1533).
+#include "daemonharness.h"
+#include "netns.h"
+#include "tlstestserver.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <arpa/inet.h>
+#include <memory>
+#include <mutex>
+#include <netinet/in.h>
+#include <openssl/x509.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+using namespace airlock::test;
+
+namespace {
+
+const QString kOutside = u"203.0.113.30"_s;
+constexpr quint32 kOutsideIp = 0xCB00711E; // 203.0.113.30
+const QByteArray kRealKey = "sk-live-REAL-4f9c1e7a2b8d6053e1c4a9f7b2d80e6c";
+const QByteArray kOtherKey = "other-REAL-93b1d7f0c2e4a6b8d0f1e3a5c7b9d2f4";
+const QByteArray kPassphrase = "correct horse battery staple secretsvm";
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 120000, const QByteArray &input = {})
+{
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForStarted(5000))
+        return r;
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(2000);
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// Plain HTTP on 203.0.113.30:80: records each request head, answers 200.
+class PlainServer {
+public:
+    bool start()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int one = 1;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(80);
+        sa.sin_addr.s_addr = htonl(kOutsideIp);
+        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 16) != 0)
+            return false;
+        m_thread = std::thread([this] { serve(); });
+        return true;
+    }
+    ~PlainServer()
+    {
+        if (m_fd < 0)
+            return;
+        ::shutdown(m_fd, SHUT_RDWR);
+        if (m_thread.joinable())
+            m_thread.join();
+        ::close(m_fd);
+    }
+    QList<QByteArray> requests()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
+
+private:
+    void serve()
+    {
+        for (;;) {
+            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+            if (c < 0)
+                return;
+            QByteArray request;
+            char buf[4096];
+            while (!request.contains("\r\n\r\n")) {
+                pollfd pfd{c, POLLIN, 0};
+                if (::poll(&pfd, 1, 3000) != 1)
+                    break;
+                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+                if (n <= 0)
+                    break;
+                request.append(buf, int(n));
+            }
+            {
+                std::lock_guard lock(m_mutex);
+                m_requests.append(request);
+            }
+            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n";
+            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
+            ::close(c);
+        }
+    }
+    int m_fd = -1;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    QList<QByteArray> m_requests;
+};
+
+} // namespace
+
+class TestSecretsVm : public QObject {
+    Q_OBJECT
+
+private:
+    DaemonHarness m_daemon;
+    QTemporaryDir m_dir;
+    QString m_ns;
+    QString m_vethHost;
+    bool m_routeAdded = false;
+    std::unique_ptr<TestPki> m_pki;
+    std::unique_ptr<TlsTestServer> m_https;
+    std::unique_ptr<PlainServer> m_plain;
+    QString m_box;
+    QByteArray m_placeholder;      // API_KEY in the guest
+    QByteArray m_otherPlaceholder; // OTHER_KEY in the guest
+    QLocalSocket m_events;         // subscribed to "alert"
+    QByteArray m_eventBuffer;
+
+    QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
+    Run ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 300000)
+    {
+        return runProgram(ctlBin(), QStringList{u"--socket"_s, m_daemon.socketPath()} + args, timeoutMs, input);
+    }
+    Run guestSh(const QString &script, int timeoutMs = 120000, const QByteArray &input = {})
+    {
+        QStringList args{u"exec"_s, m_box};
+        if (!input.isEmpty())
+            args << u"--stdin"_s;
+        return ctl(args + QStringList{u"--"_s, u"sh"_s, u"-c"_s, script}, input, timeoutMs);
+    }
+    // curl from the guest with the placeholder of API_KEY in x-api-key; prints the status code
+    // on the last line.
+    Run curlWithKey(const QString &url, const QString &var = u"API_KEY"_s)
+    {
+        return guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $%1\" -w '\\n%{http_code}' '%2'"_s.arg(var, url));
+    }
+    static QByteArray statusOf(const Run &r) { return r.out.trimmed().split('\n').last(); }
+    QList<TlsTestServer::Request> requestsTo(const QByteArray &path)
+    {
+        QList<TlsTestServer::Request> out;
+        for (const auto &r : m_https->requests())
+            if (r.target == path)
+                out << r;
+        return out;
+    }
+    // The alert events received so far (topic "alert").
+    QList<QJsonObject> alerts(int waitMs)
+    {
+        QList<QJsonObject> out;
+        QElapsedTimer t;
+        t.start();
+        do {
+            m_events.waitForReadyRead(200);
+            m_eventBuffer += m_events.readAll();
+        } while (t.elapsed() < waitMs);
+        for (const QByteArray &line : m_eventBuffer.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QJsonObject params = o.value("params"_L1).toObject();
+            if (params.value("topic"_L1).toString() == "alert"_L1)
+                out << params.value("data"_L1).toObject();
+        }
+        return out;
+    }
+    bool sh(const QStringList &argv)
+    {
+        QByteArray out;
+        return run(argv.first(), argv.mid(1), &out) == 0;
+    }
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void createWithAMissingSecretOrALockedVaultMakesNothing();
+    void theGuestEnvironmentHoldsPlaceholdersAndTrustVariables();
+    void theSandboxCaJoinsTheGuestsSystemRoots();
+    void borrowingASecretDoesNotOpenEgress();
+    void theBoundHostReceivesTheRealValue();
+    void everyRequestOfAKeepAliveConnectionIsSubstituted();
+    void thePlaceholderToAnotherHostIsBlockedAndAlerted();
+    void theRealValueIsNeverInTheGuest();
+    void aLockedVaultGetsAReadable403();
+};
+
+void TestSecretsVm::initTestCase()
+{
+    if (::geteuid() != 0)
+        QFAIL("test_secretsvm needs root (libvirt's system connection, nftables, network namespaces)");
+    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
+    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
+             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L secretsvm");
+    QVERIFY(m_dir.isValid());
+
+    // The outside: namespace m_ns with 203.0.113.30 on its loopback, reached over a veth pair.
+    const int tag = int(::getpid() % 100000);
+    m_ns = u"alsec-%1"_s.arg(tag);
+    m_vethHost = u"alsh%1"_s.arg(tag);
+    const QString vethOut = u"also%1"_s.arg(tag);
+    const QString ip = u"ip"_s;
+    QVERIFY(sh({ip, u"netns"_s, u"add"_s, m_ns}));
+    QVERIFY(sh({ip, u"link"_s, u"add"_s, m_vethHost, u"type"_s, u"veth"_s, u"peer"_s, u"name"_s, vethOut}));
+    QVERIFY(sh({ip, u"link"_s, u"set"_s, vethOut, u"netns"_s, m_ns}));
+    QVERIFY(sh({ip, u"addr"_s, u"add"_s, u"192.0.2.1/30"_s, u"dev"_s, m_vethHost}));
+    QVERIFY(sh({ip, u"link"_s, u"set"_s, m_vethHost, u"up"_s}));
+    QVERIFY(runIn(m_ns, {ip, u"link"_s, u"set"_s, u"lo"_s, u"up"_s}) == 0);
+    QVERIFY(runIn(m_ns, {ip, u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s}) == 0);
+    QVERIFY(runIn(m_ns, {ip, u"addr"_s, u"add"_s, u"192.0.2.2/30"_s, u"dev"_s, vethOut}) == 0);
+    QVERIFY(runIn(m_ns, {ip, u"link"_s, u"set"_s, vethOut, u"up"_s}) == 0);
+    QVERIFY(sh({ip, u"route"_s, u"add"_s, kOutside + u"/32"_s, u"via"_s, u"192.0.2.2"_s}));
+    m_routeAdded = true;
+
+    // The HTTPS server (its own test CA) and the plain one, inside that namespace.
+    m_pki = std::make_unique<TestPki>();
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.test.example", "other.test.example"}, &cert, &key);
+    bool plainUp = false;
+    inNamespace(m_ns, [&] {
+        m_https = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443);
+        m_plain = std::make_unique<PlainServer>();
+        plainUp = m_plain->start();
+    });
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    QCOMPARE(m_https->port(), quint16(443));
+    QVERIFY2(plainUp, "cannot listen on 203.0.113.30:80 in the test namespace");
+    QFile ca(m_dir.filePath(u"upstream-ca.pem"_s));
+    QVERIFY(ca.open(QIODevice::WriteOnly));
+    ca.write(m_pki->caPem());
+    ca.close();
+    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
+    QVERIFY(hosts.open(QIODevice::WriteOnly));
+    hosts.write("203.0.113.30 api.test.example other.test.example plain.test.example\n");
+    hosts.close();
+    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
+    qputenv("AIRLOCK_UPSTREAM_CA", ca.fileName().toLocal8Bit());
+
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    // The shared data dir may hold a vault of an earlier run: a fresh one per run is not
+    // possible there, so init it when new and unlock it otherwise.
+    const QByteArray vaultState = ctl({u"--json"_s, u"vault"_s, u"status"_s}).out;
+    Run v = vaultState.contains("uninitialised") ? ctl({u"vault"_s, u"init"_s}, kPassphrase + '\n')
+                                                  : ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n');
+    QVERIFY2(v.exitCode == 0, v.err.constData());
+    v = ctl({u"secret"_s, u"set"_s, u"SVM_API"_s, u"--host"_s, u"api.test.example"_s, u"--header"_s, u"x-api-key: {}"_s},
+            kRealKey + '\n');
+    QVERIFY2(v.exitCode == 0, v.err.constData());
+    v = ctl({u"secret"_s, u"set"_s, u"SVM_OTHER"_s, u"--host"_s, u"other.test.example"_s, u"--header"_s, u"x-api-key: {}"_s},
+            kOtherKey + '\n');
+    QVERIFY2(v.exitCode == 0, v.err.constData());
+
+    m_events.connectToServer(m_daemon.socketPath());
+    QVERIFY(m_events.waitForConnected(5000));
+    m_events.write(R"({"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"topics":["alert"]}})" "\n");
+    QVERIFY(m_events.waitForBytesWritten(5000));
+}
+
+void TestSecretsVm::cleanupTestCase()
+{
+    if (!m_box.isEmpty())
+        ctl({u"rm"_s, m_box}, {}, 120000);
+    m_daemon.stop();
+    m_https.reset();
+    m_plain.reset();
+    if (m_routeAdded)
+        run(u"ip"_s, {u"route"_s, u"del"_s, kOutside + u"/32"_s});
+    if (!m_vethHost.isEmpty())
+        run(u"ip"_s, {u"link"_s, u"del"_s, m_vethHost});
+    if (!m_ns.isEmpty())
+        run(u"ip"_s, {u"netns"_s, u"del"_s, m_ns});
+}
+
+void TestSecretsVm::createWithAMissingSecretOrALockedVaultMakesNothing()
+{
+    const QString name = uniqueName(u"svm-bad"_s);
+    Run r = ctl({u"create"_s, name, u"--secret"_s, u"SVM_NO_SUCH=X"_s});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("no secret named SVM_NO_SUCH"), r.err.constData());
+
+    QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
+    r = ctl({u"create"_s, name, u"--secret"_s, u"SVM_API=API_KEY"_s});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("locked") && r.err.contains("vault unlock"), r.err.constData());
+    QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
+
+    const Run ls = ctl({u"--json"_s, u"ls"_s});
+    QVERIFY2(!ls.out.contains(name.toUtf8()), ls.out.constData());
+    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    QVERIFY2(!secrets.out.contains(name.toUtf8()), "a failed create left a loan behind");
+}
+
+void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
+{
+    m_box = uniqueName(u"svm"_s);
+    const Run created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
+                             u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--start"_s});
+    QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
+    const Run env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
+    QCOMPARE(env.exitCode, 0);
+    QMap<QByteArray, QByteArray> vars;
+    for (const QByteArray &line : env.out.split('\n')) {
+        const qsizetype eq = line.indexOf('=');
+        if (eq > 0)
+            vars.insert(line.left(eq), line.mid(eq + 1));
+    }
+    m_placeholder = vars.value("API_KEY");
+    m_otherPlaceholder = vars.value("OTHER_KEY");
+    QCOMPARE(m_placeholder.size(), kRealKey.size());
+    QCOMPARE(m_otherPlaceholder.size(), kOtherKey.size());
+    QVERIFY(m_placeholder != kRealKey);
+    for (const char *name : {"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO", "CURL_CA_BUNDLE"})
+        QCOMPARE(vars.value(name), QByteArray("/etc/ssl/certs/ca-certificates.crt"));
+    // The console's shell is started by the same init that exports these (guest-init): same
+    // environment as qemu-ga's children.
+    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    QVERIFY2(secrets.out.contains(m_box.toUtf8()), "secret ls does not show the sandbox as a borrower");
+}
+
+void TestSecretsVm::theSandboxCaJoinsTheGuestsSystemRoots()
+{
+    const Run bundle = guestSh(u"cat /etc/ssl/certs/ca-certificates.crt"_s);
+    QCOMPARE(bundle.exitCode, 0);
+    QVERIFY(bundle.out.startsWith("# Airlock sandbox CA"));
+    QVERIFY2(bundle.out.count("-----BEGIN CERTIFICATE-----") > 50, "the system roots are gone from the guest's bundle");
+    // The system roots still verify: the host's bundle is a subset of the guest's.
+    QFile hostRoots(u"/etc/ssl/certs/ca-certificates.crt"_s);
+    QVERIFY(hostRoots.open(QIODevice::ReadOnly));
+    QVERIFY(bundle.out.contains(hostRoots.readAll().trimmed()));
+}
+
+void TestSecretsVm::borrowingASecretDoesNotOpenEgress()
+{
+    // No rule yet: the flow is held for a decision, never relayed (curl gives up first).
+    const Run r = guestSh(u"curl -sS --max-time 5 -H \"x-api-key: $API_KEY\" https://api.test.example/no-rule-yet"_s);
+    QVERIFY(r.exitCode != 0);
+    QVERIFY(requestsTo("/no-rule-yet").isEmpty());
+    for (const char *host : {"api.test.example", "other.test.example", "plain.test.example"})
+        QCOMPARE(ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"allow"_s, u"--host"_s,
+                      QString::fromLatin1(host)}).exitCode, 0);
+}
+
+void TestSecretsVm::theBoundHostReceivesTheRealValue()
+{
+    const Run r = curlWithKey(u"https://api.test.example/v1/models"_s);
+    QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    const auto got = requestsTo("/v1/models");
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().header("x-api-key"), kRealKey);
+    // The intercepted request is an egress event with its method and path.
+    const Run events = ctl({u"--json"_s, u"egress"_s, u"ls"_s, m_box});
+    QVERIFY2(events.out.contains("/v1/models"), events.out.right(2000).constData());
+}
+
+void TestSecretsVm::everyRequestOfAKeepAliveConnectionIsSubstituted()
+{
+    const Run r = guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $API_KEY\" https://api.test.example/ka/1 "
+                          "https://api.test.example/ka/2 https://api.test.example/ka/3 -w '%{num_connects} '"_s);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+    QList<TlsTestServer::Request> got;
+    for (const auto &req : m_https->requests())
+        if (req.target.startsWith("/ka/"))
+            got << req;
+    QVERIFY2(got.size() == 3, QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
+    for (const auto &req : got) {
+        QCOMPARE(req.header("x-api-key"), kRealKey);
+        QCOMPARE(req.connection, got.first().connection); // one connection, three requests
+    }
+}
+
+void TestSecretsVm::thePlaceholderToAnotherHostIsBlockedAndAlerted()
+{
+    alerts(0); // drain
+    m_eventBuffer.clear();
+    // Over HTTPS to a host bound to ANOTHER secret (intercepted): refused, nothing sent on.
+    Run r = curlWithKey(u"https://other.test.example/steal"_s);
+    QCOMPARE(statusOf(r), QByteArray("403"));
+    QVERIFY(requestsTo("/steal").isEmpty());
+    // The other secret's own placeholder still works there.
+    r = curlWithKey(u"https://other.test.example/own"_s, u"OTHER_KEY"_s);
+    QCOMPARE(statusOf(r), QByteArray("200"));
+    QCOMPARE(requestsTo("/own").value(0).header("x-api-key"), kOtherKey);
+    // Over plain HTTP to an allowed host: refused by the proxy, never relayed.
+    r = curlWithKey(u"http://plain.test.example/steal-plain"_s);
+    QCOMPARE(statusOf(r), QByteArray("403"));
+    for (const QByteArray &req : m_plain->requests())
+        QVERIFY(!req.contains("steal-plain"));
+    // Plain HTTP without a placeholder passes.
+    r = guestSh(u"curl -sS --max-time 30 -w '\\n%{http_code}' http://plain.test.example/fine"_s);
+    QCOMPARE(statusOf(r), QByteArray("200"));
+
+    const QList<QJsonObject> got = alerts(3000);
+    int exfiltration = 0;
+    for (const QJsonObject &a : got)
+        exfiltration += a.value("kind"_L1).toString() == "exfiltration"_L1 && a.value("sandbox"_L1).toString() == m_box;
+    QVERIFY2(exfiltration >= 2, qPrintable(u"%1 exfiltration alerts of %2 events"_s.arg(exfiltration).arg(got.size())));
+}
+
+void TestSecretsVm::theRealValueIsNeverInTheGuest()
+{
+    // The patterns come in on stdin so they never appear on a command line or in a file.
+    const QByteArray patterns = kRealKey + '\n' + kOtherKey + '\n';
+    const Run env = guestSh(u"env; cat /proc/cmdline"_s);
+    QCOMPARE(env.exitCode, 0);
+    QVERIFY(!env.out.contains(kRealKey) && !env.out.contains(kOtherKey));
+    QVERIFY(env.out.contains(m_placeholder));
+    const Run files = guestSh(u"set --; for d in /*; do case $d in /proc|/sys|/dev) ;; *) set -- \"$@\" \"$d\";; esac; done; "
+                              "grep -rlF -f /proc/self/fd/0 \"$@\"; sync; echo searched"_s,
+                              300000, patterns);
+    QVERIFY2(files.out.trimmed() == "searched", QByteArray(files.out + files.err).constData());
+    // Positive control: the same search finds the placeholder where it is (the environment
+    // file init wrote to /run).
+    const Run control = guestSh(u"grep -rlF \"$API_KEY\" /run"_s);
+    QVERIFY2(control.out.contains("/run/airlock.env"), control.out.constData());
+
+    // The overlay disk on the host, raw bytes, after the guest synced.
+    const QDir pool(u"/var/lib/libvirt/images/airlock"_s);
+    const QStringList disks = pool.entryList({u"*-sbx-%1-*.qcow2"_s.arg(m_box)}, QDir::Files);
+    QCOMPARE(disks.size(), 1);
+    const QString disk = pool.filePath(disks.first());
+    for (const QByteArray &secret : {kRealKey, kOtherKey}) {
+        const Run grep = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, QString::fromLatin1(secret), disk});
+        QCOMPARE(grep.out.trimmed(), QByteArray("0"));
+    }
+    // Positive control: what the guest wrote (the CA block of its bundle) is found there.
+    const Run written = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"# Airlock sandbox CA"_s, disk});
+    QVERIFY2(written.out.trimmed().toInt() >= 1, "the disk search cannot see what the guest wrote");
+}
+
+void TestSecretsVm::aLockedVaultGetsAReadable403()
+{
+    QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
+    const Run r = curlWithKey(u"https://api.test.example/while-locked"_s);
+    QVERIFY2(statusOf(r) == "403", QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
+    QVERIFY2(r.out.contains("vault is locked"), r.out.constData());
+    QVERIFY(requestsTo("/while-locked").isEmpty());
+    QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestSecretsVm)
+#include "test_secretsvm.moc"
