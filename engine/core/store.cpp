@@ -61,7 +61,8 @@ bool looksLikeSqlite(const QString &path)
 
 } // namespace
 
-// Schema. Never edit a step that has shipped; add a new one.
+// Schema. Step 1 was assembled while nothing had shipped; from now on never edit a step
+// (a database already at that version would never see the change): add a new one.
 const std::vector<Migration> &Store::migrations()
 {
     static const std::vector<Migration> steps = {
