@@ -297,8 +297,12 @@ void TestSecretsVm::initTestCase()
 
 void TestSecretsVm::cleanupTestCase()
 {
-    if (!m_box.isEmpty())
-        ctl({u"rm"_s, m_box}, {}, 120000);
+    // rm refuses a running sandbox: power it off first, and fail if anything is left behind.
+    bool removed = true;
+    if (!m_box.isEmpty()) {
+        ctl({u"kill"_s, m_box}, {}, 120000);
+        removed = ctl({u"rm"_s, m_box}, {}, 120000).exitCode == 0;
+    }
     m_daemon.stop();
     m_https.reset();
     m_plain.reset();
@@ -308,6 +312,7 @@ void TestSecretsVm::cleanupTestCase()
         run(u"ip"_s, {u"link"_s, u"del"_s, m_vethHost});
     if (!m_ns.isEmpty())
         run(u"ip"_s, {u"netns"_s, u"del"_s, m_ns});
+    QVERIFY2(removed, "the test's sandbox could not be removed: it would be left running");
 }
 
 void TestSecretsVm::createWithAMissingSecretOrALockedVaultMakesNothing()
