@@ -386,6 +386,10 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
 void SandboxService::create(const Call &call)
 {
     const QJsonObject p = call.params();
+    // Say so rather than silently creating a plain sandbox the user did not ask for.
+    if (!p.value(QLatin1String("template")).toString().isEmpty())
+        return call.fail(rpc::InvalidParams, QStringLiteral("agent templates (claude-code, codex, shell) are not available "
+                                                            "yet; create the sandbox without --template"));
     CreateRequest r;
     r.name = p.value(QLatin1String("name")).toString();
     r.image = p.value(QLatin1String("image")).toString(QStringLiteral("tiny"));
