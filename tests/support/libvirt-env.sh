@@ -16,7 +16,7 @@ mkdir -p /var/lib/libvirt/dnsmasq /var/lib/libvirt/images
 
 running() { [ -S /run/libvirt/libvirt-sock ] && pgrep -x libvirtd >/dev/null; }
 
-if [ "$mode" = host ] && command -v systemctl >/dev/null && systemctl is-system-running >/dev/null 2>&1; then
+if [ "$mode" = host ] && [ -d /run/systemd/system ]; then
     systemctl start libvirtd virtlogd
     exit 0
 fi
