@@ -232,6 +232,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
         return Error{QStringLiteral("sandbox %1 has no disk layer").arg(sandbox), QStringLiteral("remove and recreate it")};
     const qint64 top = q.value(0).toLongLong();
     const QString topVolume = q.value(1).toString();
+    q.finish(); // an open read pins an old snapshot: the transactions below could not write
     auto topPath = m_pool->volumePath(topVolume);
     if (!topPath)
         return topPath.error();
@@ -341,6 +342,7 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     const qint64 oldTop = q.value(1).toLongLong();
     const QString oldVolume = q.value(2).toString();
     const quint64 capacity = quint64(q.value(3).toLongLong()) << 30;
+    q.finish(); // an open read pins an old snapshot: the transactions below could not write
     auto base = layerVolume(frozen);
     if (!base)
         return base.error();
@@ -397,6 +399,7 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
         return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
                      QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
     const qint64 layer = q.value(0).toLongLong();
+    q.finish(); // an open read pins an old snapshot: the transaction below could not write
     QSqlQuery c(m_store.db());
     c.prepare(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"));
     c.addBindValue(layer);
@@ -404,6 +407,7 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
         return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(id).arg(sandbox),
                      QStringLiteral("other layers build on it (the sandbox's current disk, a later snapshot or a fork); "
                                     "restore another snapshot or remove those first"), kConflict};
+    c.finish();
     Status stored = m_store.transaction([&]() -> Status {
         QSqlQuery w(m_store.db());
         w.prepare(QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"));
