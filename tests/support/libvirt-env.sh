@@ -26,6 +26,11 @@ if [ "$mode" = namespace ]; then
     ip netns list | grep -qw "$ns" || ip netns add "$ns"
     ip netns exec "$ns" ip link set lo up
     prefix=(ip netns exec "$ns")
+    # Tables a test daemon left behind (a stopped airlockd keeps its table so its guests
+    # stay closed) would still match reused bridge names: start every run from none.
+    for t in $(ip netns exec "$ns" nft list tables inet 2>/dev/null | awk '$3 ~ /^airlock/ {print $3}'); do
+        ip netns exec "$ns" nft delete table inet "$t"
+    done
 fi
 
 if running; then
