@@ -17,6 +17,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include "recordinghttpserver.h"
+
 #include <QTest>
 #include <arpa/inet.h>
 #include <atomic>
@@ -58,75 +60,6 @@ Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 
     r.err = p.readAllStandardError();
     return r;
 }
-
-// A plain HTTP server: the internet of the test.
-class Upstream {
-public:
-    bool start(const QString &ip, quint16 port)
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        ::inet_pton(AF_INET, ip.toLatin1().constData(), &sa.sin_addr);
-        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0)
-            return false;
-        m_thread = std::thread([this] { serve(); });
-        return true;
-    }
-    void stop()
-    {
-        if (m_fd < 0)
-            return;
-        ::shutdown(m_fd, SHUT_RDWR);
-        if (m_thread.joinable())
-            m_thread.join();
-        ::close(m_fd);
-        m_fd = -1;
-    }
-    ~Upstream() { stop(); }
-    QList<QByteArray> requests()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_requests;
-    }
-
-private:
-    void serve()
-    {
-        for (;;) {
-            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (c < 0)
-                return;
-            QByteArray request;
-            char buf[4096];
-            while (!request.contains("\r\n\r\n")) {
-                pollfd pfd{c, POLLIN, 0};
-                if (::poll(&pfd, 1, 3000) != 1)
-                    break;
-                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-                if (n <= 0)
-                    break;
-                request.append(buf, int(n));
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_requests.append(request);
-            }
-            const QByteArray body = "hello from upstream\n";
-            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
-                                        "\r\nConnection: close\r\n\r\n" + body;
-            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
-            ::close(c);
-        }
-    }
-    int m_fd = -1;
-    std::thread m_thread;
-    std::mutex m_mutex;
-    QList<QByteArray> m_requests;
-};
 
 // A listener on the host that a guest must never reach.
 class Sentinel {
@@ -176,8 +109,8 @@ class TestEgressVm : public QObject {
 private:
     DaemonHarness m_daemon;
     QTemporaryDir m_dir;
-    Upstream m_upstream;
-    Upstream m_tlsUpstream; // port 443: must never see a fronted ClientHello
+    RecordingHttpServer m_upstream{QByteArrayLiteral("hello from upstream\n")};
+    RecordingHttpServer m_tlsUpstream; // port 443: must never see a fronted ClientHello
     bool m_outsideAdded = false;
     QString m_a, m_b;         // sandbox names
     QString m_aIp, m_bIp, m_aGw, m_bGw;

@@ -20,6 +20,8 @@
 #include <QLocalSocket>
 #include <QProcess>
 #include <QTemporaryDir>
+#include "recordinghttpserver.h"
+
 #include <QTest>
 #include <arpa/inet.h>
 #include <memory>
@@ -70,71 +72,6 @@ Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 
     return r;
 }
 
-// Plain HTTP on 203.0.113.30:80: records each request head, answers 200.
-class PlainServer {
-public:
-    bool start()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(80);
-        sa.sin_addr.s_addr = htonl(kOutsideIp);
-        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 16) != 0)
-            return false;
-        m_thread = std::thread([this] { serve(); });
-        return true;
-    }
-    ~PlainServer()
-    {
-        if (m_fd < 0)
-            return;
-        ::shutdown(m_fd, SHUT_RDWR);
-        if (m_thread.joinable())
-            m_thread.join();
-        ::close(m_fd);
-    }
-    QList<QByteArray> requests()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_requests;
-    }
-
-private:
-    void serve()
-    {
-        for (;;) {
-            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (c < 0)
-                return;
-            QByteArray request;
-            char buf[4096];
-            while (!request.contains("\r\n\r\n")) {
-                pollfd pfd{c, POLLIN, 0};
-                if (::poll(&pfd, 1, 3000) != 1)
-                    break;
-                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-                if (n <= 0)
-                    break;
-                request.append(buf, int(n));
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_requests.append(request);
-            }
-            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n";
-            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
-            ::close(c);
-        }
-    }
-    int m_fd = -1;
-    std::thread m_thread;
-    std::mutex m_mutex;
-    QList<QByteArray> m_requests;
-};
-
 } // namespace
 
 class TestSecretsVm : public QObject {
@@ -148,7 +85,7 @@ private:
     bool m_routeAdded = false;
     std::unique_ptr<TestPki> m_pki;
     std::unique_ptr<TlsTestServer> m_https;
-    std::unique_ptr<PlainServer> m_plain;
+    std::unique_ptr<RecordingHttpServer> m_plain; // plain HTTP on 203.0.113.30:80
     QString m_box;
     QByteArray m_placeholder;      // API_KEY in the guest
     QByteArray m_otherPlaceholder; // OTHER_KEY in the guest
@@ -256,8 +193,8 @@ void TestSecretsVm::initTestCase()
     bool plainUp = false;
     inNamespace(m_ns, [&] {
         m_https = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443);
-        m_plain = std::make_unique<PlainServer>();
-        plainUp = m_plain->start();
+        m_plain = std::make_unique<RecordingHttpServer>();
+        plainUp = m_plain->start(u"203.0.113.30"_s, 80);
     });
     X509_free(cert);
     EVP_PKEY_free(key);

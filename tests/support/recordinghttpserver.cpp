@@ -1,0 +1,74 @@
+#include "recordinghttpserver.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+RecordingHttpServer::RecordingHttpServer(QByteArray body) : m_body(std::move(body)) {}
+
+RecordingHttpServer::~RecordingHttpServer() { stop(); }
+
+bool RecordingHttpServer::start(const QString &ipv4, quint16 port)
+{
+    m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(port);
+    if (::inet_pton(AF_INET, ipv4.toLatin1().constData(), &sa.sin_addr) != 1 ||
+        ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0) {
+        ::close(m_fd);
+        m_fd = -1;
+        return false;
+    }
+    m_thread = std::thread([this] { serve(); });
+    return true;
+}
+
+void RecordingHttpServer::stop()
+{
+    if (m_fd < 0)
+        return;
+    ::shutdown(m_fd, SHUT_RDWR);
+    if (m_thread.joinable())
+        m_thread.join();
+    ::close(m_fd);
+    m_fd = -1;
+}
+
+QList<QByteArray> RecordingHttpServer::requests()
+{
+    std::lock_guard lock(m_mutex);
+    return m_requests;
+}
+
+void RecordingHttpServer::serve()
+{
+    const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(m_body.size()) +
+                                "\r\nConnection: close\r\n\r\n" + m_body;
+    for (;;) {
+        const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c < 0)
+            return;
+        QByteArray request;
+        char buf[4096];
+        while (!request.contains("\r\n\r\n")) {
+            pollfd pfd{c, POLLIN, 0};
+            if (::poll(&pfd, 1, 3000) != 1)
+                break;
+            const ssize_t n = ::recv(c, buf, sizeof buf, 0);
+            if (n <= 0)
+                break;
+            request.append(buf, int(n));
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            m_requests.append(request);
+        }
+        ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
+        ::close(c);
+    }
+}
