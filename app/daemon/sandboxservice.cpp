@@ -273,9 +273,19 @@ void SandboxService::registerMethods(ApiServer &api)
         const QString newName = str(call, "new_name");
         const bool startIt = call.params().value(QLatin1String("start")).toBool();
         onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
-            auto r = e.fork(sandbox, id, newName, call.peer().uid);
+            decltype(CreateRequest::lend) lend;
+            if (m_secrets)
+                lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
+            auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
             if (!r)
                 return call.fail(r.error());
+            if (m_inheritRules) {
+                if (Status s = m_inheritRules(sandbox, newName); !s) {
+                    e.remove(newName, call.peer().uid); // a fork that reaches less than its origin is not what was asked
+                    return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
+                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
+                }
+            }
             publishState(e, newName, call.peer().uid);
             if (!startIt)
                 return call.reply(r.value());

@@ -155,6 +155,7 @@ private Q_SLOTS:
     void everyRequestOfAKeepAliveConnectionIsSubstituted();
     void thePlaceholderToAnotherHostIsBlockedAndAlerted();
     void theRealValueIsNeverInTheGuest();
+    void aForkBorrowsWhatItsOriginBorrows();
     void aLockedVaultGetsAReadable403();
 };
 
@@ -406,6 +407,31 @@ void TestSecretsVm::theRealValueIsNeverInTheGuest()
     // Positive control: what the guest wrote (the CA block of its bundle) is found there.
     const Run written = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"# Airlock sandbox CA"_s, disk});
     QVERIFY2(written.out.trimmed().toInt() >= 1, "the disk search cannot see what the guest wrote");
+}
+
+void TestSecretsVm::aForkBorrowsWhatItsOriginBorrows()
+{
+    const Run snap = ctl({u"--json"_s, u"snapshot"_s, u"create"_s, m_box});
+    QVERIFY2(snap.exitCode == 0, snap.err.constData());
+    const QString id = QString::number(QJsonDocument::fromJson(snap.out).object().value("id"_L1).toInteger());
+    const QString fork = uniqueName(u"svmf"_s);
+    const Run forked = ctl({u"fork"_s, m_box, id, fork, u"--start"_s});
+    QVERIFY2(forked.exitCode == 0, QByteArray(forked.err + m_daemon.log().right(3000)).constData());
+    const QString origin = m_box;
+    m_box = fork; // the helpers below talk to the fork
+    const Run env = guestSh(u"echo $API_KEY"_s);
+    const Run r = curlWithKey(u"https://api.test.example/from-fork"_s);
+    const auto got = requestsTo("/from-fork");
+    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    ctl({u"kill"_s, fork}, {}, 120000);
+    const Run removed = ctl({u"rm"_s, fork}, {}, 120000);
+    m_box = origin;
+    QCOMPARE(env.out.trimmed(), m_placeholder); // same placeholder: files on the forked disk keep working
+    QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().header("x-api-key"), kRealKey);
+    QVERIFY2(secrets.out.contains(fork.toUtf8()), "secret ls does not show the fork as a borrower");
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
 }
 
 void TestSecretsVm::aLockedVaultGetsAReadable403()
