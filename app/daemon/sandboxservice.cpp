@@ -9,6 +9,7 @@
 #include "sandboxengine.h"
 
 #include <QDeadlineTimer>
+#include <QPointer>
 #include <QJsonArray>
 #include <QSemaphore>
 #include <libvirt/libvirt.h>
@@ -344,6 +345,42 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     });
 }
 
+void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS)
+{
+    const QByteArray caPem = m_secrets ? m_secrets->caPem(name) : QByteArray();
+    auto domain = engine.domainOf(name, uid);
+    if (caPem.isEmpty() || !domain)
+        return;
+    virConnectPtr conn = engine.connection();
+    inPool([this, conn, domain = domain.value(), name, timeoutS, caPem] {
+        QDeadlineTimer deadline(qint64(timeoutS) * 1000);
+        DomainRef dom(conn, domain);
+        QString why = QStringLiteral("its guest agent did not answer within %1 s").arg(timeoutS);
+        while (dom.ptr && !m_stopping && !deadline.hasExpired()) {
+            if (GuestAgent(dom.ptr).ping(2)) {
+                const Status s = SecretBridge::installTrust(dom.ptr, caPem);
+                if (s)
+                    return;
+                why = s.error().message();
+                break;
+            }
+            QThread::msleep(250);
+        }
+        if (m_stopping)
+            return;
+        const QJsonObject alert{{QStringLiteral("sandbox"), name},
+                                {QStringLiteral("kind"), QStringLiteral("trust")},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to the hosts "
+                                                "its secrets are bound to will fail; restart it").arg(name, why)}};
+        QPointer<ApiServer> api = &m_api;
+        QMetaObject::invokeMethod(api.data(), [api, alert] {
+            if (api)
+                api->publish(QStringLiteral("alert"), alert);
+        }, Qt::QueuedConnection);
+    });
+}
+
 void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid)
 {
     auto domain = engine.domainOf(name, uid);
@@ -474,6 +511,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             auto d = e.describe(sandbox, uid);
             return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});
         }
+        if (method == QLatin1String("start"))
+            installTrustOnceUp(e, sandbox, uid, bootTimeout); // the caller did not wait; the guest still needs its CA
         publishState(e, sandbox, uid);
         auto d = e.describe(sandbox, uid);
         call.reply(d ? d.value() : QJsonObject{{QStringLiteral("name"), sandbox}, {QStringLiteral("state"), QStringLiteral("removed")}});

@@ -61,6 +61,10 @@ private:
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
 
+    // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
+    // agent answers, or raises an alert saying why it could not.
+    void installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS);
+
     // Opens the console stream right after a start, so the boot is in its history.
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
     void registerConsoleMethods(ApiServer &api);

@@ -156,6 +156,7 @@ private Q_SLOTS:
     void thePlaceholderToAnotherHostIsBlockedAndAlerted();
     void theRealValueIsNeverInTheGuest();
     void aForkBorrowsWhatItsOriginBorrows();
+    void aStartNobodyWaitsForStillInstallsTheCa();
     void aLockedVaultGetsAReadable403();
 };
 
@@ -432,6 +433,40 @@ void TestSecretsVm::aForkBorrowsWhatItsOriginBorrows()
     QCOMPARE(got.first().header("x-api-key"), kRealKey);
     QVERIFY2(secrets.out.contains(fork.toUtf8()), "secret ls does not show the fork as a borrower");
     QVERIFY2(removed.exitCode == 0, removed.err.constData());
+}
+
+void TestSecretsVm::aStartNobodyWaitsForStillInstallsTheCa()
+{
+    // Take the CA out of the guest's trust store, power off, and start without waiting.
+    const Run emptied = guestSh(u": > /etc/ssl/certs/ca-certificates.crt; sync"_s);
+    QCOMPARE(emptied.exitCode, 0);
+    QCOMPARE(ctl({u"kill"_s, m_box}, {}, 120000).exitCode, 0);
+    QLocalSocket api;
+    api.connectToServer(m_daemon.socketPath());
+    QVERIFY(api.waitForConnected(5000));
+    api.write(u"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"sandbox.start\",\"params\":{\"name\":\"%1\",\"wait\":false}}\n"_s
+                  .arg(m_box).toUtf8());
+    QByteArray reply;
+    QElapsedTimer t;
+    t.start();
+    while (!reply.contains('\n') && t.elapsed() < 30000) {
+        api.waitForReadyRead(500);
+        reply += api.readAll();
+    }
+    QVERIFY2(reply.contains("\"result\""), reply.constData());
+    // The daemon puts the CA back once the agent answers: curl through the interception works.
+    QByteArray status;
+    Run r;
+    t.restart();
+    while (t.elapsed() < 120000) {
+        r = curlWithKey(u"https://api.test.example/after-nowait"_s);
+        status = statusOf(r);
+        if (status == "200")
+            break;
+        QTest::qWait(1000);
+    }
+    QVERIFY2(status == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    QCOMPARE(requestsTo("/after-nowait").first().header("x-api-key"), kRealKey);
 }
 
 void TestSecretsVm::aLockedVaultGetsAReadable403()
