@@ -357,6 +357,28 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
     });
 }
 
+bool Vault::hasKeyringSlot()
+{
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("keyring"));
+    return slot && slot->has_value();
+}
+
+Status Vault::disableKeyringSlot()
+{
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("keyring"));
+    if (!slot)
+        return slot.error();
+    if (!slot->has_value())
+        return Error{QStringLiteral("the vault has no OS keyring slot"), QStringLiteral("nothing to turn off"), kNotFoundCode};
+    const QJsonArray account = QJsonDocument::fromJson((*slot)->params.toUtf8()).object().value(QLatin1String("account")).toArray();
+    Result<qint64> removed = store().write(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'"));
+    if (!removed)
+        return Error{QStringLiteral("cannot remove the keyring slot"), removed.error().why};
+    if (Status s = keyring::remove(account.at(0).toString()); !s)
+        qCWarning(lcVault) << "keyring slot removed; its key stays in the OS keyring:" << s.error().message();
+    return ok();
+}
+
 Status Vault::enableKeyringSlot()
 {
     Result<SecureBytes> key = keyCopy();

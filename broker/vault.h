@@ -64,6 +64,10 @@ public:
     // Optional OS keyring slot (fails clearly where no keyring exists).
     Status enableKeyringSlot();
     Status unlockFromKeyring();
+    // Removes the slot and its key from the OS keyring (the keyring part is best effort: the
+    // slot row alone can no longer open anything once its key is gone from either side).
+    Status disableKeyringSlot();
+    bool hasKeyringSlot();
 
     // Creates or replaces a secret (value validated, then encrypted; needs an unlocked vault).
     Status setSecret(const QString &name, const QStringList &hosts, const QString &headerTemplate,
