@@ -583,7 +583,7 @@ bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
                     const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
                     m_handoff->exfiltration(f.target.sandbox, host, *secret);
                     f.event.decision = QStringLiteral("denied");
-                    f.event.reason = QStringLiteral("a later request on the connection carries the placeholder of secret "
+                    f.event.reason = QStringLiteral("later bytes on the connection (a request or a body) carry the placeholder of secret "
                                                     "%1, which is not lent to plain HTTP to %2 (exfiltration blocked)")
                                          .arg(*secret, host);
                     return false;
