@@ -41,7 +41,9 @@ ExportDialog::ExportDialog(const QString &socketPath, const QString &sandbox, QW
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("&Format:"), m_format);
-    form->addRow(tr("&Save to:"), destRow);
+    auto *destLabel = new QLabel(tr("&Save to:"), this);
+    destLabel->setBuddy(m_dest);
+    form->addRow(destLabel, destRow);
     form->addRow(m_progress);
     form->addRow(m_message);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -110,9 +112,10 @@ void ExportDialog::startExport()
                                 .arg(path, result.value(QLatin1String("branch")).toString().isEmpty()
                                                ? QStringLiteral("HEAD") : result.value(QLatin1String("branch")).toString())
                           : tr("Review the files, then apply in your repository: git am %1/*.patch").arg(path);
-        QString text = tr("Exported %n commit(s) to %1.", nullptr, commits).arg(path) + QLatin1Char('\n') + how;
+        QString text = (commits == 1 ? tr("Exported 1 commit to %1.").arg(path) : tr("Exported %1 commits to %2.").arg(commits).arg(path))
+                       + QLatin1Char('\n') + how;
         if (const int n = result.value(QLatin1String("uncommitted")).toInt(); n > 0)
-            text += QLatin1Char('\n') + tr("%n uncommitted change(s) in the sandbox were not exported.", nullptr, n);
+            text += QLatin1Char('\n') + tr("Uncommitted changes in the sandbox (%1 files) were not exported: commit them there first.").arg(n);
         m_message->setText(text);
         Q_EMIT exportFinished(true);
     });

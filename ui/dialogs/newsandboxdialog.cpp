@@ -83,7 +83,9 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(tr("&Memory:"), m_memory);
     form->addRow(tr("&Disk:"), m_disk);
     form->addRow(tr("S&ecrets:"), m_secrets);
-    form->addRow(tr("&Workspace:"), workspaceRow);
+    auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
+    workspaceLabel->setBuddy(m_workspace);
+    form->addRow(workspaceLabel, workspaceRow);
     form->addRow(QString(), m_start);
     form->addRow(m_progress);
     form->addRow(m_error);
@@ -92,6 +94,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &NewSandboxDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(480);
     loadChoices();
 }
 
