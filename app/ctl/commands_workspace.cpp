@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <csignal>
 #include <cstdio>
 
 namespace airlock::ctl {
@@ -13,6 +14,21 @@ namespace airlock::ctl {
 namespace {
 
 int failWith(const Context &ctx, const Error &e) { return ctx.fail(e.message()); }
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void onInterrupt(int) { g_interrupted = 1; }
+
+// Ctrl-C or SIGTERM during create --workspace stops at the next step and removes the half-made
+// sandbox; a second one ends airlockctl at once (SA_RESETHAND).
+void catchInterrupts()
+{
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
 
 int exportChanges(Context &ctx, const Args &args)
 {
@@ -53,7 +69,8 @@ int exportChanges(Context &ctx, const Args &args)
 
 int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath)
 {
-    auto r = workspace::createWithWorkspace(ctx.client, createParams, repoPath);
+    catchInterrupts();
+    auto r = workspace::createWithWorkspace(ctx.client, createParams, repoPath, {}, [] { return g_interrupted != 0; });
     if (!r)
         return failWith(ctx, r.error());
     const QJsonObject o = r.value();

@@ -42,7 +42,8 @@ Result<ShellResult> GuestShell::run(const QString &script, const QStringList &ar
     }
 }
 
-Status GuestShell::push(const QString &localFile, const QString &guestPath, const Progress &progress, int from, int to)
+Status GuestShell::push(const QString &localFile, const QString &guestPath, const Progress &progress, int from, int to,
+                        const Cancelled &cancelled)
 {
     QFile in(localFile);
     if (!in.open(QIODevice::ReadOnly))
@@ -50,6 +51,8 @@ Status GuestShell::push(const QString &localFile, const QString &guestPath, cons
     const qint64 total = qMax<qint64>(1, in.size());
     qint64 offset = 0;
     do {
+        if (isCancelled(cancelled))
+            return cancelledError(QStringLiteral("the copy into sandbox %1 stopped").arg(m_sandbox));
         const QByteArray chunk = in.read(kChunk);
         const QJsonObject params{{QStringLiteral("name"), m_sandbox}, {QStringLiteral("path"), guestPath},
                                  {QStringLiteral("offset"), offset}, {QStringLiteral("data_b64"), QString::fromLatin1(chunk.toBase64())},

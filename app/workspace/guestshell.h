@@ -26,7 +26,8 @@ public:
     // (not running, no agent); a non-zero exit is the caller's to read.
     Result<ShellResult> run(const QString &script, const QStringList &args = {}, int timeoutS = 600);
     // Copies a local file to `guestPath` (replacing it), reporting percent `from`..`to`.
-    Status push(const QString &localFile, const QString &guestPath, const Progress &progress = {}, int from = 0, int to = 100);
+    Status push(const QString &localFile, const QString &guestPath, const Progress &progress = {}, int from = 0, int to = 100,
+                const Cancelled &cancelled = {});
     // Reads a guest file whole (workspace exports are small next to a request line limit per chunk).
     Result<QByteArray> pull(const QString &guestPath);
 

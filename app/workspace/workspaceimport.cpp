@@ -49,7 +49,8 @@ QString hostConfig(const QString &top, const QString &key)
 
 } // namespace
 
-Result<QJsonObject> importWorkspace(BlockingClient &client, const QString &sandbox, const QString &repoPath, const Progress &progress)
+Result<QJsonObject> importWorkspace(BlockingClient &client, const QString &sandbox, const QString &repoPath, const Progress &progress,
+                                    const Cancelled &cancelled)
 {
     report(progress, QStringLiteral("reading %1").arg(repoPath), 0);
     auto repo = HostRepository::inspect(repoPath);
@@ -73,8 +74,10 @@ Result<QJsonObject> importWorkspace(BlockingClient &client, const QString &sandb
     if (pre->exitCode != 0)
         return Error{QStringLiteral("cannot put a workspace into sandbox %1").arg(sandbox), describeFailure(pre.value())};
 
-    if (Status s = guest.push(bundleFile, guestBundle, progress, 15, 80); !s)
+    if (Status s = guest.push(bundleFile, guestBundle, progress, 15, 80, cancelled); !s)
         return s.error();
+    if (isCancelled(cancelled))
+        return cancelledError(QStringLiteral("the copy into sandbox %1 stopped").arg(sandbox));
     report(progress, QStringLiteral("cloning into %1").arg(dir), 85);
     auto clone = guest.run(QString::fromLatin1(kClone), {dir, guestBundle, repo->head, repo->branch,
                                                          hostConfig(repo->top, QStringLiteral("user.name")),
@@ -92,7 +95,8 @@ Result<QJsonObject> importWorkspace(BlockingClient &client, const QString &sandb
                        {QStringLiteral("uncommitted"), repo->uncommitted}};
 }
 
-Result<QJsonObject> createWithWorkspace(BlockingClient &client, QJsonObject createParams, const QString &repoPath, const Progress &progress)
+Result<QJsonObject> createWithWorkspace(BlockingClient &client, QJsonObject createParams, const QString &repoPath, const Progress &progress,
+                                        const Cancelled &cancelled)
 {
     // Bad input is refused before anything exists.
     auto repo = HostRepository::inspect(repoPath);
@@ -107,7 +111,7 @@ Result<QJsonObject> createWithWorkspace(BlockingClient &client, QJsonObject crea
 
     auto imported = importWorkspace(client, name, repo->top, [&progress](const QString &message, int percent) {
         report(progress, message, 20 + percent * 80 / 100);
-    });
+    }, cancelled);
     if (!imported) {
         // Nothing half-made: the sandbox exists only for this workspace.
         client.call(QStringLiteral("sandbox.kill"), {{QStringLiteral("name"), name}});

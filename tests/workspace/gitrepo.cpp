@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRandomGenerator>
 
 GitResult runGit(const QString &dir, const QStringList &args)
 {
@@ -66,5 +67,19 @@ bool makeSampleRepository(const QString &dir, QString *error)
         return false;
     if (GitResult r = runGit(dir, {QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("main")}); r.exitCode != 0)
         return *error = QString::fromUtf8(r.err), false;
+    return true;
+}
+
+bool addBigCommit(const QString &dir, int mib, QString *error)
+{
+    QByteArray noise(qsizetype(mib) * 1024 * 1024, Qt::Uninitialized);
+    QRandomGenerator gen(7);
+    gen.fillRange(reinterpret_cast<quint32 *>(noise.data()), noise.size() / 4);
+    if (!writeFile(dir + QStringLiteral("/blob.bin"), noise))
+        return *error = QStringLiteral("cannot write blob.bin"), false;
+    for (const QStringList &s : {QStringList{QStringLiteral("add"), QStringLiteral("blob.bin")},
+                                 QStringList{QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("blob")}})
+        if (GitResult r = runGit(dir, s); r.exitCode != 0)
+            return *error = QString::fromUtf8(r.err), false;
     return true;
 }

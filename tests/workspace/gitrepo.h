@@ -17,3 +17,7 @@ GitResult runGit(const QString &dir, const QStringList &args);
 // A repository with two commits on main (README, src/hello.txt), a tag v1 and a branch
 // "feature" with one more commit; HEAD on main. Returns false with `error` on failure.
 bool makeSampleRepository(const QString &dir, QString *error);
+
+// Commits `mib` MiB of incompressible data (blob.bin) to the repository at `dir`, so copying
+// it into a TCG guest takes long enough to be interrupted.
+bool addBigCommit(const QString &dir, int mib, QString *error);

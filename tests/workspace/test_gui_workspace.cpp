@@ -1,7 +1,8 @@
 // The GUI's twins of create --workspace and export, with real widgets (offscreen) against a
 // real airlockd and a real TCG sandbox: the New sandbox dialog refuses a directory that is
 // not a repository and stays open, then copies a repository in while the GUI thread keeps
-// running; Sandbox > Export changes… brings a guest commit back as a bundle and as patches.
+// running; Sandbox > Export changes… brings a guest commit back as a bundle and as patches;
+// Cancel during the copy removes the half-made sandbox.
 // With AIRLOCK_SCREENSHOT_DIR set the dialogs are saved as PNGs there (run under Xvfb).
 #include "api/apiclient.h"
 #include "connection/daemonconnection.h"
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void initTestCase();
     void newSandboxDialogCopiesTheRepository();
     void exportChangesBringsTheCommitBack();
+    void cancelDuringTheCopyRemovesTheSandbox();
     void cleanupTestCase();
 
 private:
@@ -165,6 +167,34 @@ void TestGuiWorkspace::exportChangesBringsTheCommitBack()
     QVERIFY2(dialog->messageLabel()->text().contains(QLatin1String("is not empty")), qPrintable(dialog->messageLabel()->text()));
     screenshot(dialog, QStringLiteral("export-changes-refused"));
     dialog->close();
+}
+
+void TestGuiWorkspace::cancelDuringTheCopyRemovesTheSandbox()
+{
+    const QString big = m_tmp.filePath(QStringLiteral("big"));
+    QVERIFY(QDir().mkpath(big));
+    QString error;
+    QVERIFY2(makeSampleRepository(big, &error), qPrintable(error));
+    QVERIFY2(addBigCommit(big, 24, &error), qPrintable(error));
+    ApiClient client;
+    client.connectTo(m_daemon.socketPath());
+    QTRY_VERIFY(client.isConnected());
+    NewSandboxDialog dialog(&client);
+    dialog.show();
+    const QString name = uniqueName(QStringLiteral("guicancel"));
+    dialog.nameEdit()->setText(name);
+    dialog.workspaceEdit()->setText(big);
+    dialog.accept();
+    // Cancel while the bundle is being copied: the dialog says so, removes the sandbox, closes.
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.messageLabel()->text().startsWith(QLatin1String("copying")), 240000);
+    dialog.reject();
+    QVERIFY(dialog.isVisible());
+    QVERIFY2(dialog.messageLabel()->text().contains(QLatin1String("Cancelling")), qPrintable(dialog.messageLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isVisible(), 120000);
+    QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    const CtlResult ls = m_daemon.ctl({QStringLiteral("ls")});
+    QCOMPARE(ls.exitCode, 0);
+    QVERIFY2(!ls.out.contains(name.toUtf8()), ls.out.constData());
 }
 
 void TestGuiWorkspace::cleanupTestCase()

@@ -2,7 +2,8 @@
 // real TCG sandbox as a git bundle (branches, tags and the checked-out files arrive), a commit
 // made inside the guest comes back as a bundle (it verifies against the original and a fetch
 // from it gives the very commit id) and as patches (git am applies them to the original),
-// the host repository is never written, and bad input leaves no sandbox behind.
+// the host repository is never written, and bad input, a sandbox killed during the copy or
+// Ctrl-C on airlockctl leave no sandbox behind.
 #include "daemonharness.h"
 #include "gitrepo.h"
 #include "libvirtview.h"
@@ -13,10 +14,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRandomGenerator>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <csignal>
+#include <functional>
 
 class TestWorkspace : public QObject {
     Q_OBJECT
@@ -26,9 +29,12 @@ private Q_SLOTS:
     void roundTripBringsBackExactlyTheGuestCommit();
     void exportRefusesBadDestinations();
     void failedCopyRemovesTheSandbox();
+    void ctrlCDuringTheCopyRemovesTheSandbox();
     void cleanupTestCase();
 
 private:
+    void interruptCopy(const QString &prefix, const std::function<bool(const QString &, QProcess &)> &interrupt,
+                       const QByteArray &expected);
     bool absent(const QString &name) const;
     CtlResult guest(const QString &name, const QString &script) const;
     static QString out(const CtlResult &r)
@@ -216,45 +222,55 @@ void TestWorkspace::failedCopyRemovesTheSandbox()
 {
     // A real fault after the sandbox exists: it is killed while the bundle is on its way in.
     // The workspace step fails and the client removes the sandbox again.
-    const QString big = m_tmp.filePath(QStringLiteral("big"));
-    QVERIFY(QDir().mkpath(big));
-    QString error;
-    QVERIFY2(makeSampleRepository(big, &error), qPrintable(error));
-    QByteArray noise(24 * 1024 * 1024, Qt::Uninitialized); // incompressible: the push takes a while under TCG
-    QRandomGenerator gen(7);
-    gen.fillRange(reinterpret_cast<quint32 *>(noise.data()), noise.size() / 4);
-    QFile blob(big + QStringLiteral("/blob.bin"));
-    QVERIFY(blob.open(QIODevice::WriteOnly) && blob.write(noise) == noise.size());
-    blob.close();
-    QCOMPARE(runGit(big, {QStringLiteral("add"), QStringLiteral("blob.bin")}).exitCode, 0);
-    QCOMPARE(runGit(big, {QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("blob")}).exitCode, 0);
+    interruptCopy(QStringLiteral("wskill"), [this](const QString &name, QProcess &) {
+        return m_daemon.ctl({QStringLiteral("kill"), name}).exitCode == 0;
+    }, "the workspace did not make it");
+}
 
-    const QString name = uniqueName(QStringLiteral("wskill"));
+void TestWorkspace::ctrlCDuringTheCopyRemovesTheSandbox()
+{
+    // The user presses Ctrl-C while the bundle travels: airlockctl stops and cleans up.
+    interruptCopy(QStringLiteral("wsint"), [](const QString &, QProcess &create) {
+        return ::kill(pid_t(create.processId()), SIGINT) == 0;
+    }, "cancelled");
+}
+
+void TestWorkspace::interruptCopy(const QString &prefix, const std::function<bool(const QString &, QProcess &)> &interrupt,
+                                  const QByteArray &expected)
+{
+    const QString big = m_tmp.filePath(QStringLiteral("big"));
+    if (!QFileInfo::exists(big)) {
+        QVERIFY(QDir().mkpath(big));
+        QString error;
+        QVERIFY2(makeSampleRepository(big, &error), qPrintable(error));
+        QVERIFY2(addBigCommit(big, 24, &error), qPrintable(error));
+    }
+    const QString name = uniqueName(prefix);
     QProcess create;
     create.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_daemon.socketPath(), QStringLiteral("create"), name,
                                                           QStringLiteral("--memory"), QStringLiteral("256"), QStringLiteral("--workspace"), big});
     QVERIFY(create.waitForStarted(5000));
-    // Once the guest answers, the copy is under way: pull the plug.
+    // Once the bundle has begun to arrive in the guest, the copy is under way: interrupt it.
     QElapsedTimer t;
     t.start();
-    bool killed = false;
-    while (!killed && t.elapsed() < 240000 && create.state() == QProcess::Running) {
+    bool interrupted = false;
+    while (!interrupted && t.elapsed() < 240000 && create.state() == QProcess::Running) {
         const CtlResult ls = m_daemon.ctl({QStringLiteral("ls")});
         for (const QJsonValue &v : ls.json().toArray())
             if (v.toObject().value(QLatin1String("name")).toString() == name && v.toObject().value(QLatin1String("state")).toString() == QLatin1String("running")) {
                 const CtlResult probe = guest(name, QStringLiteral("ls /var/lib/airlock/workspace.bundle"));
                 if (probe.exitCode == 0)
-                    killed = m_daemon.ctl({QStringLiteral("kill"), name}).exitCode == 0;
+                    interrupted = interrupt(name, create);
             }
-        if (!killed)
+        if (!interrupted)
             QThread::msleep(200);
     }
-    QVERIFY2(killed, "the copy finished before the test could interrupt it");
+    QVERIFY2(interrupted, "the copy finished before the test could interrupt it");
     QVERIFY(create.waitForFinished(240000));
     const QByteArray err = create.readAllStandardError();
+    QCOMPARE(create.exitStatus(), QProcess::NormalExit);
     QCOMPARE(create.exitCode(), 1);
-    QVERIFY2(err.startsWith("airlockctl: create : ") && err.contains("the workspace did not make it") && err.contains("removed again"),
-             err.constData());
+    QVERIFY2(err.startsWith("airlockctl: create : ") && err.contains(expected) && err.contains("removed again"), err.constData());
     QVERIFY2(absent(name), "the sandbox whose workspace failed is still there");
 }
 

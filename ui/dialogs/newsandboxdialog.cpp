@@ -170,6 +170,15 @@ void NewSandboxDialog::accept()
     });
 }
 
+void NewSandboxDialog::reject()
+{
+    if (!m_cancel)
+        return QDialog::reject();
+    // The job stops at its next step and removes the sandbox; the dialog closes when it has.
+    m_cancel->store(true);
+    m_error->setText(tr("Cancelling: removing the sandbox again…"));
+}
+
 void NewSandboxDialog::chooseWorkspace()
 {
     const QString start = m_workspace->text().isEmpty() ? QDir::homePath() : m_workspace->text();
@@ -180,24 +189,32 @@ void NewSandboxDialog::chooseWorkspace()
 
 void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
 {
-    m_buttons->setEnabled(false);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false); // Cancel stays: it stops the copy
+    m_workspace->setEnabled(false);
     m_browse->setEnabled(false);
     m_progress->setValue(0);
     m_progress->show();
     m_error->setText(tr("Creating the sandbox and copying %1 into it…").arg(repoPath));
     m_error->show();
     const QJsonObject params = createParams();
-    WorkspaceJob *job = WorkspaceJob::start(m_client->socketPath(), [params, repoPath](BlockingClient &client, const workspace::Progress &progress) {
-        return workspace::createWithWorkspace(client, params, repoPath, progress);
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    WorkspaceJob *job = WorkspaceJob::start(m_client->socketPath(), [params, repoPath, cancel](BlockingClient &client, const workspace::Progress &progress) {
+        return workspace::createWithWorkspace(client, params, repoPath, progress, [cancel] { return cancel->load(); });
     });
     connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) {
         m_progress->setValue(percent);
         m_error->setText(message);
     });
     connect(job, &WorkspaceJob::finished, this, [this](bool ok, const QJsonObject &result, const QString &error) {
-        m_buttons->setEnabled(true);
+        const bool cancelled = m_cancel && m_cancel->load();
+        m_cancel.reset();
+        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
+        m_workspace->setEnabled(true);
         m_browse->setEnabled(true);
         m_progress->hide();
+        if (cancelled && !ok)
+            return QDialog::reject();
         if (!ok) {
             m_error->setText(tr("Could not create the sandbox: %1").arg(error));
             return;

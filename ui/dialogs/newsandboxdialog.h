@@ -2,6 +2,8 @@
 #include <QDialog>
 #include <QJsonObject>
 #include <QPointer>
+#include <atomic>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -34,6 +36,8 @@ public:
     QJsonObject createdSandbox() const { return m_created; }
 
     void accept() override;
+    // While a workspace is being copied in: cancels, removes the sandbox, then closes.
+    void reject() override;
 
 private:
     void loadChoices();
@@ -51,6 +55,7 @@ private:
     QPushButton *m_browse;
     QProgressBar *m_progress;
     QJsonObject m_created;
+    std::shared_ptr<std::atomic_bool> m_cancel; // set while a workspace job runs
     QLabel *m_error;
     QDialogButtonBox *m_buttons;
 };
