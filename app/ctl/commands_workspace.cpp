@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 namespace airlock::ctl {
 
@@ -70,7 +71,15 @@ int exportChanges(Context &ctx, const Args &args)
 int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath)
 {
     catchInterrupts();
-    auto r = workspace::createWithWorkspace(ctx.client, createParams, repoPath, {}, [] { return g_interrupted != 0; });
+    // A person at a terminal sees the copy advance (a big repository takes a while under TCG).
+    const bool showProgress = !ctx.json && ::isatty(STDERR_FILENO);
+    const workspace::Progress progress = [showProgress](const QString &message, int percent) {
+        if (showProgress)
+            std::fprintf(stderr, "\r\033[K%3d%% %s", percent, qPrintable(message));
+    };
+    auto r = workspace::createWithWorkspace(ctx.client, createParams, repoPath, progress, [] { return g_interrupted != 0; });
+    if (showProgress)
+        std::fputs("\r\033[K", stderr);
     if (!r)
         return failWith(ctx, r.error());
     const QJsonObject o = r.value();

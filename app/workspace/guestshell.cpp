@@ -61,7 +61,7 @@ Status GuestShell::push(const QString &localFile, const QString &guestPath, cons
         if (!r)
             return Error{QStringLiteral("cannot copy into sandbox %1").arg(m_sandbox), r.error().why, r.error().code};
         offset += chunk.size();
-        report(progress, QStringLiteral("copying %1 of %2 KiB").arg(offset / 1024).arg(total / 1024),
+        report(progress, QStringLiteral("copying %1 of %2 KiB").arg((offset + 1023) / 1024).arg((total + 1023) / 1024),
                from + int((to - from) * offset / total));
     } while (!in.atEnd());
     return ok();
