@@ -1,15 +1,21 @@
 #include "dialogs/newsandboxdialog.h"
 #include "api/apiclient.h"
+#include "common/workspacejob.h"
+#include "workspace/workspaceimport.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QFormLayout>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
@@ -47,6 +53,26 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_secrets->setAccessibleName(tr("Secrets to lend"));
     m_start = new QCheckBox(tr("&Start it now"), this);
     m_start->setChecked(true);
+    m_workspace = new QLineEdit(this);
+    m_workspace->setPlaceholderText(tr("none: an empty sandbox"));
+    m_workspace->setToolTip(tr("A git repository on this computer. Its commits are copied into the sandbox's "
+                               "/workspace as a git bundle (never shared or mounted); uncommitted changes stay here."));
+    m_workspace->setAccessibleName(tr("Workspace repository"));
+    m_browse = new QPushButton(tr("&Browse…"), this);
+    connect(m_browse, &QPushButton::clicked, this, &NewSandboxDialog::chooseWorkspace);
+    // The clone needs a running guest: a workspace means "start it now".
+    connect(m_workspace, &QLineEdit::textChanged, this, [this](const QString &text) {
+        const bool withWorkspace = !text.trimmed().isEmpty();
+        if (withWorkspace)
+            m_start->setChecked(true);
+        m_start->setEnabled(!withWorkspace);
+    });
+    auto *workspaceRow = new QHBoxLayout;
+    workspaceRow->addWidget(m_workspace, 1);
+    workspaceRow->addWidget(m_browse);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_progress->hide();
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->hide();
@@ -57,13 +83,18 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(tr("&Memory:"), m_memory);
     form->addRow(tr("&Disk:"), m_disk);
     form->addRow(tr("S&ecrets:"), m_secrets);
+    auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
+    workspaceLabel->setBuddy(m_workspace);
+    form->addRow(workspaceLabel, workspaceRow);
     form->addRow(QString(), m_start);
+    form->addRow(m_progress);
     form->addRow(m_error);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("C&reate"));
     form->addRow(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &NewSandboxDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(480);
     loadChoices();
 }
 
@@ -123,6 +154,8 @@ void NewSandboxDialog::accept()
     }
     if (!m_client)
         return;
+    if (const QString repo = m_workspace->text().trimmed(); !repo.isEmpty())
+        return createWithWorkspace(repo);
     m_buttons->setEnabled(false);
     m_error->setText(tr("Creating…"));
     m_error->show();
@@ -132,6 +165,61 @@ void NewSandboxDialog::accept()
             m_error->setText(tr("Could not create the sandbox: %1").arg(r.errorMessage));
             return;
         }
+        m_created = r.result.toObject();
+        QDialog::accept();
+    });
+}
+
+void NewSandboxDialog::reject()
+{
+    if (!m_cancel)
+        return QDialog::reject();
+    // The job stops at its next step and removes the sandbox; the dialog closes when it has.
+    m_cancel->store(true);
+    m_error->setText(tr("Cancelling: removing the sandbox again…"));
+}
+
+void NewSandboxDialog::chooseWorkspace()
+{
+    const QString start = m_workspace->text().isEmpty() ? QDir::homePath() : m_workspace->text();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a git repository"), start);
+    if (!dir.isEmpty())
+        m_workspace->setText(QDir::toNativeSeparators(dir));
+}
+
+void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
+{
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false); // Cancel stays: it stops the copy
+    m_workspace->setEnabled(false);
+    m_browse->setEnabled(false);
+    m_progress->setValue(0);
+    m_progress->show();
+    m_error->setText(tr("Creating the sandbox and copying %1 into it…").arg(repoPath));
+    m_error->show();
+    const QJsonObject params = createParams();
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    WorkspaceJob *job = WorkspaceJob::start(m_client->socketPath(), [params, repoPath, cancel](BlockingClient &client, const workspace::Progress &progress) {
+        return workspace::createWithWorkspace(client, params, repoPath, progress, [cancel] { return cancel->load(); });
+    });
+    connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) {
+        m_progress->setValue(percent);
+        m_error->setText(message);
+    });
+    connect(job, &WorkspaceJob::finished, this, [this](bool ok, const QJsonObject &result, const QString &error) {
+        const bool cancelled = m_cancel && m_cancel->load();
+        m_cancel.reset();
+        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
+        m_workspace->setEnabled(true);
+        m_browse->setEnabled(true);
+        m_progress->hide();
+        if (cancelled && !ok)
+            return QDialog::reject();
+        if (!ok) {
+            m_error->setText(tr("Could not create the sandbox: %1").arg(error));
+            return;
+        }
+        m_created = result;
         QDialog::accept();
     });
 }

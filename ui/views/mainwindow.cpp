@@ -1,5 +1,6 @@
 #include "views/mainwindow.h"
 #include "connection/daemonconnection.h"
+#include "dialogs/exportdialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "dialogs/secretsdialog.h"
 #include "dialogs/vaultdialog.h"
@@ -195,6 +196,12 @@ void MainWindow::buildMenus()
         if (method != QLatin1String("sandbox.pause") && method != QLatin1String("sandbox.resume"))
             toolbar->addAction(a);
     }
+    sandbox->addSeparator();
+    m_exportChanges = sandbox->addAction(tr("E&xport changes…"));
+    m_exportChanges->setObjectName(QStringLiteral("exportChanges"));
+    m_exportChanges->setToolTip(tr("Bring the sandbox's new commits in /workspace back as a bundle or patches"));
+    connect(m_exportChanges, &QAction::triggered, this, &MainWindow::exportChanges);
+    m_sandboxActions << m_exportChanges;
 
     QMenu *vault = menuBar()->addMenu(tr("&Vault"));
     connect(vault->addAction(tr("&Unlock…")), &QAction::triggered, this, [this] {
@@ -429,6 +436,16 @@ void MainWindow::onSandboxSelected()
     m_snapshots->setSandbox(name);
     m_secrets->setSandbox(name);
     m_settings->setSandbox(name);
+}
+
+ExportDialog *MainWindow::exportChanges()
+{
+    if (m_current.isEmpty())
+        return nullptr;
+    auto *dialog = new ExportDialog(m_connection->socketPath(), m_current, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::sandboxAction(const QString &method)

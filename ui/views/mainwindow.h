@@ -2,6 +2,7 @@
 #include <QJsonObject>
 #include <QMainWindow>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QStackedWidget;
@@ -12,6 +13,7 @@ class QTableView;
 namespace airlock::ui {
 
 class ConnectionBanner;
+class ExportDialog;
 class DaemonConnection;
 class EgressModel;
 class NetworkView;
@@ -46,6 +48,9 @@ public:
     void selectSandboxWhenListed(const QString &name) { m_current = name; }
     // terminal, network, snapshots, secrets or settings.
     bool showTab(const QString &key);
+    // Sandbox > Export changes…: opens the export dialog for the selected sandbox.
+    ExportDialog *exportChanges();
+    QAction *exportChangesAction() const { return m_exportChanges; }
 
 private:
     void buildMenus();
@@ -85,6 +90,7 @@ private:
     QString m_shown;   // the sandbox the tabs show
     QList<QAction *> m_sandboxActions;
     QAction *m_newSandbox = nullptr;
+    QAction *m_exportChanges = nullptr;
     int m_statusSandboxes = 0;
 };
 
