@@ -1,5 +1,6 @@
 #include "views/mainwindow.h"
 #include "connection/daemonconnection.h"
+#include "dialogs/imagebuilddialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "dialogs/secretsdialog.h"
 #include "dialogs/vaultdialog.h"
@@ -171,6 +172,10 @@ void MainWindow::buildMenus()
         NewSandboxDialog dialog(m_connection->client(), this);
         if (dialog.exec() == QDialog::Accepted)
             m_sandboxes->reload();
+    });
+    connect(file->addAction(tr("&Build image…")), &QAction::triggered, this, [this] {
+        ImageBuildDialog dialog(m_connection->client(), this);
+        dialog.exec();
     });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));

@@ -40,6 +40,7 @@ public:
     NetworkView *networkView() const { return m_network; }
     TerminalView *terminalView() const { return m_terminal; }
     PendingPanel *pendingPanel() const { return m_pendingPanel; }
+    SnapshotsView *snapshotsView() const { return m_snapshots; }
     QString currentSandbox() const { return m_current; }
     void selectSandbox(const QString &name);
     // Selects `name` as soon as the sandbox list has it (command line: --sandbox).

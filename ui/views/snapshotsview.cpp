@@ -157,6 +157,11 @@ void SnapshotsView::updateButtons()
     m_delete->setEnabled(has);
 }
 
+QString SnapshotsView::message() const
+{
+    return m_message->text();
+}
+
 void SnapshotsView::report(const QString &what, const QString &error)
 {
     m_message->setText(error.isEmpty() ? what : tr("%1: %2").arg(what, error));
