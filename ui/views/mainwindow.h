@@ -3,6 +3,7 @@
 #include <QMainWindow>
 
 class QDockWidget;
+class QMenu;
 class QLabel;
 class QStackedWidget;
 class QSystemTrayIcon;
@@ -12,6 +13,7 @@ class QTableView;
 namespace airlock::ui {
 
 class ConnectionBanner;
+class RemoteHosts;
 class DaemonConnection;
 class EgressModel;
 class NetworkView;
@@ -45,11 +47,19 @@ public:
     void selectSandbox(const QString &name);
     // Selects `name` as soon as the sandbox list has it (command line: --sandbox).
     void selectSandboxWhenListed(const QString &name) { m_current = name; }
+    // The Hosts menu: this computer's airlockd or one on another machine (over ssh).
+    RemoteHosts *remoteHosts() const { return m_hosts; }
+    QMenu *hostsMenu() const { return m_hostsMenu; }
+    // Empty: this computer.
+    QString currentHost() const { return m_host; }
+    // Switches to the named remote host (empty: this computer); false if there is no such host.
+    bool connectToHost(const QString &name);
     // terminal, network, snapshots, secrets or settings.
     bool showTab(const QString &key);
 
 private:
     void buildMenus();
+    void rebuildHostsMenu();
     void buildStatusBar();
     void onStateChanged();
     void onStatus(const QJsonObject &status);
@@ -87,6 +97,9 @@ private:
     QList<QAction *> m_sandboxActions;
     QAction *m_newSandbox = nullptr;
     int m_statusSandboxes = 0;
+    RemoteHosts *m_hosts;
+    QMenu *m_hostsMenu = nullptr;
+    QString m_host;
 };
 
 } // namespace airlock::ui
