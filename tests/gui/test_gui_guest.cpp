@@ -9,6 +9,7 @@
 #include "connection/daemonconnection.h"
 #include "daemonharness.h"
 #include "dialogs/imagebuilddialog.h"
+#include "dialogs/newsandboxdialog.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
 #include "recordinghttpserver.h"
@@ -18,6 +19,8 @@
 #include "widgets/decisionbar.h"
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -77,6 +80,7 @@ private Q_SLOTS:
     void denyGivesTheGuestThe403();
     void restoreFromTheSnapshotsTabBringsTheOldFileBack();
     void cancelStopsAnImageBuild();
+    void aNewSandboxWithAnEgressPresetGetsItsRules();
     void cleanupTestCase();
 
 private:
@@ -309,6 +313,33 @@ void TestGuiGuest::cancelStopsAnImageBuild()
     QTRY_VERIFY(answered);
     QVERIFY(!reply.ok);
     QVERIFY2(reply.errorMessage.contains(u"nothing to cancel"_s), qPrintable(reply.errorMessage));
+}
+
+void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()
+{
+    NewSandboxDialog dialog(m_connection->client());
+    dialog.show();
+    const int npm = dialog.presetCombo()->findData(u"npm"_s);
+    QVERIFY2(npm > 0, "the npm preset of resources/egress-presets is not offered");
+    QVERIFY(dialog.presetCombo()->itemData(npm, Qt::ToolTipRole).toString().contains(u"registry.npmjs.org:443"_s));
+    const QString name = uniqueName(u"preset"_s);
+    QTest::keyClicks(dialog.nameEdit(), name);
+    dialog.presetCombo()->setCurrentIndex(npm);
+    auto *start = dialog.findChild<QCheckBox *>();
+    QVERIFY(start);
+    start->setChecked(false);
+    dialog.accept();
+    QTRY_VERIFY2_WITH_TIMEOUT(dialog.result() == QDialog::Accepted, qPrintable(dialog.errorText()), 120000);
+    const CtlResult rules = m_daemon.ctl({u"rule"_s, u"ls"_s, name});
+    m_daemon.ctl({u"rm"_s, name}, 60000);
+    QCOMPARE(rules.exitCode, 0);
+    bool found = false;
+    for (const QJsonValue &v : rules.json().toArray()) {
+        const QJsonObject r = v.toObject();
+        found = found || (r.value("pattern"_L1).toString() == "registry.npmjs.org"_L1 && r.value("port"_L1).toInt() == 443 &&
+                          r.value("action"_L1).toString() == "allow"_L1 && r.value("sandbox"_L1).toString() == name);
+    }
+    QVERIFY2(found, rules.out.constData());
 }
 
 void TestGuiGuest::cleanupTestCase()
