@@ -25,6 +25,16 @@ ApiClient::ApiClient(QObject *parent) : QObject(parent), m_socket(new QLocalSock
     });
 }
 
+ApiClient::~ApiClient()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->disconnect(this);
+        m_process->closeWriteChannel();
+        m_process->kill();
+        m_process->waitForFinished(2000); // a child process never outlives its client
+    }
+}
+
 void ApiClient::connectTo(const QString &socketPath)
 {
     dropProcess();

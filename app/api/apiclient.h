@@ -24,6 +24,7 @@ public:
     using Callback = std::function<void(const Reply &)>;
 
     explicit ApiClient(QObject *parent = nullptr);
+    ~ApiClient() override;
 
     void connectTo(const QString &socketPath);
     // Speaks the same protocol over a command's stdin/stdout, e.g. `ssh host airlockctl proxy`

@@ -89,7 +89,7 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     devbox->trigger();
     QCOMPARE(window.currentHost(), u"devbox"_s);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
-    QTRY_COMPARE(vaultOf(connection), u"locked"_s); // the remote daemon's status, not ours
+    QTRY_COMPARE(vaultOf(connection), u"unlocked"_s); // the remote daemon's status, not ours
     QVERIFY2(window.statusText().contains(u"Connected to airlockd on devbox"_s), qPrintable(window.statusText()));
     QVERIFY2(window.statusText().contains(QLatin1String("airlockd " AIRLOCK_VERSION)), qPrintable(window.statusText()));
     QTRY_VERIFY(window.sandboxModel()->availability() != SandboxModel::Unknown); // sandbox.list went through
@@ -101,7 +101,7 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     QCOMPARE(vaultOf(connection), u"uninitialised"_s);
     QVERIFY(!window.statusText().contains(u"devbox"_s));
     hostAction(window, u"devbox"_s)->trigger();
-    QTRY_COMPARE_WITH_TIMEOUT(vaultOf(connection), u"locked"_s, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(vaultOf(connection), u"unlocked"_s, 10000);
 
     // The remote airlockd goes away: the window says so and how to fix it.
     remote.stop();
