@@ -13,6 +13,7 @@
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
 #include "recordinghttpserver.h"
+#include "screenshot.h"
 #include "views/mainwindow.h"
 #include "views/pendingpanel.h"
 #include "views/snapshotsview.h"
@@ -205,6 +206,7 @@ void TestGuiGuest::aPendingRowAppearsAndAllowLetsTheGuestThrough()
     clickPendingRow(pendingRowOf(u"gui-allow.test"_s));
     DecisionBar *bar = m_window->pendingPanel()->decisionBar();
     QVERIFY(bar->allowButton()->isEnabled());
+    saveScreenshot(m_window.get(), u"pending-row-selected"_s);
     QTest::mouseClick(bar->allowButton(), Qt::LeftButton);
 
     QVERIFY2(curl->waitForFinished(60000), "the guest's curl never finished after Allow");
@@ -275,6 +277,7 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
     QTest::mouseClick(view->restoreButton(), Qt::LeftButton);
     QVERIFY2(question.contains(u"is running"_s), qPrintable(u"restoring a running sandbox was not confirmed: "_s + question));
     QTRY_VERIFY2_WITH_TIMEOUT(view->message() == u"Restored."_s, qPrintable(view->message()), 300000);
+    saveScreenshot(m_window.get(), u"snapshot-restored"_s);
 
     out = guestSh(u"cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("before-snapshot\n"));
@@ -294,8 +297,10 @@ void TestGuiGuest::cancelStopsAnImageBuild()
     QTRY_VERIFY2_WITH_TIMEOUT(dialog.progressBar()->value() > 0, qPrintable(dialog.message()), 60000);
     QVERIFY2(dialog.isBuilding(), qPrintable(u"the build ended before it could be cancelled: "_s + dialog.message()));
     QVERIFY(dialog.cancelButton()->isEnabled());
+    saveScreenshot(&dialog, u"image-build-progress"_s);
     QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBuilding(), 60000);
+    saveScreenshot(&dialog, u"image-build-cancelled"_s);
     QVERIFY2(dialog.message().contains(u"cancelled"_s), qPrintable(dialog.message()));
     QVERIFY(dialog.buildButton()->isEnabled());
     // Nothing of it is kept.
@@ -328,6 +333,7 @@ void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()
     auto *start = dialog.findChild<QCheckBox *>();
     QVERIFY(start);
     start->setChecked(false);
+    saveScreenshot(&dialog, u"new-sandbox-preset"_s);
     dialog.accept();
     QTRY_VERIFY2_WITH_TIMEOUT(dialog.result() == QDialog::Accepted, qPrintable(dialog.errorText()), 120000);
     const CtlResult rules = m_daemon.ctl({u"rule"_s, u"ls"_s, name});

@@ -8,6 +8,7 @@
 #include "daemonprocess.h"
 #include "dialogs/remotehostdialog.h"
 #include "models/sandboxmodel.h"
+#include "screenshot.h"
 #include "views/connectionbanner.h"
 #include "views/mainwindow.h"
 
@@ -81,6 +82,7 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     QCOMPARE(dialog.nameEdit()->text(), u"devbox"_s);
     dialog.commandEdit()->selectAll();
     QTest::keyClicks(dialog.commandEdit(), u"%1 --socket %2 proxy"_s.arg(DaemonProcess::ctlBinary(), remote.socketPath()));
+    saveScreenshot(&dialog, u"remote-host-dialog"_s);
     dialog.accept();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
 
@@ -94,6 +96,7 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     QVERIFY2(window.statusText().contains(QLatin1String("airlockd " AIRLOCK_VERSION)), qPrintable(window.statusText()));
     QTRY_VERIFY(window.sandboxModel()->availability() != SandboxModel::Unknown); // sandbox.list went through
     QVERIFY(!window.connectionBanner()->isVisible());
+    saveScreenshot(&window, u"remote-host-connected"_s);
 
     // Back to this computer, and over again: switching is instant and keeps no stale state.
     hostAction(window, u"This computer"_s)->trigger();
@@ -127,6 +130,7 @@ void TestGuiRemote::aBrokenCommandSaysWhatFailed()
     QVERIFY2(connection.reason().contains(u"/nonexistent/ssh"_s), qPrintable(connection.reason()));
     QVERIFY2(connection.hint().contains(u"ssh"_s) && connection.hint().contains(u"Retry"_s), qPrintable(connection.hint()));
     QVERIFY(window.connectionBanner()->isVisible());
+    saveScreenshot(&window, u"remote-host-unreachable"_s);
 
     // The command runs but no airlockd answers there: its own error reaches the user.
     QVERIFY(window.remoteHosts()->add(u"nodaemon"_s, {DaemonProcess::ctlBinary(), u"--socket"_s, u"/nonexistent/airlockd.sock"_s,

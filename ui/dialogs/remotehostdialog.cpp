@@ -25,6 +25,7 @@ RemoteHostDialog::RemoteHostDialog(RemoteHosts *hosts, QWidget *parent) : QDialo
     m_destination->setPlaceholderText(tr("user@devbox"));
     form->addRow(tr("&SSH destination:"), m_destination);
     m_command = new QLineEdit(this);
+    m_command->setMinimumWidth(420); // the whole command stays readable
     form->addRow(tr("&Command:"), m_command);
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
