@@ -175,6 +175,9 @@ void SandboxService::registerMethods(ApiServer &api)
         if (recipe.isEmpty())
             return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
         const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
+        if (!m_builds.begin(imageName))
+            return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
+                                                           "(image.cancel)").arg(imageName));
         onBuilder([this, call, recipe, imageName](SandboxEngine &e) {
             auto progress = [this, imageName](int percent, const QString &message) {
                 publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
@@ -182,7 +185,9 @@ void SandboxService::registerMethods(ApiServer &api)
                                                   {QStringLiteral("percent"), percent},
                                                   {QStringLiteral("message"), message}});
             };
-            auto r = e.buildImage(recipe, imageName, progress, [this] { return m_stopping.load(); });
+            auto r = e.buildImage(recipe, imageName, progress,
+                                  [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
+            m_builds.end(imageName);
             if (!r) {
                 publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
                                                   {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}});
@@ -195,6 +200,16 @@ void SandboxService::registerMethods(ApiServer &api)
             onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
             call.reply(r.value());
         });
+    });
+    // Stops a queued or running build; the build's own call then fails with "cancelled" and
+    // nothing of it is kept.
+    api.registerMethod(QStringLiteral("image.cancel"), [this](const Call &call) {
+        const QString imageName = str(call, "name");
+        if (imageName.isEmpty())
+            return call.fail(rpc::InvalidParams, QStringLiteral("image.cancel needs the name of the image being built"));
+        if (!m_builds.cancel(imageName))
+            return call.fail(rpc::NotFound, QStringLiteral("no build of the image %1 is running: nothing to cancel").arg(imageName));
+        call.reply(QJsonObject{{QStringLiteral("name"), imageName}, {QStringLiteral("cancelled"), true}});
     });
     api.registerMethod(QStringLiteral("image.remove"), [this](const Call &call) {
         const QString imageName = str(call, "name");

@@ -1,4 +1,5 @@
 #pragma once
+#include "daemon/buildcancels.h"
 #include "daemon/service.h"
 #include "core/config.h"
 
@@ -88,6 +89,7 @@ private:
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
+    BuildCancels m_builds; // image.cancel
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;

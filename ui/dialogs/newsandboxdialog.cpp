@@ -1,6 +1,7 @@
 #include "dialogs/newsandboxdialog.h"
 #include "api/apiclient.h"
 #include "common/workspacejob.h"
+#include "models/egresspresets.h"
 #include "workspace/workspaceimport.h"
 
 #include <QCheckBox>
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
+#include <memory>
 
 namespace airlock::ui {
 
@@ -48,6 +50,16 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_disk->setRange(1, 4096);
     m_disk->setValue(10);
     m_disk->setSuffix(tr(" GiB"));
+    m_preset = new QComboBox(this);
+    m_preset->addItem(tr("None: ask for every host"), QString());
+    for (const EgressPreset &preset : EgressPreset::load()) {
+        QStringList hosts;
+        for (const EgressPreset::Rule &r : preset.rules)
+            hosts << (r.port ? QStringLiteral("%1:%2").arg(r.host).arg(r.port) : r.host);
+        m_preset->addItem(QStringLiteral("%1: %2").arg(preset.name, preset.description), preset.name);
+        m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
+    }
+    m_preset->setAccessibleName(tr("Egress preset"));
     m_secrets = new QListWidget(this);
     m_secrets->setMaximumHeight(90);
     m_secrets->setAccessibleName(tr("Secrets to lend"));
@@ -82,6 +94,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(tr("&CPUs:"), m_cpus);
     form->addRow(tr("&Memory:"), m_memory);
     form->addRow(tr("&Disk:"), m_disk);
+    form->addRow(tr("E&gress preset:"), m_preset);
     form->addRow(tr("S&ecrets:"), m_secrets);
     auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
     workspaceLabel->setBuddy(m_workspace);
@@ -159,14 +172,21 @@ void NewSandboxDialog::accept()
     m_buttons->setEnabled(false);
     m_error->setText(tr("Creating…"));
     m_error->show();
-    m_client->call(QStringLiteral("sandbox.create"), createParams(), this, [this](const ApiClient::Reply &r) {
-        m_buttons->setEnabled(true);
+    QJsonObject params = createParams();
+    const QString preset = m_preset->currentData().toString();
+    const bool start = m_start->isChecked();
+    if (!preset.isEmpty())
+        params.insert(QStringLiteral("start"), false); // started once its rules are in
+    m_client->call(QStringLiteral("sandbox.create"), params, this, [this, preset, start](const ApiClient::Reply &r) {
         if (!r.ok) {
+            m_buttons->setEnabled(true);
             m_error->setText(tr("Could not create the sandbox: %1").arg(r.errorMessage));
             return;
         }
         m_created = r.result.toObject();
-        QDialog::accept();
+        if (preset.isEmpty())
+            return QDialog::accept();
+        applyPreset(preset, start);
     });
 }
 
@@ -220,8 +240,61 @@ void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
             return;
         }
         m_created = result;
+        // The copy needs the guest running, so a preset's rules follow its start here.
+        if (const QString preset = m_preset->currentData().toString(); !preset.isEmpty())
+            return applyPreset(preset, false);
         QDialog::accept();
     });
+}
+
+QString NewSandboxDialog::errorText() const
+{
+    return m_error->text();
+}
+
+void NewSandboxDialog::applyPreset(const QString &name, bool start)
+{
+    QList<EgressPreset::Rule> rules;
+    for (const EgressPreset &p : EgressPreset::load())
+        if (p.name == name)
+            rules = p.rules;
+    const QString sandbox = m_name->text();
+    m_error->setText(tr("Adding the rules of %1…").arg(name));
+    auto remaining = std::make_shared<int>(int(rules.size()));
+    auto failures = std::make_shared<QStringList>();
+    auto finish = [this, sandbox, start, failures] {
+        if (!failures->isEmpty()) {
+            m_buttons->setEnabled(true);
+            m_error->setText(tr("%1 was created but not started: some rules of the preset were refused (%2). "
+                                "Add them in its Settings tab, then start it.").arg(sandbox, failures->join(QStringLiteral("; "))));
+            return;
+        }
+        if (!start)
+            return QDialog::accept();
+        m_error->setText(tr("Starting %1…").arg(sandbox));
+        m_client->call(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), sandbox}}, this, [this, sandbox](const ApiClient::Reply &r) {
+            m_buttons->setEnabled(true);
+            if (!r.ok) {
+                m_error->setText(tr("%1 was created with its rules but did not start: %2").arg(sandbox, r.errorMessage));
+                return;
+            }
+            QDialog::accept();
+        });
+    };
+    for (const EgressPreset::Rule &rule : rules) {
+        QJsonObject params{{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("action"), QStringLiteral("allow")},
+                           {QStringLiteral("host"), rule.host}};
+        if (rule.port > 0)
+            params.insert(QStringLiteral("port"), rule.port);
+        m_client->call(QStringLiteral("rule.add"), params, this, [rule, remaining, failures, finish](const ApiClient::Reply &r) {
+            if (!r.ok)
+                failures->append(QStringLiteral("%1: %2").arg(rule.host, r.errorMessage));
+            if (--*remaining == 0)
+                finish();
+        });
+    }
+    if (rules.isEmpty())
+        finish();
 }
 
 } // namespace airlock::ui

@@ -34,6 +34,8 @@ public:
     QLabel *messageLabel() const { return m_error; }
     // The sandbox.create (or create-with-workspace) answer once accepted.
     QJsonObject createdSandbox() const { return m_created; }
+    QComboBox *presetCombo() const { return m_preset; }
+    QString errorText() const;
 
     void accept() override;
     // While a workspace is being copied in: cancels, removes the sandbox, then closes.
@@ -43,12 +45,16 @@ private:
     void loadChoices();
     void chooseWorkspace();
     void createWithWorkspace(const QString &repoPath);
+    // After sandbox.create: the chosen preset's allow rules, then the start (so the guest
+    // never runs without them).
+    void applyPreset(const QString &name, bool start);
 
     QPointer<ApiClient> m_client;
     QLineEdit *m_name;
     QComboBox *m_template;
     QComboBox *m_image;
     QSpinBox *m_cpus, *m_memory, *m_disk;
+    QComboBox *m_preset;
     QListWidget *m_secrets;
     QCheckBox *m_start;
     QLineEdit *m_workspace;
