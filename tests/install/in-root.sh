@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# test_deb_install.sh's second half, run in its own mount namespace (see there).
+# Inputs in the environment: work, deb, depends, version, cache.
+set -euo pipefail
+
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+step() { printf '[%3ss] %s\n' "$SECONDS" "$*"; }
+root=$work/root
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+
+step "unpacking a clean Debian 12 root"
+mkdir "$root"
+tar -xf "$cache/base.tar" -C "$root"
+mount -t proc proc "$root/proc"
+mount --bind /dev "$root/dev"
+mkdir -p "$root/srv/airlock-repo"
+mount --bind -o ro "$cache/repo" "$root/srv/airlock-repo"
+# Its only package source is the fetched repository; services never start in a chroot.
+rm -f "$root/etc/apt/sources.list" "$root"/etc/apt/sources.list.d/*
+echo 'deb [trusted=yes] file:/srv/airlock-repo ./' >"$root/etc/apt/sources.list.d/airlock-test.list"
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 755 "$root/usr/sbin/policy-rc.d"
+echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/airlock-test-unsafe-io"
+in_root apt-get update -qq >"$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; fail "apt-get update on the fetched repository failed"; }
+
+step "installing the .deb's dependencies from the fetched repository"
+in_root apt-get satisfy -y -qq --no-install-recommends "$depends" >"$work/deps.log" 2>&1 \
+    || { tail -30 "$work/deps.log" >&2; fail "its Depends cannot be installed on a clean root from $cache/repo"; }
+
+# Every path in the root (mount points and package-manager state aside), and the account
+# databases, which the package edits in place.
+snapshot() {
+    {
+        (cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./sys -o -path ./srv/airlock-repo \
+            -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/lib/apt -o -path ./var/cache/apt -o -path ./var/log \
+            -o -path ./var/lib/airlock \) -prune -o -print)
+        (cd "$root" && sha256sum etc/passwd etc/group etc/shadow etc/gshadow)
+    } | LC_ALL=C sort
+}
+snapshot >"$work/before"
+
+step "installing $(basename "$deb")"
+cp "$deb" "$root/tmp/"
+in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$work/install.log" 2>&1 \
+    || { tail -30 "$work/install.log" >&2; fail "apt-get install of the .deb failed"; }
+in_root dpkg-query -L airlock | grep -vx '/\.' | LC_ALL=C sort >"$work/installed"
+
+step "running the installed programs"
+expect_version() { # expect_version PROGRAM OUTPUT
+    local out
+    out=$(in_root env QT_QPA_PLATFORM=offscreen "$1" --version 2>&1) || fail "$1 --version failed: $out"
+    [ "$out" = "$2" ] || fail "$1 --version printed '$out', expected '$2'"
+    echo "  $1 --version: $out"
+}
+expect_version airlock "airlock $version"
+expect_version airlockctl "airlockctl $version"
+expect_version airlockd "airlockd $version"
+for bin in /usr/bin/airlock /usr/bin/airlockctl /usr/sbin/airlockd; do
+    missing=$(in_root ldd "$bin" | grep 'not found' || true)
+    [ -z "$missing" ] || fail "$bin needs libraries the .deb's Depends did not bring: $missing"
+done
+# The window comes up (offscreen) and stays: its Qt plugins and libraries all load.
+set +e
+in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp timeout 4 airlock --no-start-daemon >"$work/gui.log" 2>&1
+rc=$?
+set -e
+[ $rc = 124 ] || { cat "$work/gui.log" >&2; fail "the airlock window exited with $rc within 4 s instead of staying up"; }
+
+step "checking the desktop integration and the service"
+for f in usr/share/applications/airlock.desktop usr/share/icons/hicolor/scalable/apps/airlock.svg \
+         usr/share/icons/hicolor/48x48/apps/airlock.png usr/share/metainfo/io.github.airlock_sandbox.Airlock.metainfo.xml \
+         usr/lib/systemd/system/airlockd.service usr/share/airlock/images/tiny/build.sh \
+         usr/share/airlock/egress-presets/github.json; do
+    grep -qx "/$f" "$work/installed" || fail "the .deb does not install /$f"
+done
+desktop-file-validate "$root/usr/share/applications/airlock.desktop" || fail "airlock.desktop is not valid"
+appstreamcli validate --no-net --quiet "$root/usr/share/metainfo/io.github.airlock_sandbox.Airlock.metainfo.xml" \
+    || fail "the AppStream metainfo is not valid"
+exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$root/usr/lib/systemd/system/airlockd.service")
+[ "$exec_start" = /usr/sbin/airlockd ] || fail "the unit starts '$exec_start', not the installed /usr/sbin/airlockd"
+[ -L "$root/etc/systemd/system/multi-user.target.wants/airlockd.service" ] || fail "airlockd.service was not enabled"
+in_root getent group airlock >/dev/null || fail "the group airlock was not made"
+
+# What airlockd would leave: the user's data, which purge must keep.
+mkdir -p "$root/var/lib/airlock"
+echo "user data" >"$root/var/lib/airlock/airlock.db"
+
+step "purging"
+in_root apt-get purge -y -qq airlock >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; fail "apt-get purge airlock failed"; }
+[ -z "$(ls "$root"/var/lib/dpkg/info/airlock.* 2>/dev/null)" ] || fail "dpkg still has files of airlock after purge"
+snapshot >"$work/after"
+left=$(comm -13 "$work/before" "$work/after")
+gone=$(comm -23 "$work/before" "$work/after")
+[ -z "$left$gone" ] || fail "the root differs after install and purge:"$'\n'"left behind:"$'\n'"$left"$'\n'"removed:"$'\n'"$gone"
+while read -r path; do
+    [ -e "$root$path" ] || [ -L "$root$path" ] || continue
+    grep -qx ".$path" "$work/before" || fail "$path, installed by the .deb, is still there after purge"
+done <"$work/installed"
+[ "$(cat "$root/var/lib/airlock/airlock.db")" = "user data" ] || fail "purge removed the user's data in /var/lib/airlock"
+step "ok: installed, ran, purged; $(wc -l <"$work/installed") paths came and went, user data kept"
