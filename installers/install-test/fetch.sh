@@ -34,7 +34,7 @@ fi
 export AIRLOCK_DEPENDS=$depends
 mkdir -p "$work/repo"
 mmdebstrap --quiet --mode=root --variant=minbase --format=tar \
-    --customize-hook='APT_CONFIG="$MMDEBSTRAP_APT_CONFIG" apt-get satisfy --download-only --yes --quiet --no-install-recommends "$AIRLOCK_DEPENDS"' \
+    --customize-hook='APT_CONFIG="$MMDEBSTRAP_APT_CONFIG" apt-get satisfy --download-only --yes -qq --no-install-recommends "$AIRLOCK_DEPENDS"' \
     --customize-hook="sync-out /var/cache/apt/archives $work/repo" \
     bookworm "$work/base.tar" \
     "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main"

@@ -59,9 +59,11 @@ for bin in /usr/bin/airlock /usr/bin/airlockctl /usr/sbin/airlockd; do
     missing=$(in_root ldd "$bin" | grep 'not found' || true)
     [ -z "$missing" ] || fail "$bin needs libraries the .deb's Depends did not bring: $missing"
 done
-# The window comes up (offscreen) and stays: its Qt plugins and libraries all load.
+# The window comes up (offscreen) and stays: its Qt plugins and libraries all load. Its
+# settings are the user's, so they go to a home under /tmp, which the snapshots leave out.
+mkdir -p -m 0700 "$root/tmp/home" "$root/tmp/runtime"
 set +e
-in_root env QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp timeout 4 airlock --no-start-daemon >"$work/gui.log" 2>&1
+in_root env QT_QPA_PLATFORM=offscreen HOME=/tmp/home XDG_RUNTIME_DIR=/tmp/runtime timeout 4 airlock --no-start-daemon >"$work/gui.log" 2>&1
 rc=$?
 set -e
 [ $rc = 124 ] || { cat "$work/gui.log" >&2; fail "the airlock window exited with $rc within 4 s instead of staying up"; }
