@@ -76,8 +76,8 @@ for f in usr/share/applications/airlock.desktop usr/share/icons/hicolor/scalable
     grep -qx "/$f" "$work/installed" || fail "the .deb does not install /$f"
 done
 desktop-file-validate "$root/usr/share/applications/airlock.desktop" || fail "airlock.desktop is not valid"
-appstreamcli validate --no-net --quiet "$root/usr/share/metainfo/io.github.airlock_sandbox.Airlock.metainfo.xml" \
-    || fail "the AppStream metainfo is not valid"
+appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.airlock_sandbox.Airlock.metainfo.xml" >"$work/appstream.log" 2>&1 \
+    || { cat "$work/appstream.log" >&2; fail "the AppStream metainfo is not valid"; }
 exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$root/usr/lib/systemd/system/airlockd.service")
 [ "$exec_start" = /usr/sbin/airlockd ] || fail "the unit starts '$exec_start', not the installed /usr/sbin/airlockd"
 [ -L "$root/etc/systemd/system/multi-user.target.wants/airlockd.service" ] || fail "airlockd.service was not enabled"
