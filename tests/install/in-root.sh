@@ -5,6 +5,7 @@ set -euo pipefail
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 step() { printf '[%3ss] %s\n' "$SECONDS" "$*"; }
+SECONDS=${elapsed:-0}
 root=$work/root
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
@@ -33,15 +34,17 @@ snapshot() {
     {
         (cd "$root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./sys -o -path ./srv/airlock-repo \
             -o -path ./tmp -o -path ./var/lib/dpkg -o -path ./var/lib/apt -o -path ./var/cache/apt -o -path ./var/log \
-            -o -path ./var/lib/airlock \) -prune -o -print)
+            -o -path ./var/lib/airlock -o -path ./var/lib/libvirt/images/airlock \) -prune -o -print)
         (cd "$root" && sha256sum etc/passwd etc/group etc/shadow etc/gshadow)
     } | LC_ALL=C sort
 }
+# The person who installs with sudo; the package gives them access to airlockd.
+in_root useradd --create-home alice
 snapshot >"$work/before"
 
 step "installing $(basename "$deb")"
 cp "$deb" "$root/tmp/"
-in_root apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$work/install.log" 2>&1 \
+in_root env SUDO_USER=alice apt-get install -y -qq --no-install-recommends "/tmp/$(basename "$deb")" >"$work/install.log" 2>&1 \
     || { tail -30 "$work/install.log" >&2; fail "apt-get install of the .deb failed"; }
 in_root dpkg-query -L airlock | grep -vx '/\.' | LC_ALL=C sort >"$work/installed"
 
@@ -59,6 +62,20 @@ for bin in /usr/bin/airlock /usr/bin/airlockctl /usr/sbin/airlockd; do
     missing=$(in_root ldd "$bin" | grep 'not found' || true)
     [ -z "$missing" ] || fail "$bin needs libraries the .deb's Depends did not bring: $missing"
 done
+# The installed daemon serves the installed client (libvirt's in-process test driver stands
+# in for libvirtd, which a chroot does not run; its nftables table lives in this test's own
+# network namespace).
+ip link set lo up
+in_root airlockd --socket /tmp/airlockd/airlockd.sock --data-dir /tmp/airlockd --libvirt-uri test:///default \
+    2>"$work/airlockd.err" || { cat "$work/airlockd.err" >&2; fail "the installed airlockd did not start"; }
+status=$(in_root airlockctl --socket /tmp/airlockd/airlockd.sock status 2>&1) || fail "airlockctl status failed: $status"
+daemon=$(head -1 "$root/tmp/airlockd/airlockd.lock")
+kill "$daemon"
+for _ in $(seq 100); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.1; done
+! kill -0 "$daemon" 2>/dev/null || fail "airlockd (pid $daemon) did not stop within 10 s of SIGTERM"
+echo "$status" | grep -qx "airlockd $version" || fail "airlockctl status did not show airlockd $version: $status"
+echo "  airlockctl status: $(echo "$status" | head -1), served by the installed airlockd"
+
 # The window comes up (offscreen) and stays: its Qt plugins and libraries all load. Its
 # settings are the user's, so they go to a home under /tmp, which the snapshots leave out.
 mkdir -p -m 0700 "$root/tmp/home" "$root/tmp/runtime"
@@ -82,10 +99,13 @@ exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$root/usr/lib/systemd/syste
 [ "$exec_start" = /usr/sbin/airlockd ] || fail "the unit starts '$exec_start', not the installed /usr/sbin/airlockd"
 [ -L "$root/etc/systemd/system/multi-user.target.wants/airlockd.service" ] || fail "airlockd.service was not enabled"
 in_root getent group airlock >/dev/null || fail "the group airlock was not made"
+in_root id -nG alice | tr ' ' '\n' | grep -qx airlock || fail "alice, who installed with sudo, is not in the group airlock"
 
-# What airlockd would leave: the user's data, which purge must keep.
+# The user's data, which purge must keep: the store (as airlockd leaves it in its data
+# directory) and the storage pool, which the test's airlockd made above.
 mkdir -p "$root/var/lib/airlock"
 echo "user data" >"$root/var/lib/airlock/airlock.db"
+[ -d "$root/var/lib/libvirt/images/airlock" ] || fail "airlockd made no storage pool directory /var/lib/libvirt/images/airlock"
 
 step "purging"
 in_root apt-get purge -y -qq airlock >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; fail "apt-get purge airlock failed"; }
@@ -99,4 +119,5 @@ while read -r path; do
     grep -qx ".$path" "$work/before" || fail "$path, installed by the .deb, is still there after purge"
 done <"$work/installed"
 [ "$(cat "$root/var/lib/airlock/airlock.db")" = "user data" ] || fail "purge removed the user's data in /var/lib/airlock"
+[ -d "$root/var/lib/libvirt/images/airlock" ] || fail "purge removed the user's images in /var/lib/libvirt/images/airlock"
 step "ok: installed, ran, purged; $(wc -l <"$work/installed") paths came and went, user data kept"

@@ -31,7 +31,8 @@ depends=$(dpkg-deb -f "$deb" Depends)
 [ "$depends" = "$(cat "$cache/depends")" ] \
     || fail "the .deb's Depends changed since $cache was fetched: run '$fetch' outside the test namespace first"$'\n'"  now:     $depends"$'\n'"  fetched: $(cat "$cache/depends")"
 
-# The rest runs in a private mount namespace: its mounts vanish with it, whatever happens,
-# before the work directory is removed.
-export work deb depends version cache
-unshare --mount --propagation private bash "$here/in-root.sh"
+# The rest runs in private mount and network namespaces: its mounts vanish with it,
+# whatever happens, before the work directory is removed.
+elapsed=$SECONDS
+export work deb depends version cache elapsed
+unshare --mount --propagation private --net bash "$here/in-root.sh"
