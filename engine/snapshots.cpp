@@ -196,11 +196,8 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
         }
     }
     qint64 sid = 0;
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
-    q.addBindValue(sandbox);
-    if (q.exec() && q.next())
-        sid = q.value(0).toLongLong();
+    if (const auto row = m_store.firstRow(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"), {sandbox}); row && row.value())
+        sid = row.value()->value(0).toLongLong();
     const qint64 top = state.value(QLatin1String("top")).toInteger();
     if (inUse && sid) {
         qCInfo(lcEngine) << "reconcile: finishing the" << kind << "of" << sandbox;
@@ -259,10 +256,9 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
         return e;
     };
     // Capacity follows the current top; qcow2 keeps the backing chain.
-    QSqlQuery d(m_store.db());
-    d.prepare(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"));
-    d.addBindValue(sid);
-    const quint64 capacity = (d.exec() && d.next()) ? quint64(d.value(0).toLongLong()) << 30 : quint64(2) << 30;
+    const auto diskGib = m_store.firstRow(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"), {sid});
+    const quint64 capacity = (diskGib && diskGib.value()) ? quint64(diskGib.value()->value(0).toLongLong()) << 30
+                                                          : quint64(2) << 30;
     auto newPath = m_pool->createOverlay(newVolume, topPath.value(), QStringLiteral("qcow2"), capacity);
     if (!newPath)
         return fail(newPath.error());
