@@ -11,6 +11,8 @@ in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root 
 
 step "unpacking a clean Debian 12 root"
 mkdir "$root"
+# In memory: faster to fill, and gone with this namespace instead of a slow rm -rf.
+mount -t tmpfs -o size=3g,mode=0755 tmpfs "$root"
 tar -xf "$cache/base.tar" -C "$root"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
@@ -120,4 +122,4 @@ while read -r path; do
 done <"$work/installed"
 [ "$(cat "$root/var/lib/airlock/airlock.db")" = "user data" ] || fail "purge removed the user's data in /var/lib/airlock"
 [ -d "$root/var/lib/libvirt/images/airlock" ] || fail "purge removed the user's images in /var/lib/libvirt/images/airlock"
-step "ok: installed, ran, purged; $(wc -l <"$work/installed") paths came and went, user data kept"
+step "ok: installed, ran, purged; $(wc -l <"$work/installed") paths came and went, user data kept ($(df -h --output=used "$root" | tail -1 | tr -d ' ') used in the root)"
