@@ -103,6 +103,14 @@ exec_start=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$root/usr/lib/systemd/syste
 in_root getent group airlock >/dev/null || fail "the group airlock was not made"
 in_root id -nG alice | tr ' ' '\n' | grep -qx airlock || fail "alice, who installed with sudo, is not in the group airlock"
 
+# An upgrade (here a reinstall) keeps the admin's choice: disabled stays disabled.
+wants="$root/etc/systemd/system/multi-user.target.wants/airlockd.service"
+in_root systemctl disable airlockd.service >/dev/null 2>&1 || fail "systemctl disable airlockd failed in the root"
+[ ! -e "$wants" ] && [ ! -L "$wants" ] || fail "systemctl disable left $wants"
+in_root dpkg -i "/tmp/$(basename "$deb")" >"$work/reinstall.log" 2>&1 || { cat "$work/reinstall.log" >&2; fail "reinstalling the .deb failed"; }
+[ ! -L "$wants" ] || fail "reinstalling the .deb enabled airlockd again, which the admin had disabled"
+in_root systemctl enable airlockd.service >/dev/null 2>&1 || fail "systemctl enable airlockd failed in the root"
+
 # The user's data, which purge must keep: the store (as airlockd leaves it in its data
 # directory) and the storage pool, which the test's airlockd made above.
 mkdir -p "$root/var/lib/airlock"
