@@ -42,6 +42,9 @@ public:
     void contributeStatus(QJsonObject &status) const override;
     // Lends secrets at create and installs the sandbox CA in booted guests; set before start().
     void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
+    // Copies a fork's origin's sandbox rules to the fork (blocking; called on the engine thread).
+    using RuleInheritance = std::function<Status(const QString &origin, const QString &fork)>;
+    void setRuleInheritance(RuleInheritance inherit) { m_inheritRules = std::move(inherit); }
 
 private:
     // Runs `work` on the engine's thread.
@@ -57,6 +60,10 @@ private:
     QJsonArray withPending(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
+
+    // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
+    // agent answers, or raises an alert saying why it could not.
+    void installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS);
 
     // Opens the console stream right after a start, so the boot is in its history.
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
@@ -84,6 +91,7 @@ private:
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;
+    RuleInheritance m_inheritRules;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
 };
