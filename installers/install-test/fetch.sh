@@ -48,4 +48,4 @@ rm -rf "$cache.old"
 [ -e "$cache/repo" ] && mkdir "$cache.old" && mv "$cache/base.tar" "$cache/repo" "$cache/depends" "$cache.old/" 2>/dev/null || true
 mv "$work/base.tar" "$work/repo" "$work/depends" "$cache/"
 rm -rf "$cache.old"
-echo "fetch.sh: cached a Debian 12 root and $(ls "$cache/repo" | grep -c '\.deb$') packages ($(du -sh "$cache" | cut -f1)) in $cache"
+echo "fetch.sh: cached a Debian 12 root and $(find "$cache/repo" -name '*.deb' | wc -l) packages ($(du -sh "$cache" | cut -f1)) in $cache"

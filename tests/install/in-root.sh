@@ -2,6 +2,7 @@
 # test_deb_install.sh's second half, run in its own mount namespace (see there).
 # Inputs in the environment: work, deb, depends, version, cache.
 set -euo pipefail
+: "${work:?}" "${deb:?}" "${depends:?}" "${version:?}" "${cache:?}"
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 step() { printf '[%3ss] %s\n' "$SECONDS" "$*"; }
