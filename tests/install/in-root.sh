@@ -81,7 +81,7 @@ echo "  airlockctl status: $(echo "$status" | head -1), served by the installed 
 
 # The window comes up (offscreen) and stays: its Qt plugins and libraries all load. Its
 # settings are the user's, so they go to a home under /tmp, which the snapshots leave out.
-mkdir -p -m 0700 "$root/tmp/home" "$root/tmp/runtime"
+mkdir -m 0700 "$root/tmp/home" "$root/tmp/runtime"
 set +e
 in_root env QT_QPA_PLATFORM=offscreen HOME=/tmp/home XDG_RUNTIME_DIR=/tmp/runtime timeout 4 airlock --no-start-daemon >"$work/gui.log" 2>&1
 rc=$?
