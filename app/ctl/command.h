@@ -75,5 +75,6 @@ void registerEgressCommands(Registry &registry);
 void registerConsoleCommands(Registry &registry);
 void registerVaultCommands(Registry &registry);
 void registerSecretCommands(Registry &registry);
+void registerTemplateCommands(Registry &registry);
 
 } // namespace airlock::ctl

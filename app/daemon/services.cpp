@@ -22,6 +22,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
     egress->setFlowHandoff(bridge.get());
     sandboxes->setSecretBridge(bridge.get());
+    sandboxes->setRulePolicy(&rules->policy()); // a template's presets become the sandbox's rules
     services.push_back(std::move(rules));
     services.push_back(std::move(vault));
     services.push_back(std::move(egress));
