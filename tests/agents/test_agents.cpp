@@ -52,7 +52,7 @@ QByteArray messagesAnswer(const TlsTestServer::Request &r)
         return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nrequest-id: req_airlock_test\r\nContent-Length: " +
                QByteArray::number(body.size()) + "\r\n\r\n" + body;
     }
-    auto event = [](const char *name, const QJsonObject &data) {
+    auto event = [](const char *name, const QJsonObject &data) -> QByteArray {
         return QByteArray("event: ") + name + "\ndata: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
     };
     QByteArray body;
@@ -369,7 +369,7 @@ void TestAgents::theAgentCLIsRun()
     r = guest(u"git --version && node --version && npm --version && python3 --version && rg --version && gcc --version"_s);
     QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     // The template's console command runs on the console (the interactive agent).
-    r = guest(u"ps -eo args | grep -v grep | grep -c 'claude'"_s, 60);
+    r = guest(u"ps -eo tty,args | grep -c '^ttyS0 *node /usr/local/bin/claude$'"_s, 60);
     QVERIFY2(r.exitCode == 0 && r.out.trimmed().toInt() >= 1, QByteArray(r.out + r.err).constData());
 }
 
