@@ -16,6 +16,8 @@
 #include <QJsonArray>
 #include <QSemaphore>
 #include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <libvirt/libvirt.h>
 
 namespace airlock {
@@ -457,10 +459,18 @@ void SandboxService::create(const Call &call)
                 return call.fail(s.error());
         }
         auto added = std::make_shared<QList<Rule>>();
-        if (!loans.isEmpty() || !presetRules->isEmpty()) {
-            r.lend = [bridge = m_secrets, loans, owner = r.owner, rules = *presetRules, added](Store &store, qint64 id)
+        if (!loans.isEmpty() || !presetRules->isEmpty() || !templateName.isEmpty()) {
+            r.lend = [bridge = m_secrets, loans, owner = r.owner, rules = *presetRules, added, templateName](Store &store, qint64 id)
                 -> Result<QMap<QString, QString>> {
                 QMap<QString, QString> guestEnv;
+                if (!templateName.isEmpty()) {
+                    QSqlQuery q(store.db());
+                    q.prepare(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"));
+                    q.addBindValue(templateName);
+                    q.addBindValue(id);
+                    if (!q.exec())
+                        return Error{QStringLiteral("cannot record the template of the sandbox"), q.lastError().text()};
+                }
                 if (!loans.isEmpty()) {
                     Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);
                     if (!lent)
