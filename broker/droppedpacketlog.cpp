@@ -105,6 +105,12 @@ DroppedPacket DroppedPacketLog::describe(const QString &prefix, const unsigned c
         case IPPROTO_ICMP: p.proto = QStringLiteral("icmp"); break;
         default: p.proto = QStringLiteral("ip/%1").arg(payload[9]); break;
         }
+    } else if (length >= 28 && payload[2] == 0x08 && payload[3] == 0x00 && payload[4] == 6 && payload[5] == 4) {
+        // ARP for IPv4 over Ethernet: sender address at 14, target at 24.
+        char buf[INET_ADDRSTRLEN];
+        p.src = QString::fromLatin1(inet_ntop(AF_INET, payload + 14, buf, sizeof buf));
+        p.dst = QString::fromLatin1(inet_ntop(AF_INET, payload + 24, buf, sizeof buf));
+        p.proto = QStringLiteral("arp");
     } else if (version == 6 && length >= 40) {
         char buf[INET6_ADDRSTRLEN];
         p.src = QString::fromLatin1(inet_ntop(AF_INET6, payload + 8, buf, sizeof buf));

@@ -38,7 +38,7 @@ public:
     Status start(EpollLoop &loop, quint16 group, Listener listener);
     void stop();
 
-    // Parses one logged packet (IPv4 or IPv6 header first).
+    // Parses one logged packet (IPv4, IPv6 or ARP header first).
     static DroppedPacket describe(const QString &prefix, const unsigned char *payload, int length);
 
 private:

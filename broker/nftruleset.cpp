@@ -31,7 +31,7 @@ NftRuleset::~NftRuleset()
 
 QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup, const QString &table)
 {
-    QString guard, redirect, input, forward, perSandbox;
+    QString guard, redirect, input, forward, perSandbox, arpGuard, arpPerSandbox;
     for (int i = 0; i < sandboxes.size(); ++i) {
         const SandboxNet &s = sandboxes.at(i);
         const QString br = QStringLiteral("\"%1\"").arg(s.bridge);
@@ -58,6 +58,19 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
                                      "    }\n")
                           .arg(i).arg(s.mac.toLower(), dropChain(i, "spoof"), dropChain(i, "ipv6"), guest,
                                dropChain(i, "ipopt"), dropChain(i, "icmp"), dropChain(i, "udp"), dropChain(i, "other"));
+        // ARP is not IP, so the inet table never sees it: a guest answering or asking from a
+        // forged address is caught here, before its first forged IP packet could be sent.
+        arpGuard += QStringLiteral("        iifname %1 jump arp%2\n").arg(br).arg(i);
+        arpPerSandbox += QStringLiteral("    chain arp%1 {\n"
+                                        "        arp saddr ether != %2 goto %3\n"
+                                        "        arp saddr ip 0.0.0.0 accept\n"
+                                        "        arp saddr ip != %4 goto %3\n"
+                                        "    }\n"
+                                        "    chain %3 {\n"
+                                        "        limit rate 200/second burst 100 packets log group %5 prefix \"alk:spoof:%6\"\n"
+                                        "        counter drop\n"
+                                        "    }\n")
+                             .arg(i).arg(s.mac.toLower(), dropChain(i, "arpspoof"), guest).arg(logGroup).arg(s.bridge);
         // After the redirect only the broker's ports on the gateway address are open.
         perSandbox += QStringLiteral("    chain in%1 {\n"
                                      "        ip daddr %2 tcp dport %3 accept\n"
@@ -80,7 +93,10 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
            QStringLiteral("    }\n    chain steer {\n        type nat hook prerouting priority dstnat; policy accept;\n") + redirect +
            QStringLiteral("    }\n    chain host_in {\n        type filter hook input priority 0; policy accept;\n") + input +
            QStringLiteral("    }\n    chain no_forward {\n        type filter hook forward priority 0; policy accept;\n") + forward +
-           QStringLiteral("    }\n") + perSandbox + QStringLiteral("}\n");
+           QStringLiteral("    }\n") + perSandbox + QStringLiteral("}\n") +
+           QStringLiteral("table arp %1 {\n").arg(table) +
+           QStringLiteral("    chain arp_guard {\n        type filter hook input priority 0; policy accept;\n") + arpGuard +
+           QStringLiteral("    }\n") + arpPerSandbox + QStringLiteral("}\n");
 }
 
 Status NftRuleset::run(const QString &script, QString *output)
@@ -107,15 +123,21 @@ Status NftRuleset::apply(const QList<SandboxNet> &sandboxes)
             return Error{QStringLiteral("cannot protect sandbox %1").arg(s.name),
                          QStringLiteral("its network description is invalid (bridge \"%1\", mac \"%2\")").arg(s.bridge, s.mac)};
     }
-    // add + delete + define in one buffer: one kernel transaction, whether or not it existed.
-    const QString table = QStringLiteral("table inet %1").arg(m_table);
-    return run(QStringLiteral("add %1\ndelete %1\n").arg(table) + render(sandboxes, m_ports, m_logGroup, m_table));
+    // add + delete + define in one buffer: one kernel transaction, whether or not they existed.
+    return run(deleteBoth() + render(sandboxes, m_ports, m_logGroup, m_table));
 }
 
 Status NftRuleset::remove()
 {
-    const QString table = QStringLiteral("table inet %1").arg(m_table);
-    return run(QStringLiteral("add %1\ndelete %1\n").arg(table));
+    return run(deleteBoth());
+}
+
+QString NftRuleset::deleteBoth() const
+{
+    QString script;
+    for (const char *family : {"inet", "arp"})
+        script += QStringLiteral("add table %1 %2\ndelete table %1 %2\n").arg(QLatin1String(family), m_table);
+    return script;
 }
 
 bool NftRuleset::present()

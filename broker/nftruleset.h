@@ -41,6 +41,7 @@ public:
 
 private:
     Status run(const QString &script, QString *output = nullptr);
+    QString deleteBoth() const; // the inet table and its ARP companion
     nft_ctx *m_ctx = nullptr;
     BrokerPorts m_ports;
     quint16 m_logGroup;

@@ -573,6 +573,27 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
     return placeholder;
 }
 
+Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &originSandbox, qint64 forkId)
+{
+    Result<qint64> copied = db.write(
+        QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) "
+                       "SELECT ?, ss.secret_id, ss.env_var, ss.placeholder FROM sandbox_secrets ss "
+                       "JOIN sandboxes s ON s.id = ss.sandbox_id WHERE s.name = ?"),
+        {forkId, originSandbox});
+    if (!copied)
+        return Error{QStringLiteral("cannot lend the fork the secrets of %1").arg(originSandbox), copied.error().why};
+    Result<QList<QSqlRecord>> rows =
+        db.rows(QStringLiteral("SELECT env_var, placeholder FROM sandbox_secrets WHERE sandbox_id = ?"), {forkId});
+    if (!rows)
+        return rows.error();
+    QMap<QString, QString> env;
+    for (const QSqlRecord &r : rows.value())
+        env.insert(r.value(0).toString(), r.value(1).toString());
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.clear();
+    return env;
+}
+
 void Vault::forgetSandbox(const QString &sandboxName)
 {
     QMutexLocker locker(&m_mutex);

@@ -78,6 +78,9 @@ public:
     Result<QByteArray> lendSecret(Store &store, qint64 sandboxId, const QString &secretName, const QString &envVar,
                                   uid_t caller);
     Result<QByteArray> lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller);
+    // A fork borrows what its origin borrows, under the same placeholders (its disk may hold
+    // them already). Returns variable -> placeholder; empty when the origin borrows nothing.
+    Result<QMap<QString, QString>> inheritLoans(Store &store, const QString &originSandbox, qint64 forkId);
 
     // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
     Result<QStringList> boundHosts(const QString &sandboxName);

@@ -216,11 +216,11 @@ void SandboxEngine::probeAccel()
 {
     if (m_accelProbed)
         return;
-    QSqlQuery q(m_store.db());
-    if (!q.exec(QStringLiteral("SELECT kernel, initrd FROM images LIMIT 1")) || !q.next())
+    const auto image = m_store.firstRow(QStringLiteral("SELECT kernel, initrd FROM images LIMIT 1"));
+    if (!image || !image.value())
         return; // nothing to boot yet; probe after the first image build
-    auto kernel = m_pool->volumePath(q.value(0).toString());
-    auto initrd = m_pool->volumePath(q.value(1).toString());
+    auto kernel = m_pool->volumePath(image.value()->value(0).toString());
+    auto initrd = m_pool->volumePath(image.value()->value(1).toString());
     if (!kernel || !initrd)
         return;
     m_accel = probeKvm(kernel.value(), initrd.value()) ? QStringLiteral("kvm") : QStringLiteral("tcg");
@@ -230,23 +230,18 @@ void SandboxEngine::probeAccel()
 
 Result<qint64> SandboxEngine::beginOperation(const QString &kind, const QString &subject, const QJsonObject &state)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("INSERT INTO operations(kind, subject, step, state_json, started) VALUES(?, ?, 'begin', ?, ?)"));
-    q.addBindValue(kind);
-    q.addBindValue(subject);
-    q.addBindValue(QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)));
-    q.addBindValue(now());
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record the %1 of %2").arg(kind, subject), q);
-    return q.lastInsertId().toLongLong();
+    Result<qint64> id = m_store.write(
+        QStringLiteral("INSERT INTO operations(kind, subject, step, state_json, started) VALUES(?, ?, 'begin', ?, ?)"),
+        {kind, subject, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)), now()});
+    if (!id)
+        return Error{QStringLiteral("cannot record the %1 of %2").arg(kind, subject), id.error().why};
+    return id;
 }
 
 void SandboxEngine::endOperation(qint64 id)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-    q.addBindValue(id);
-    q.exec();
+    if (Result<qint64> done = m_store.write(QStringLiteral("DELETE FROM operations WHERE id = ?"), {id}); !done)
+        qCWarning(lcEngine) << "cannot finish operation" << id << ":" << done.error().message(); // reconcile retries
 }
 
 // Undo whatever libvirt objects an interrupted operation may have made.
@@ -279,10 +274,8 @@ Status SandboxEngine::reconcile()
     for (const Op &op : pending) {
         qCInfo(lcEngine) << "reconcile: finishing interrupted" << op.kind << "of" << op.subject;
         if (op.kind == QLatin1String("create")) {
-            QSqlQuery q(m_store.db());
-            q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"));
-            q.addBindValue(op.subject);
-            if (q.exec() && q.next()) { // committed: the create had finished
+            const auto created = m_store.firstRow(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"), {op.subject});
+            if (created && created.value()) { // committed: the create had finished
                 endOperation(op.id);
                 continue;
             }
@@ -319,10 +312,8 @@ Status SandboxEngine::reconcile()
             continue;
         } else if (op.kind == QLatin1String("image")) {
             m_pool->refresh();
-            QSqlQuery q(m_store.db());
-            q.prepare(QStringLiteral("SELECT 1 FROM images WHERE name = ?"));
-            q.addBindValue(op.subject);
-            if (!(q.exec() && q.next()))
+            const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {op.subject});
+            if (image && !image.value())
                 rollbackObjects(op.state);
             const QString scratch = op.state.value(QLatin1String("scratch")).toString();
             if (!scratch.isEmpty())
@@ -521,23 +512,20 @@ Status SandboxEngine::removeImage(const QString &name)
 {
     if (Status s = ensureLibvirt(); !s)
         return s;
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
-    q.addBindValue(name);
-    if (!q.exec() || !q.next())
+    const auto image = m_store.firstRow(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"), {name});
+    if (!image)
+        return image.error();
+    if (!image.value())
         return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), kNotFound};
-    const QStringList volumes{q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
-    QSqlQuery used(m_store.db());
-    used.prepare(QStringLiteral("SELECT group_concat(name, ', ') FROM sandboxes WHERE image = ?"));
-    used.addBindValue(name);
-    if (used.exec() && used.next() && !used.value(0).toString().isEmpty())
+    const QSqlRecord &row = *image.value();
+    const QStringList volumes{row.value(0).toString(), row.value(1).toString(), row.value(2).toString()};
+    const auto users = m_store.firstRow(QStringLiteral("SELECT group_concat(name, ', ') FROM sandboxes WHERE image = ?"), {name});
+    if (users && users.value() && !users.value()->value(0).toString().isEmpty())
         return Error{QStringLiteral("image %1 is in use").arg(name),
-                     QStringLiteral("remove the sandboxes built on it first: %1").arg(used.value(0).toString()), kConflict};
-    QSqlQuery d(m_store.db());
-    d.prepare(QStringLiteral("DELETE FROM images WHERE name = ?"));
-    d.addBindValue(name);
-    if (!d.exec())
-        return sqlFailed(QStringLiteral("cannot remove image %1").arg(name), d);
+                     QStringLiteral("remove the sandboxes built on it first: %1").arg(users.value()->value(0).toString()),
+                     kConflict};
+    if (Result<qint64> removed = m_store.write(QStringLiteral("DELETE FROM images WHERE name = ?"), {name}); !removed)
+        return Error{QStringLiteral("cannot remove image %1").arg(name), removed.error().why};
     for (const QString &v : volumes)
         m_pool->deleteVolume(v); // leftovers are swept by reconcile
     return ok();

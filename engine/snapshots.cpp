@@ -196,11 +196,8 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
         }
     }
     qint64 sid = 0;
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
-    q.addBindValue(sandbox);
-    if (q.exec() && q.next())
-        sid = q.value(0).toLongLong();
+    if (const auto row = m_store.firstRow(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"), {sandbox}); row && row.value())
+        sid = row.value()->value(0).toLongLong();
     const qint64 top = state.value(QLatin1String("top")).toInteger();
     if (inUse && sid) {
         qCInfo(lcEngine) << "reconcile: finishing the" << kind << "of" << sandbox;
@@ -259,10 +256,9 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
         return e;
     };
     // Capacity follows the current top; qcow2 keeps the backing chain.
-    QSqlQuery d(m_store.db());
-    d.prepare(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"));
-    d.addBindValue(sid);
-    const quint64 capacity = (d.exec() && d.next()) ? quint64(d.value(0).toLongLong()) << 30 : quint64(2) << 30;
+    const auto diskGib = m_store.firstRow(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"), {sid});
+    const quint64 capacity = (diskGib && diskGib.value()) ? quint64(diskGib.value()->value(0).toLongLong()) << 30
+                                                          : quint64(2) << 30;
     auto newPath = m_pool->createOverlay(newVolume, topPath.value(), QStringLiteral("qcow2"), capacity);
     if (!newPath)
         return fail(newPath.error());
@@ -429,7 +425,8 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     return ok();
 }
 
-Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid)
+Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
+                                        const decltype(CreateRequest::lend) &lend)
 {
     if (Status s = ensureLibvirt(); !s)
         return s.error();
@@ -455,6 +452,7 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     for (auto it = env.begin(); it != env.end(); ++it)
         r.env.insert(it.key(), it.value().toString());
     r.owner = uid;
+    r.lend = lend;
     q.finish(); // an open read would keep create()'s writes from committing on this connection
     if (newName.isEmpty())
         return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};

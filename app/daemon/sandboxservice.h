@@ -46,6 +46,9 @@ public:
     void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
     // Where a template's egress presets become rules (the rule service's policy); set before start().
     void setRulePolicy(Policy *policy) { m_policy = policy; }
+    // Copies a fork's origin's sandbox rules to the fork (blocking; called on the engine thread).
+    using RuleInheritance = std::function<Status(const QString &origin, const QString &fork)>;
+    void setRuleInheritance(RuleInheritance inherit) { m_inheritRules = std::move(inherit); }
 
 private:
     // Runs `work` on the engine's thread.
@@ -61,6 +64,10 @@ private:
     QJsonArray withPending(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
+
+    // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
+    // agent answers, or raises an alert saying why it could not.
+    void installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS);
 
     // Opens the console stream right after a start, so the boot is in its history.
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
@@ -92,6 +99,7 @@ private:
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;
     Policy *m_policy = nullptr;
+    RuleInheritance m_inheritRules;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
 };

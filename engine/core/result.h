@@ -25,7 +25,9 @@ public:
     const T &value() const { return *m_value; }
     T &value() { return *m_value; }
     const T &operator*() const { return *m_value; }
+    T &operator*() { return *m_value; }
     const T *operator->() const { return &*m_value; }
+    T *operator->() { return &*m_value; }
     const Error &error() const { return m_error; }
 
 private:

@@ -6,8 +6,10 @@
 #include <QFileInfo>
 #include <QMutex>
 #include <QSet>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <sqlite3.h>
 
 namespace airlock {
 
@@ -301,9 +303,82 @@ Result<Store> Store::open(const QString &path, const std::vector<Migration> &ste
     return store;
 }
 
+Status Store::requireNoOpenRead(const QString &what) const
+{
+    const QVariant handle = db().driver()->handle();
+    if (qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return ok();
+    sqlite3 *raw = *static_cast<sqlite3 *const *>(handle.data());
+    if (!raw || !sqlite3_get_autocommit(raw))
+        return ok(); // inside a transaction every read is current
+    for (sqlite3_stmt *st = sqlite3_next_stmt(raw, nullptr); st; st = sqlite3_next_stmt(raw, st)) {
+        if (sqlite3_stmt_busy(st) && sqlite3_stmt_readonly(st))
+            return Error{what,
+                         QStringLiteral("a read on the same database connection is still open (%1); this is a bug "
+                                        "in Airlock, please report it")
+                             .arg(QString::fromUtf8(sqlite3_sql(st)).simplified().left(160))};
+    }
+    return ok();
+}
+
+namespace {
+
+Result<QSqlQuery> run(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.prepare(sql))
+        return sqlError(QStringLiteral("cannot prepare a database statement"), q.lastError());
+    for (const QVariant &v : binds)
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlError(QStringLiteral("a database statement failed"), q.lastError());
+    return q;
+}
+
+} // namespace
+
+Result<QList<QSqlRecord>> Store::rows(const QString &sql, const QVariantList &binds) const
+{
+    Result<QSqlQuery> q = run(db(), sql, binds);
+    if (!q)
+        return q.error();
+    QList<QSqlRecord> out;
+    while (q->next())
+        out.append(q->record());
+    q->finish();
+    return out;
+}
+
+Result<std::optional<QSqlRecord>> Store::firstRow(const QString &sql, const QVariantList &binds) const
+{
+    Result<QSqlQuery> q = run(db(), sql, binds);
+    if (!q)
+        return q.error();
+    std::optional<QSqlRecord> out;
+    if (q->next())
+        out = q->record();
+    q->finish();
+    return out;
+}
+
+Result<qint64> Store::write(const QString &sql, const QVariantList &binds)
+{
+    if (Status s = requireNoOpenRead(QStringLiteral("cannot write to the database")); !s)
+        return s.error();
+    Result<QSqlQuery> q = run(db(), sql, binds);
+    if (!q)
+        return q.error();
+    const qint64 id = q->lastInsertId().toLongLong();
+    q->finish();
+    return id;
+}
+
 Status Store::transaction(const std::function<Status()> &work)
 {
     QSqlDatabase d = db();
+    if (Status s = requireNoOpenRead(QStringLiteral("cannot begin a transaction")); !s)
+        return s;
     // IMMEDIATE takes the write lock up front (waiting up to the busy timeout). A deferred
     // transaction that reads first cannot upgrade once another connection (the egress event
     // writer, another thread's Store) has committed meanwhile: SQLite fails it at once with
@@ -328,23 +403,19 @@ Status Store::transaction(const std::function<Status()> &work)
 
 Result<QString> Store::setting(const QString &key, const QString &fallback) const
 {
-    QSqlQuery q(db());
-    q.prepare(QStringLiteral("SELECT value FROM settings WHERE key = ?"));
-    q.addBindValue(key);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read setting %1").arg(key), q.lastError());
-    return q.next() ? q.value(0).toString() : fallback;
+    Result<std::optional<QSqlRecord>> row = firstRow(QStringLiteral("SELECT value FROM settings WHERE key = ?"), {key});
+    if (!row)
+        return Error{QStringLiteral("cannot read setting %1").arg(key), row.error().why};
+    return row.value() ? row.value()->value(0).toString() : fallback;
 }
 
 Status Store::setSetting(const QString &key, const QString &value)
 {
-    QSqlQuery q(db());
-    q.prepare(QStringLiteral("INSERT INTO settings(key, value) VALUES(?, ?) "
-                             "ON CONFLICT(key) DO UPDATE SET value = excluded.value"));
-    q.addBindValue(key);
-    q.addBindValue(value);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot write setting %1").arg(key), q.lastError());
+    Result<qint64> written = write(QStringLiteral("INSERT INTO settings(key, value) VALUES(?, ?) "
+                                                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+                                   {key, value});
+    if (!written)
+        return Error{QStringLiteral("cannot write setting %1").arg(key), written.error().why};
     return ok();
 }
 

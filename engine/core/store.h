@@ -2,9 +2,12 @@
 #include "core/result.h"
 
 #include <QSqlDatabase>
+#include <QSqlRecord>
 #include <QString>
 #include <QStringList>
+#include <QVariantList>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace airlock {
@@ -42,12 +45,25 @@ public:
     int version() const;
 
     // Runs `work` inside a transaction; rolls back when it returns an error.
+    // Refuses to begin while a read on this connection is unfinished: such a read pins an
+    // old WAL snapshot, so the write would fail with "database is locked" whenever another
+    // connection (the egress event writer) committed meanwhile. Refusing always turns that
+    // timing-dependent failure into one every test sees.
     Status transaction(const std::function<Status()> &work);
+
+    // Reads every row of `sql` and releases the statement before returning.
+    Result<QList<QSqlRecord>> rows(const QString &sql, const QVariantList &binds = {}) const;
+    Result<std::optional<QSqlRecord>> firstRow(const QString &sql, const QVariantList &binds = {}) const;
+    // One statement that writes; returns the id of the row it inserted (if any). Outside a
+    // transaction it refuses while a read is unfinished, as transaction() does.
+    Result<qint64> write(const QString &sql, const QVariantList &binds = {});
 
     Result<QString> setting(const QString &key, const QString &fallback = {}) const;
     Status setSetting(const QString &key, const QString &value);
 
 private:
+    Status requireNoOpenRead(const QString &what) const;
+
     QString m_connection;
     QString m_path;
 };

@@ -23,8 +23,11 @@
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <mutex>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
@@ -856,6 +859,42 @@ private Q_SLOTS:
         QVERIFY(!waitEvent([](const QJsonObject &o) {
                     return o.value(QLatin1String("reason")).toString().contains(QLatin1String("spoofed source 10.99.0.2"));
                 }).isEmpty());
+    }
+
+    void forgedArpIsDroppedAndRecorded()
+    {
+        // ARP poisoning: "10.99.0.66 is at my MAC", asked of the gateway. The host must not
+        // learn the mapping, and the attempt must show up as a denied spoof.
+        bool sent = false;
+        inNamespace(m_guestNs, [&] {
+            const int fd = ::socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ARP));
+            if (fd < 0)
+                return;
+            sockaddr_ll to{};
+            to.sll_family = AF_PACKET;
+            to.sll_ifindex = int(::if_nametoindex("alkv0g"));
+            to.sll_halen = 6;
+            std::memset(to.sll_addr, 0xff, 6);
+            const unsigned char mac[6] = {0x52, 0x54, 0x00, 0x12, 0x34, 0x56}; // kGuestMac
+            unsigned char frame[42] = {};
+            std::memset(frame, 0xff, 6);
+            std::memcpy(frame + 6, mac, 6);
+            frame[12] = 0x08, frame[13] = 0x06;                    // ARP
+            const unsigned char head[8] = {0, 1, 0x08, 0, 6, 4, 0, 1}; // Ethernet/IPv4, request
+            std::memcpy(frame + 14, head, 8);
+            std::memcpy(frame + 22, mac, 6);
+            ::inet_pton(AF_INET, "10.99.0.66", frame + 28); // forged sender
+            ::inet_pton(AF_INET, "10.99.0.1", frame + 38);  // the gateway
+            sent = ::sendto(fd, frame, sizeof frame, 0, reinterpret_cast<sockaddr *>(&to), sizeof to) == sizeof frame;
+            ::close(fd);
+        });
+        QVERIFY2(sent, "cannot send a raw ARP frame from the guest namespace");
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("reason")).toString().contains(QLatin1String("spoofed source 10.99.0.66"));
+                }).isEmpty());
+        QByteArray neigh;
+        run(QStringLiteral("ip"), {QStringLiteral("neigh"), QStringLiteral("show"), QStringLiteral("10.99.0.66")}, &neigh);
+        QVERIFY2(neigh.trimmed().isEmpty(), neigh.constData());
     }
 
     void theKernelForwardsNothing()

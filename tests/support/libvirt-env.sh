@@ -28,8 +28,10 @@ if [ "$mode" = namespace ]; then
     prefix=(ip netns exec "$ns")
     # Tables a test daemon left behind (a stopped airlockd keeps its table so its guests
     # stay closed) would still match reused bridge names: start every run from none.
-    for t in $(ip netns exec "$ns" nft list tables inet 2>/dev/null | awk '$3 ~ /^airlock/ {print $3}'); do
-        ip netns exec "$ns" nft delete table inet "$t"
+    for family in inet arp; do
+        for t in $(ip netns exec "$ns" nft list tables "$family" 2>/dev/null | awk '$3 ~ /^airlock/ {print $3}'); do
+            ip netns exec "$ns" nft delete table "$family" "$t"
+        done
     done
 fi
 
