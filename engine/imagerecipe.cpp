@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <csignal>
+#include <unistd.h>
 
 namespace airlock {
 
@@ -57,6 +59,8 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
 {
     QProcess build;
     build.setProcessChannelMode(QProcess::SeparateChannels);
+    // Its own process group: a cancel reaches what the recipe started (mmdebstrap, apt, dpkg).
+    build.setChildProcessModifier([] { ::setpgid(0, 0); });
     build.start(dir + QStringLiteral("/build.sh"), {outDir});
     if (!build.waitForStarted(10000))
         return Error{QStringLiteral("cannot run the recipe %1").arg(name), build.errorString()};
@@ -78,7 +82,12 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
                 progress(m.captured(1).toInt(), m.captured(2));
         }
         if (cancelled()) {
-            build.kill();
+            // TERM first: mmdebstrap unmounts what it mounted in the new root before it exits.
+            const pid_t group = pid_t(build.processId());
+            ::kill(-group, SIGTERM);
+            if (!build.waitForFinished(30000))
+                build.kill();
+            ::kill(-group, SIGKILL);
             build.waitForFinished(5000);
             return Error{QStringLiteral("the build of %1 was cancelled").arg(name), QStringLiteral("nothing was kept")};
         }

@@ -40,6 +40,10 @@ case "$mode" in
     run)
         install_packages $(packages build run)
         "$root/tests/support/libvirt-env.sh" host
+        # The agents image's caches, so `airlockctl image build agents` works without a network
+        # later too (it downloads what is missing when it has one).
+        say "fetching the agents image packages"
+        "$root/resources/images/agents/build.sh" --fetch >/dev/null || say "could not fetch the agents image packages (no network?); image build agents will download them"
         say "building (release)"
         cmake --preset release -S "$root" >/dev/null
         cmake --build --preset release
@@ -60,6 +64,8 @@ case "$mode" in
         say "fetching the guest image packages"
         apt-get update -qq
         "$root/resources/images/tiny/build.sh" --fetch >/dev/null
+        # The agents image: Debian packages (a throw-away mmdebstrap run) and the pinned npm tarballs.
+        "$root/resources/images/agents/build.sh" --fetch >/dev/null
         say "building (ci preset: debug, warnings as errors)"
         cmake --preset ci -S "$root" >/dev/null
         cmake --build --preset ci

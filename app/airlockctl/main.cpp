@@ -20,5 +20,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerVaultCommands(registry);
     airlock::ctl::registerSecretCommands(registry);
     airlock::ctl::registerWorkspaceCommands(registry);
+    airlock::ctl::registerTemplateCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

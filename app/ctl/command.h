@@ -80,4 +80,6 @@ void registerWorkspaceCommands(Registry &registry);
 // `create NAME ... --workspace PATH` (commands_workspace.cpp): create, start, copy the repository in.
 int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath);
 
+void registerTemplateCommands(Registry &registry);
+
 } // namespace airlock::ctl

@@ -59,6 +59,9 @@ int create(Context &ctx, const Args &args)
     }
     if (!secrets.isEmpty())
         params.insert(QStringLiteral("secrets"), secrets);
+    const QStringList presets = args.values(QStringLiteral("--preset"));
+    if (!presets.isEmpty())
+        params.insert(QStringLiteral("presets"), QJsonArray::fromStringList(presets));
     if (args.has(QStringLiteral("--start")))
         params.insert(QStringLiteral("start"), true);
     if (args.has(QStringLiteral("--workspace")))
@@ -219,10 +222,11 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--start] [--workspace PATH]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--workspace PATH]"),
                   QStringLiteral("create a sandbox"),
                   {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
-                   QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--workspace")},
+                   QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
+                   QStringLiteral("--workspace")},
                   {QStringLiteral("--start")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});
     const QList<std::pair<const char *, const char *>> simpleOnes = {

@@ -7,11 +7,18 @@
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
+#include "agenttemplate.h"
+#include "policy.h"
+#include "presets.h"
+#include "rulestore.h"
 
 #include <QDeadlineTimer>
 #include <QPointer>
 #include <QJsonArray>
 #include <QSemaphore>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <libvirt/libvirt.h>
 
 namespace airlock {
@@ -220,6 +227,7 @@ void SandboxService::registerMethods(ApiServer &api)
     });
 
     api.registerMethod(QStringLiteral("sandbox.create"), [this](const Call &call) { create(call); });
+    api.registerMethod(QStringLiteral("template.list"), [this](const Call &call) { listTemplates(call); });
     api.registerMethod(QStringLiteral("sandbox.list"), [this](const Call &call) {
         const uid_t uid = call.peer().uid;
         onEngine([this, call, uid](SandboxEngine &e) {
@@ -448,20 +456,10 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
 void SandboxService::create(const Call &call)
 {
     const QJsonObject p = call.params();
-    // Say so rather than silently creating a plain sandbox the user did not ask for.
-    if (!p.value(QLatin1String("template")).toString().isEmpty())
-        return call.fail(rpc::InvalidParams, QStringLiteral("agent templates (claude-code, codex, shell) are not available "
-                                                            "yet; create the sandbox without --template"));
     CreateRequest r;
     r.name = p.value(QLatin1String("name")).toString();
-    r.image = p.value(QLatin1String("image")).toString(QStringLiteral("tiny"));
-    r.cpus = p.value(QLatin1String("cpus")).toInt(1);
-    r.memoryMib = p.value(QLatin1String("memory_mib")).toInt(256);
-    r.diskGib = p.value(QLatin1String("disk_gib")).toInt(2);
     r.owner = call.peer().uid;
-    const QJsonObject env = p.value(QLatin1String("env")).toObject();
-    for (auto it = env.begin(); it != env.end(); ++it)
-        r.env.insert(it.key(), it.value().toString());
+    const QString templateName = p.value(QLatin1String("template")).toString();
     const bool startIt = p.value(QLatin1String("start")).toBool();
     const int bootTimeout = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
     QList<SecretLoan> loans;
@@ -470,15 +468,87 @@ void SandboxService::create(const Call &call)
         const QString secret = o.value(QLatin1String("secret")).toString();
         loans.append({secret, o.value(QLatin1String("env")).toString(secret.toUpper())});
     }
-    if (!loans.isEmpty() && !m_secrets)
-        return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"));
-    onEngine([this, call, r, startIt, bootTimeout, loans](SandboxEngine &e) mutable {
+    QStringList presets;
+    for (const QJsonValue &v : p.value(QLatin1String("presets")).toArray())
+        presets << v.toString();
+    onEngine([this, call, p, r, templateName, startIt, bootTimeout, loans, presets](SandboxEngine &e) mutable {
+        // A template gives the defaults (image, size, environment, presets, the secret its
+        // agent expects); whatever the caller names explicitly wins.
+        TemplateSecret expected;
+        bool expectsSecret = false;
+        if (!templateName.isEmpty()) {
+            Result<AgentTemplate> t = AgentTemplate::find(templateName);
+            if (!t)
+                return call.fail(t.error());
+            r.image = t->image;
+            r.cpus = t->cpus;
+            r.memoryMib = t->memoryMib;
+            r.diskGib = t->diskGib;
+            r.env = t->guestEnvironment();
+            presets = t->presets + presets;
+            bool named = false;
+            for (const SecretLoan &l : std::as_const(loans))
+                named = named || l.envVar == t->secret.envVar;
+            if (t->hasSecret && !named) {
+                expectsSecret = true;
+                expected = t->secret;
+                loans.append({expected.name, expected.envVar});
+            }
+        }
+        r.image = p.value(QLatin1String("image")).toString(r.image.isEmpty() ? QStringLiteral("tiny") : r.image);
+        r.cpus = p.value(QLatin1String("cpus")).toInt(r.cpus);
+        r.memoryMib = p.value(QLatin1String("memory_mib")).toInt(r.memoryMib);
+        r.diskGib = p.value(QLatin1String("disk_gib")).toInt(r.diskGib);
+        const QJsonObject env = p.value(QLatin1String("env")).toObject();
+        for (auto it = env.begin(); it != env.end(); ++it)
+            r.env.insert(it.key(), it.value().toString());
+
+        Result<QList<Rule>> presetRules = rulesOfPresets(presets, r.name, r.owner);
+        if (!presetRules)
+            return call.fail(presetRules.error());
+        if (!presetRules->isEmpty() && !m_policy)
+            return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without the egress broker; create the sandbox "
+                                                              "without presets or a template"));
+        if (!loans.isEmpty() && !m_secrets)
+            return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"));
+        if (expectsSecret) {
+            if (Status s = m_secrets->checkBinding(expected, templateName, r.owner); !s)
+                return call.fail(s.error());
+        }
         if (!loans.isEmpty()) {
             // Checked before anything is made; lent inside the engine's create transaction.
             if (Status s = m_secrets->check(loans, r.env, r.owner); !s)
                 return call.fail(s.error());
-            r.lend = [bridge = m_secrets, loans, owner = r.owner](Store &store, qint64 id) {
-                return bridge->lend(store, id, loans, owner);
+        }
+        auto added = std::make_shared<QList<Rule>>();
+        if (!loans.isEmpty() || !presetRules->isEmpty() || !templateName.isEmpty()) {
+            r.lend = [bridge = m_secrets, loans, owner = r.owner, rules = *presetRules, added, templateName](Store &store, qint64 id)
+                -> Result<QMap<QString, QString>> {
+                QMap<QString, QString> guestEnv;
+                if (!templateName.isEmpty()) {
+                    QSqlQuery q(store.db());
+                    q.prepare(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"));
+                    q.addBindValue(templateName);
+                    q.addBindValue(id);
+                    if (!q.exec())
+                        return Error{QStringLiteral("cannot record the template of the sandbox"), q.lastError().text()};
+                }
+                if (!loans.isEmpty()) {
+                    Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);
+                    if (!lent)
+                        return lent.error();
+                    guestEnv = *lent;
+                }
+                // The rows join create's transaction; the live policy learns them after the commit.
+                Policy scratch;
+                RuleStore ruleRows(store, scratch);
+                for (const Rule &rule : rules) {
+                    Result<Rule> a = ruleRows.add(rule);
+                    if (!a)
+                        return a.error();
+                    added->append(*a);
+                }
+                return guestEnv;
             };
         }
         auto created = e.create(r);
@@ -487,9 +557,14 @@ void SandboxService::create(const Call &call)
                 m_secrets->forget(r.name); // a CA issued inside the rolled-back transaction
             return call.fail(created.error());
         }
+        for (const Rule &rule : std::as_const(*added))
+            m_policy->add(rule);
+        QJsonObject reply = created.value();
+        if (!templateName.isEmpty())
+            reply.insert(QStringLiteral("template"), templateName);
         publishState(e, r.name, r.owner);
         if (!startIt)
-            return call.reply(created.value());
+            return call.reply(reply);
         // create --start is one step for the caller: a sandbox that cannot boot is not kept.
         if (Status s = e.startSandbox(r.name, r.owner); !s) {
             e.remove(r.name, r.owner);
@@ -497,7 +572,45 @@ void SandboxService::create(const Call &call)
             return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
         }
         consoleAfterStart(e, r.name, r.owner);
-        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, created.value(), true);
+        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, reply, true);
+    });
+}
+
+Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, const QString &sandbox, uid_t owner)
+{
+    QList<Rule> rules;
+    if (names.isEmpty())
+        return rules;
+    Result<QList<Preset>> all = loadPresets(presetsDirectory());
+    if (!all)
+        return all.error();
+    QStringList known;
+    for (const Preset &preset : *all)
+        known << preset.name;
+    QSet<QString> seen;
+    for (const QString &name : names) {
+        if (seen.contains(name))
+            continue;
+        seen.insert(name);
+        const qsizetype i = known.indexOf(name);
+        if (i < 0)
+            return Error{QStringLiteral("no egress preset named \"%1\"").arg(name),
+                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), rpc::NotFound};
+        rules += all->at(i).toRules(sandbox, owner);
+    }
+    return rules;
+}
+
+void SandboxService::listTemplates(const Call &call)
+{
+    inPool([call] {
+        Result<QList<AgentTemplate>> all = AgentTemplate::loadAll(AgentTemplate::directory());
+        if (!all)
+            return call.fail(all.error());
+        QJsonArray out;
+        for (const AgentTemplate &t : *all)
+            out.append(t.toJson());
+        call.reply(out);
     });
 }
 

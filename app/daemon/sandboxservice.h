@@ -2,6 +2,8 @@
 #include "daemon/buildcancels.h"
 #include "daemon/service.h"
 #include "core/config.h"
+#include "core/result.h"
+#include "policy.h"
 
 #include <QJsonArray>
 #include <QMutex>
@@ -43,6 +45,8 @@ public:
     void contributeStatus(QJsonObject &status) const override;
     // Lends secrets at create and installs the sandbox CA in booted guests; set before start().
     void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
+    // Where a template's egress presets become rules (the rule service's policy); set before start().
+    void setRulePolicy(Policy *policy) { m_policy = policy; }
     // Copies a fork's origin's sandbox rules to the fork (blocking; called on the engine thread).
     using RuleInheritance = std::function<Status(const QString &origin, const QString &fork)>;
     void setRuleInheritance(RuleInheritance inherit) { m_inheritRules = std::move(inherit); }
@@ -70,6 +74,9 @@ private:
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
     void registerConsoleMethods(ApiServer &api);
     void create(const Call &call);
+    // The egress presets `names` as allow rules of `sandbox`; NotFound lists the presets.
+    static Result<QList<Rule>> rulesOfPresets(const QStringList &names, const QString &sandbox, uid_t owner);
+    void listTemplates(const Call &call);
     void lifecycle(const Call &call, const QString &method);
     void stopSandbox(const Call &call);
     void exec(const Call &call);
@@ -93,6 +100,7 @@ private:
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;
+    Policy *m_policy = nullptr;
     RuleInheritance m_inheritRules;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own

@@ -92,6 +92,42 @@ Status SecretBridge::check(const QList<SecretLoan> &loans, const QMap<QString, Q
     return ok();
 }
 
+Status SecretBridge::checkBinding(const TemplateSecret &expected, const QString &templateName, uid_t owner)
+{
+    const QString add = QStringLiteral("printf %s \"$KEY\" | airlockctl secret set %1 --host %2 --header '%3'")
+                            .arg(expected.name, expected.hosts.join(QStringLiteral(" --host ")), expected.header);
+    const QString alternative = QStringLiteral("or lend another secret with --secret NAME=%1").arg(expected.envVar);
+    Vault &vault = m_vault.vault();
+    const VaultState state = vault.state();
+    if (state != VaultState::Unlocked)
+        return Error{QStringLiteral("template %1 lends the secret %2 but the Airlock vault is %3")
+                         .arg(templateName, expected.name, vaultStateName(state)),
+                     state == VaultState::Uninitialised
+                         ? QStringLiteral("create it (airlockctl vault init), then add the key: %1; nothing was created").arg(add)
+                         : QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"),
+                     rpc::Unavailable};
+    auto all = vault.secrets(owner);
+    if (!all)
+        return all.error();
+    for (const SecretInfo &s : all.value()) {
+        if (s.name != expected.name)
+            continue;
+        for (const QString &host : expected.hosts)
+            if (!s.hosts.contains(host, Qt::CaseInsensitive))
+                return Error{QStringLiteral("secret %1 is not bound to %2, where template %3 sends it")
+                                 .arg(expected.name, host, templateName),
+                             QStringLiteral("set it again with: %1; %2").arg(add, alternative), rpc::InvalidParams};
+        const auto headerName = [](const QString &h) { return h.section(QLatin1Char(':'), 0, 0).trimmed().toLower(); };
+        if (headerName(s.header) != headerName(expected.header))
+            return Error{QStringLiteral("secret %1 is injected as '%2' but %3 sends its key as '%4'")
+                             .arg(expected.name, s.header, templateName, expected.header),
+                         QStringLiteral("set it again with: %1; %2").arg(add, alternative), rpc::InvalidParams};
+        return ok();
+    }
+    return Error{QStringLiteral("template %1 lends the secret %2 and the vault has none").arg(templateName, expected.name),
+                 QStringLiteral("add the key: %1; %2; nothing was created").arg(add, alternative), rpc::NotFound};
+}
+
 Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
                                                   uid_t owner)
 {

@@ -9,6 +9,7 @@
 //   Interceptor; a placeholder in plain HTTP is refused and alerted;
 // - intercepted requests become egress events.
 #include "daemon/service.h"
+#include "agenttemplate.h"
 #include "flowhandoff.h"
 
 #include <QByteArray>
@@ -46,6 +47,9 @@ public:
     // Before create makes anything: the vault is unlocked, every secret exists for `owner`,
     // no variable is named twice or clashes with `env`.
     Status check(const QList<SecretLoan> &loans, const QMap<QString, QString> &env, uid_t owner);
+    // An agent template expects `expected`: the vault holds it for `owner`, bound to the
+    // template's hosts with its header, or the error says how to add it (before anything is made).
+    Status checkBinding(const TemplateSecret &expected, const QString &templateName, uid_t owner);
     // Inside create's transaction: the loans and the sandbox CA; returns the guest variables.
     Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans, uid_t owner);
     // Inside a fork's create transaction: the origin's loans and a CA of the fork's own.

@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
     egress->setFlowHandoff(bridge.get());
     sandboxes->setSecretBridge(bridge.get());
+    sandboxes->setRulePolicy(&rules->policy()); // a template's presets become the sandbox's rules
     sandboxes->setRuleInheritance([r = rules.get()](const QString &origin, const QString &fork) -> Status {
         auto done = std::make_shared<std::promise<Status>>();
         std::future<Status> result = done->get_future();

@@ -76,9 +76,9 @@ void TestEngineBadInput::missingImageAndTooLittleMemory()
     const CtlResult env = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--env"), QStringLiteral("1BAD=x")});
     QCOMPARE(env.exitCode, 1);
     QVERIFY2(env.err.contains("invalid environment variable"), env.err.constData());
-    const CtlResult tmpl = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--template"), QStringLiteral("claude-code")});
+    const CtlResult tmpl = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--template"), QStringLiteral("no-such-agent")});
     QCOMPARE(tmpl.exitCode, 1);
-    QVERIFY2(tmpl.err.contains("templates") && tmpl.err.contains("without --template"), tmpl.err.constData());
+    QVERIFY2(tmpl.err.contains("no agent template named") && tmpl.err.contains("claude-code, codex, shell"), tmpl.err.constData());
     // None of these left anything behind.
     const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name);
     QVERIFY(view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty());

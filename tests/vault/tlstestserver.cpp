@@ -156,7 +156,11 @@ void TlsTestServer::serve(int fd, int id)
                 m_requests.append(r);
                 index = int(m_requests.size());
             }
-            QByteArray response;
+            QByteArray response = m_responder ? m_responder(r) : QByteArray();
+            if (!response.isEmpty()) {
+                SSL_write(ssl, response.constData(), int(response.size()));
+                continue;
+            }
             if (r.target.startsWith("/big")) {
                 const qint64 n = r.target.mid(r.target.indexOf('=') + 1).toLongLong();
                 response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(n) + "\r\n\r\n";

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QPair>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <openssl/types.h>
 #include <thread>
@@ -33,6 +34,10 @@ public:
     void setRecording(bool on) { m_recording = on; }
     void expectHeader(const QByteArray &name, const QByteArray &value) { m_expectName = name; m_expectValue = value; }
     qint64 served() const { return m_served.load(); }
+    // Answers requests with whole HTTP responses of its own (an empty one: the default "ok"
+    // answer); set before the first request arrives.
+    using Responder = std::function<QByteArray(const Request &)>;
+    void setResponder(Responder responder) { m_responder = std::move(responder); }
     qint64 matched() const { return m_matched.load(); }
 
 private:
@@ -54,6 +59,7 @@ private:
     std::atomic<qint64> m_matched{0};
     QByteArray m_expectName;
     QByteArray m_expectValue;
+    Responder m_responder;
 };
 
 // Test PKI: a CA and certificates it signs (EC P-256).
