@@ -12,7 +12,10 @@
 #include "models/egressmodel.h"
 #include "models/sandboxmodel.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -186,6 +189,20 @@ void TestGuiViews::newSandboxDialogBuildsTheRequest()
     QCOMPARE(p.value(QLatin1String("cpus")).toInt(), 2);
     QCOMPARE(p.value(QLatin1String("memory_mib")).toInt(), 2048);
     QCOMPARE(p.value(QLatin1String("start")).toBool(), true);
+    QVERIFY(!p.contains(QLatin1String("template")));
+    // The templates are the daemon's (template.list); choosing one brings its resources.
+    QComboBox *templates = dialog.templateCombo();
+    QTRY_VERIFY(templates->findData(QStringLiteral("claude-code")) > 0);
+    QVERIFY(templates->findData(QStringLiteral("codex")) > 0);
+    QCOMPARE(templates->findData(QStringLiteral("openhands")), -1); // no such template: not offered
+    templates->setCurrentIndex(templates->findData(QStringLiteral("claude-code")));
+    const QJsonObject withTemplate = dialog.createParams();
+    QCOMPARE(withTemplate.value(QLatin1String("template")).toString(), QStringLiteral("claude-code"));
+    QFile file(QStringLiteral(AIRLOCK_TEST_TEMPLATES "/claude-code.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject declared = QJsonDocument::fromJson(file.readAll()).object();
+    for (const char *key : {"cpus", "memory_mib", "disk_gib"}) // disk: 8 there, 10 by default here
+        QCOMPARE(withTemplate.value(QLatin1String(key)).toInt(), declared.value(QLatin1String(key)).toInt());
     if (const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR"); !dir.isEmpty()) {
         QTest::qWait(300);
         dialog.grab().save(dir + QStringLiteral("/dialog-new-sandbox.png"));

@@ -24,6 +24,10 @@
 
 namespace airlock::ui {
 
+namespace {
+constexpr int kTemplateRole = Qt::UserRole + 1; // the template as template.list describes it
+}
+
 NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog(parent), m_client(client)
 {
     setWindowTitle(tr("New sandbox"));
@@ -32,10 +36,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_name->setPlaceholderText(tr("e.g. agent-1"));
     m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[a-z0-9][a-z0-9-]{0,62}")), m_name));
     m_template = new QComboBox(this);
-    m_template->addItem(tr("Plain shell"), QString());
-    m_template->addItem(QStringLiteral("Claude Code"), QStringLiteral("claude-code"));
-    m_template->addItem(QStringLiteral("Codex"), QStringLiteral("codex"));
-    m_template->addItem(QStringLiteral("OpenHands"), QStringLiteral("openhands"));
+    m_template->addItem(tr("None (a plain sandbox)"), QString()); // the daemon's templates follow (loadChoices)
     m_image = new QComboBox(this);
     m_image->addItem(tr("Default image"), QString());
     m_cpus = new QSpinBox(this);
@@ -115,6 +116,25 @@ void NewSandboxDialog::loadChoices()
 {
     if (!m_client)
         return;
+    m_client->call(QStringLiteral("template.list"), {}, this, [this](const ApiClient::Reply &r) {
+        if (!r.ok)
+            return;
+        for (const QJsonValue &v : r.result.toArray()) {
+            const QJsonObject t = v.toObject();
+            m_template->addItem(t.value(QLatin1String("name")).toString(), t.value(QLatin1String("name")).toString());
+            m_template->setItemData(m_template->count() - 1, t.value(QLatin1String("description")).toString(), Qt::ToolTipRole);
+            m_template->setItemData(m_template->count() - 1, t, kTemplateRole);
+        }
+    });
+    // A template brings its own resources; they stay editable.
+    connect(m_template, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QJsonObject t = m_template->itemData(index, kTemplateRole).toJsonObject();
+        if (t.isEmpty())
+            return;
+        m_cpus->setValue(t.value(QLatin1String("cpus")).toInt(m_cpus->value()));
+        m_memory->setValue(t.value(QLatin1String("memory_mib")).toInt(m_memory->value()));
+        m_disk->setValue(t.value(QLatin1String("disk_gib")).toInt(m_disk->value()));
+    });
     m_client->call(QStringLiteral("image.list"), {}, this, [this](const ApiClient::Reply &r) {
         if (!r.ok)
             return;

@@ -35,6 +35,7 @@ public:
     // The sandbox.create (or create-with-workspace) answer once accepted.
     QJsonObject createdSandbox() const { return m_created; }
     QComboBox *presetCombo() const { return m_preset; }
+    QComboBox *templateCombo() const { return m_template; }
     QString errorText() const;
 
     void accept() override;
