@@ -444,6 +444,35 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
             s ? call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}}) : call.fail(s.error());
         });
     });
+    // The console is a serial line, which carries no window size: the guest's tty is told
+    // through the agent (stty sets it and the kernel sends SIGWINCH to the console's shell).
+    api.registerMethod(QStringLiteral("console.resize"), [this](const Call &call) {
+        const QString sandbox = str(call, "name");
+        const int rows = call.params().value(QLatin1String("rows")).toInt();
+        const int cols = call.params().value(QLatin1String("cols")).toInt();
+        if (rows < 2 || rows > 1000 || cols < 2 || cols > 1000)
+            return call.fail(rpc::InvalidParams, QStringLiteral("rows and cols must be 2 to 1000"));
+        onEngine([this, call, sandbox, rows, cols](SandboxEngine &e) {
+            auto domain = e.domainOf(sandbox, call.peer().uid);
+            if (!domain)
+                return call.fail(domain.error());
+            inPool([call, conn = e.connection(), domain = domain.value(), rows, cols] {
+                DomainRef dom(conn, domain);
+                if (!dom.ptr)
+                    return call.fail(rpc::NotFound, QStringLiteral("the domain %1 is gone").arg(domain));
+                auto r = GuestAgent(dom.ptr).exec({QStringLiteral("stty"), QStringLiteral("-F"), QStringLiteral("/dev/ttyS0"),
+                                                   QStringLiteral("rows"), QString::number(rows), QStringLiteral("cols"),
+                                                   QString::number(cols)},
+                                                  {}, 10);
+                if (!r)
+                    return call.fail(r.error());
+                if (r->exitCode != 0)
+                    return call.fail(rpc::Failed, QStringLiteral("the guest did not take the console size: %1")
+                                                      .arg(QString::fromUtf8(r->err).trimmed()));
+                call.reply(QJsonObject{{QStringLiteral("rows"), rows}, {QStringLiteral("cols"), cols}});
+            });
+        });
+    });
     api.registerMethod(QStringLiteral("console.detach"), [this](const Call &call) {
         const QString sandbox = str(call, "name");
         onEngine([call, sandbox](SandboxEngine &e) {

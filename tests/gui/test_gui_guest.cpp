@@ -17,6 +17,8 @@
 #include "views/mainwindow.h"
 #include "views/pendingpanel.h"
 #include "views/snapshotsview.h"
+#include "views/terminalview.h"
+#include "widgets/terminalwidget.h"
 #include "widgets/decisionbar.h"
 
 #include <QApplication>
@@ -80,6 +82,7 @@ private Q_SLOTS:
     void aPendingRowAppearsAndAllowLetsTheGuestThrough();
     void denyGivesTheGuestThe403();
     void restoreFromTheSnapshotsTabBringsTheOldFileBack();
+    void resizingTheTerminalResizesTheGuestsConsole();
     void cancelStopsAnImageBuild();
     void aNewSandboxWithAnEgressPresetGetsItsRules();
     void cleanupTestCase();
@@ -284,6 +287,16 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
 
     out = guestSh(u"cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("before-snapshot\n"));
+}
+
+void TestGuiGuest::resizingTheTerminalResizesTheGuestsConsole()
+{
+    QVERIFY(m_window->showTab(u"terminal"_s));
+    TerminalWidget *terminal = m_window->terminalView()->terminal(m_box);
+    QVERIFY(terminal);
+    terminal->setTerminalSize(33, 101);
+    QByteArray size;
+    QTRY_VERIFY_WITH_TIMEOUT((size = guestSh(u"stty -F /dev/ttyS0 size"_s, nullptr).trimmed()) == "33 101", 20000);
 }
 
 void TestGuiGuest::cancelStopsAnImageBuild()

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace airlock::ui {
@@ -48,6 +49,17 @@ void TerminalView::setSandbox(const QString &sandbox)
                                m_message->show();
                            }
                        });
+    });
+    // The guest learns the size once the widget settles, not on every step of a drag.
+    auto *settle = new QTimer(t);
+    settle->setSingleShot(true);
+    settle->setInterval(200);
+    connect(t, &TerminalWidget::terminalSizeChanged, settle, qOverload<>(&QTimer::start));
+    connect(settle, &QTimer::timeout, this, [this, t, sandbox] {
+        if (m_client)
+            m_client->call(QStringLiteral("console.resize"),
+                           {{QStringLiteral("name"), sandbox}, {QStringLiteral("rows"), t->rows()}, {QStringLiteral("cols"), t->columns()}},
+                           this, {}); // best effort: a guest without stty keeps its old size
     });
     attach(sandbox);
 }
