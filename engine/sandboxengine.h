@@ -92,6 +92,10 @@ public:
     static QString stateOf(virConnectPtr conn, const QString &domainName);
 
 private:
+    struct ImageFiles {
+        QString kernel, initrd, root;
+    };
+    Result<ImageFiles> checkImage(const QString &image);
     Status ensureLibvirt();
     Status openStore();
     QString poolDirectory() const;
