@@ -311,6 +311,9 @@ Status SandboxEngine::reconcile()
         } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
             reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
             continue;
+        } else if (op.kind == QLatin1String("merge")) {
+            reconcileMerge(op.id, op.state);
+            continue;
         } else if (op.kind == QLatin1String("image")) {
             m_pool->refresh();
             const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {op.subject});

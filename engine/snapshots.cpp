@@ -1,6 +1,7 @@
 // Snapshots, restore and fork: the layer tree of design.md ("Disk"). A snapshot freezes the
 // sandbox's top layer and continues in a new overlay above it; restore and fork start a new
-// overlay above a frozen layer. A layer with children is never deleted.
+// overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
+// other layers build on merges its layer into the one above (layermerge.cpp).
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -396,14 +397,11 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
                      QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
     const qint64 layer = q.value(0).toLongLong();
     q.finish(); // an open read pins an old snapshot: the transaction below could not write
-    QSqlQuery c(m_store.db());
-    c.prepare(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"));
-    c.addBindValue(layer);
-    if (c.exec() && c.next() && c.value(0).toInt() > 0)
-        return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(id).arg(sandbox),
-                     QStringLiteral("other layers build on it (the sandbox's current disk, a later snapshot or a fork); "
-                                    "restore another snapshot or remove those first"), kConflict};
-    c.finish();
+    const auto built = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {layer});
+    if (!built || !built.value())
+        return Error{QStringLiteral("cannot read the layers of %1").arg(sandbox), built ? QString() : built.error().why};
+    if (built.value()->value(0).toInt() > 0) // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
+        return mergeSnapshotLayer(sandbox, sid, id, layer);
     Status stored = m_store.transaction([&]() -> Status {
         QSqlQuery w(m_store.db());
         w.prepare(QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"));
