@@ -57,8 +57,9 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         {child});
     if (!users)
         return users.error();
-    QStringList running;
+    QStringList running, affected;
     for (const QSqlRecord &r : users.value()) {
+        affected << objectName(r.value(0).toString());
         const QString state = stateOf(m_libvirt.get(), objectName(r.value(0).toString()));
         if (state != QLatin1String("stopped") && state != QLatin1String("missing"))
             running << r.value(0).toString();
@@ -98,6 +99,7 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
                                        {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
                                         {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath.value()},
                                         {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
+                                        {QStringLiteral("domains"), QJsonArray::fromStringList(affected)},
                                         {QStringLiteral("volumes"), QJsonArray{}}});
     if (!op)
         return op.error();
@@ -106,6 +108,9 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         return s;
     }
     crashPoint("merge:rebased");
+    for (const QString &domain : affected) // they must read the new chain from the headers
+        if (Status s = forgetBackingChain(domain); !s)
+            qCWarning(lcEngine) << s.error().message();
     if (Status s = recordMerge(snapshotId, layer, child, grandparent, op.value()); !s)
         return s; // the operation stays for reconcile, which records it again
     m_pool->refresh();
@@ -149,6 +154,8 @@ void SandboxEngine::reconcileMerge(qint64 opId, const QJsonObject &state)
         endOperation(opId);
         return;
     }
+    for (const QJsonValue &domain : state.value(QLatin1String("domains")).toArray())
+        forgetBackingChain(domain.toString());
     if (recordMerge(snapshotId, layer, child, still.value()->value(0), opId))
         collectLayers();
 }

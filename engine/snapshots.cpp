@@ -67,9 +67,46 @@ Status SandboxEngine::pointDomainDisk(const QString &domain, const QString &oldP
         return Error{QStringLiteral("the disk of %1 is not %2").arg(domain, oldPath),
                      QStringLiteral("it was changed behind Airlock's back")};
     def.replace(from, QStringLiteral("file='%1'").arg(newPath.toHtmlEscaped()));
+    def = withoutBackingChain(def);
     virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), def.toUtf8().constData());
     if (!redefined)
         return LibvirtConnection::lastError(QStringLiteral("cannot point %1 at its new disk").arg(domain));
+    virDomainFree(redefined);
+    return ok();
+}
+
+// After a live external snapshot libvirt writes the disk's whole backing chain into the
+// definition and trusts it at the next start. Our layer files carry their chain in their
+// qcow2 headers (and a merge changes it), so the definition keeps only the top file and
+// libvirt reads the rest from the headers.
+QString SandboxEngine::withoutBackingChain(QString def)
+{
+    const qsizetype first = def.indexOf(QLatin1String("<backingStore"));
+    if (first < 0)
+        return def;
+    const qsizetype lastClose = def.lastIndexOf(QLatin1String("</backingStore>"));
+    if (lastClose > first)
+        return def.remove(first, lastClose + qsizetype(qstrlen("</backingStore>")) - first);
+    const qsizetype selfClose = def.indexOf(QLatin1String("/>"), first);
+    return selfClose > first ? def.remove(first, selfClose + 2 - first) : def;
+}
+
+Status SandboxEngine::forgetBackingChain(const QString &domain)
+{
+    Dom dom(m_libvirt.get(), domain);
+    if (!dom.ptr)
+        return ok(); // nothing defined, nothing to forget
+    char *xml = virDomainGetXMLDesc(dom.ptr, VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
+    if (!xml)
+        return LibvirtConnection::lastError(QStringLiteral("cannot read the definition of %1").arg(domain));
+    const QString def = QString::fromUtf8(xml);
+    free(xml);
+    const QString stripped = withoutBackingChain(def);
+    if (stripped == def)
+        return ok();
+    virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), stripped.toUtf8().constData());
+    if (!redefined)
+        return LibvirtConnection::lastError(QStringLiteral("cannot update the definition of %1").arg(domain));
     virDomainFree(redefined);
     return ok();
 }
