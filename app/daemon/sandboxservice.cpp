@@ -187,7 +187,13 @@ void SandboxService::watchDisks()
         }
         virConnectPtr conn = e.connection();
         for (const QString &name : toAsk) {
-            const QString domain = e.domainOf(name, 0).value();
+            auto found = e.domainOf(name, 0);
+            if (!found) {
+                QMutexLocker lock(&m_diskLock);
+                m_disks[name].inFlight = false;
+                continue;
+            }
+            const QString domain = found.value();
             inPool([this, conn, name, domain] {
                 DomainRef dom(conn, domain);
                 // Not booted yet, frozen for a snapshot, or gone: try again next round.
