@@ -145,6 +145,28 @@ Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
     return stored;
 }
 
+Result<int> RuleStore::copySandboxRules(const QString &origin, const QString &fork)
+{
+    Result<QList<Rule>> all = list(origin);
+    if (!all)
+        return all.error();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QList<Rule> copies;
+    for (Rule r : all.value()) {
+        if (r.sandbox != origin || r.once || r.expiredAt(now))
+            continue;
+        r.id = 0;
+        r.sandbox = fork;
+        copies.append(r);
+    }
+    if (copies.isEmpty())
+        return 0;
+    Result<QList<Rule>> added = addAll(copies);
+    if (!added)
+        return added.error();
+    return int(added->size());
+}
+
 Status RuleStore::removeRow(qint64 id, bool mustExist)
 {
     QSqlQuery q(m_store.db());

@@ -25,6 +25,9 @@ public:
     // Adds several rules in one transaction: all or none (e.g. a preset's rules,
     // Preset::toRules). Returns them with their ids.
     Result<QList<Rule>> addAll(const QList<Rule> &rules);
+    // A fork gets its origin's lasting sandbox rules (not once rules, not expired ones), so it
+    // reaches what the origin reaches without asking again. Returns how many were copied.
+    Result<int> copySandboxRules(const QString &origin, const QString &fork);
     // NotFound when there is no such rule.
     Status remove(qint64 id);
     Result<std::optional<Rule>> find(qint64 id) const;

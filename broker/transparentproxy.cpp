@@ -5,6 +5,7 @@
 #include "eventlog.h"
 #include "hostpattern.h"
 #include "httphead.h"
+#include "placeholder.h"
 #include "syntheticnames.h"
 #include "upstreamresolver.h"
 
@@ -37,6 +38,7 @@ struct TransparentProxy::Alive {
 namespace {
 
 constexpr int kPipeChunk = 1 << 19; // pipe size asked for (the kernel may give less)
+constexpr size_t kScanChunk = 1 << 16; // a scanned (plain HTTP) upload moves in reads of this size
 
 // A method token and a space: the start of an HTTP/1.x request (or a prefix of one).
 bool looksLikeHttp(const QByteArray &head)
@@ -543,7 +545,64 @@ void TransparentProxy::startRelay(Flow &f)
         p->capacity = size_t(size > 0 ? size : ::fcntl(p->w, F_GETPIPE_SZ));
     }
     f.state = State::Relaying;
+    if (f.http && m_handoff) {
+        f.scanUp = true;
+        f.up.capacity = kScanChunk;
+        f.scanTail = f.head.right(kMaxSecretLength);
+    }
     pump(f);
+}
+
+bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
+{
+    for (;;) {
+        bool moved = false;
+        if (!f.upPending.isEmpty()) {
+            const ssize_t n = ::send(f.upstream, f.upPending.constData(), size_t(f.upPending.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (n > 0) {
+                f.upPending.remove(0, n);
+                f.event.bytesUp += n;
+                moved = true;
+            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                return false;
+            }
+        }
+        if (f.up.eof && f.upPending.isEmpty()) {
+            if (!f.up.done) {
+                ::shutdown(f.upstream, SHUT_WR);
+                f.up.done = true;
+            }
+            break;
+        }
+        if (mayRead && !f.up.eof && f.upPending.size() < qsizetype(kScanChunk)) {
+            char buffer[kScanChunk];
+            const ssize_t n = ::recv(f.client, buffer, sizeof buffer, MSG_DONTWAIT);
+            if (n > 0) {
+                const QByteArray searched = f.scanTail + QByteArray::fromRawData(buffer, n);
+                if (const std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, searched)) {
+                    const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
+                    m_handoff->exfiltration(f.target.sandbox, host, *secret);
+                    f.event.decision = QStringLiteral("denied");
+                    f.event.reason = QStringLiteral("later bytes on the connection (a request or a body) carry the placeholder of secret "
+                                                    "%1, which is not lent to plain HTTP to %2 (exfiltration blocked)")
+                                         .arg(*secret, host);
+                    return false;
+                }
+                f.scanTail = searched.right(kMaxSecretLength);
+                f.upPending.append(buffer, n);
+                moved = true;
+            } else if (n == 0) {
+                f.up.eof = true;
+                moved = true;
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                return false;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    f.up.buffered = size_t(f.upPending.size()); // updateInterest reads the pipe's fill level
+    return true;
 }
 
 // Moves what can move in both directions without blocking; the kernel copies the bytes
@@ -605,7 +664,8 @@ void TransparentProxy::pump(Flow &f)
     const bool headDone = f.headSent >= f.head.size();
     if (f.clientEof && headDone)
         f.up.eof = true;
-    bool healthy = direction(f.client, f.upstream, f.up, f.event.bytesUp, headDone && f.inspected);
+    bool healthy = f.scanUp ? pumpScanned(f, headDone && f.inspected)
+                            : direction(f.client, f.upstream, f.up, f.event.bytesUp, headDone && f.inspected);
     healthy = direction(f.upstream, f.client, f.down, f.event.bytesDown, true) && healthy;
     if (!healthy || (f.up.done && f.down.done)) {
         finish(f, !healthy);

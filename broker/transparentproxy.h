@@ -110,6 +110,11 @@ private:
         qint64 pendingId = 0;
         Pipe up;                  // client -> upstream
         Pipe down;                // upstream -> client
+        // Plain HTTP is relayed through user space instead, so every later request and
+        // body on the connection is searched for a placeholder too (the head was already).
+        bool scanUp = false;
+        QByteArray upPending;     // read from the guest, searched, not yet sent
+        QByteArray scanTail;      // the last bytes searched: a placeholder may straddle reads
     };
     struct PendingItem {
         qint64 id = 0;
@@ -136,6 +141,7 @@ private:
     void connectUpstream(quint64 id, quint32 ip, const QString &why);
     void startRelay(Flow &f);
     void pump(Flow &f);
+    bool pumpScanned(Flow &f, bool mayRead); // client -> upstream of a scanned flow
     void updateInterest(Flow &f);
     void deny(Flow &f, const QString &reason, qint64 rule = 0);
     void fail(Flow &f, const QString &reason);

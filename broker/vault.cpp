@@ -357,6 +357,28 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
     });
 }
 
+bool Vault::hasKeyringSlot()
+{
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("keyring"));
+    return slot && slot->has_value();
+}
+
+Status Vault::disableKeyringSlot()
+{
+    Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("keyring"));
+    if (!slot)
+        return slot.error();
+    if (!slot->has_value())
+        return Error{QStringLiteral("the vault has no OS keyring slot"), QStringLiteral("nothing to turn off"), kNotFoundCode};
+    const QJsonArray account = QJsonDocument::fromJson((*slot)->params.toUtf8()).object().value(QLatin1String("account")).toArray();
+    Result<qint64> removed = store().write(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'"));
+    if (!removed)
+        return Error{QStringLiteral("cannot remove the keyring slot"), removed.error().why};
+    if (Status s = keyring::remove(account.at(0).toString()); !s)
+        qCWarning(lcVault) << "keyring slot removed; its key stays in the OS keyring:" << s.error().message();
+    return ok();
+}
+
 Status Vault::enableKeyringSlot()
 {
     Result<SecureBytes> key = keyCopy();
@@ -571,6 +593,27 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
     QMutexLocker locker(&m_mutex);
     m_lentCache.clear();
     return placeholder;
+}
+
+Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &originSandbox, qint64 forkId)
+{
+    Result<qint64> copied = db.write(
+        QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) "
+                       "SELECT ?, ss.secret_id, ss.env_var, ss.placeholder FROM sandbox_secrets ss "
+                       "JOIN sandboxes s ON s.id = ss.sandbox_id WHERE s.name = ?"),
+        {forkId, originSandbox});
+    if (!copied)
+        return Error{QStringLiteral("cannot lend the fork the secrets of %1").arg(originSandbox), copied.error().why};
+    Result<QList<QSqlRecord>> rows =
+        db.rows(QStringLiteral("SELECT env_var, placeholder FROM sandbox_secrets WHERE sandbox_id = ?"), {forkId});
+    if (!rows)
+        return rows.error();
+    QMap<QString, QString> env;
+    for (const QSqlRecord &r : rows.value())
+        env.insert(r.value(0).toString(), r.value(1).toString());
+    QMutexLocker locker(&m_mutex);
+    m_lentCache.clear();
+    return env;
 }
 
 void Vault::forgetSandbox(const QString &sandboxName)

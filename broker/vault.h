@@ -64,6 +64,10 @@ public:
     // Optional OS keyring slot (fails clearly where no keyring exists).
     Status enableKeyringSlot();
     Status unlockFromKeyring();
+    // Removes the slot and its key from the OS keyring (the keyring part is best effort: the
+    // slot row alone can no longer open anything once its key is gone from either side).
+    Status disableKeyringSlot();
+    bool hasKeyringSlot();
 
     // Creates or replaces a secret (value validated, then encrypted; needs an unlocked vault).
     Status setSecret(const QString &name, const QStringList &hosts, const QString &headerTemplate,
@@ -78,6 +82,9 @@ public:
     Result<QByteArray> lendSecret(Store &store, qint64 sandboxId, const QString &secretName, const QString &envVar,
                                   uid_t caller);
     Result<QByteArray> lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller);
+    // A fork borrows what its origin borrows, under the same placeholders (its disk may hold
+    // them already). Returns variable -> placeholder; empty when the origin borrows nothing.
+    Result<QMap<QString, QString>> inheritLoans(Store &store, const QString &originSandbox, qint64 forkId);
 
     // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
     Result<QStringList> boundHosts(const QString &sandboxName);

@@ -76,7 +76,9 @@ public:
     // (the caller starts it again and waits for the agent).
     Result<bool> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
     Status removeSnapshot(const QString &sandbox, qint64 id, uid_t uid);
-    Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid);
+    // `lend` as in CreateRequest (the fork borrows what its origin borrows).
+    Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
+                             const decltype(CreateRequest::lend) &lend = {});
 
     Status reconcile();
     int sandboxCount();

@@ -460,7 +460,8 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     return ok();
 }
 
-Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid)
+Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
+                                        const decltype(CreateRequest::lend) &lend)
 {
     if (Status s = ensureLibvirt(); !s)
         return s.error();
@@ -486,6 +487,7 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     for (auto it = env.begin(); it != env.end(); ++it)
         r.env.insert(it.key(), it.value().toString());
     r.owner = uid;
+    r.lend = lend;
     q.finish(); // an open read would keep create()'s writes from committing on this connection
     if (newName.isEmpty())
         return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};

@@ -63,6 +63,10 @@ case "$mode" in
         say "building (ci preset: debug, warnings as errors)"
         cmake --preset ci -S "$root" >/dev/null
         cmake --build --preset ci
+        # The install test puts the .deb on a clean Debian 12 root, offline: cache that root
+        # and the packages the .deb depends on (needs the build, to know its Depends).
+        say "fetching the install test's Debian root and packages"
+        "$root/installers/install-test/fetch.sh" "$root/build/ci"
         say "running every test inside the test network namespace"
         # ctest's summary is the last thing printed.
         exec ip netns exec airlock-test ctest --preset ci

@@ -287,6 +287,89 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::ExportDialog</name>
+    <message>
+        <source>Export changes from %1</source>
+        <translation>Änderungen aus %1 exportieren</translation>
+    </message>
+    <message>
+        <source>Brings the commits made in the sandbox's /workspace since it started back to this computer, for you to review and apply. Your repository is not touched.</source>
+        <translation>Holt die Commits, die seit dem Start im /workspace der Sandbox entstanden sind, auf diesen Rechner, damit Sie sie prüfen und übernehmen. Ihr Repository bleibt unberührt.</translation>
+    </message>
+    <message>
+        <source>Git bundle (fetch from it)</source>
+        <translation>Git-Bundle (daraus fetchen)</translation>
+    </message>
+    <message>
+        <source>Patch series (git am)</source>
+        <translation>Patch-Serie (git am)</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>&amp;Format:</translation>
+    </message>
+    <message>
+        <source>&amp;Save to:</source>
+        <translation>Speichern &amp;unter:</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the bundle as</source>
+        <translation>Bundle speichern unter</translation>
+    </message>
+    <message>
+        <source>Git bundles (*.bundle)</source>
+        <translation>Git-Bundles (*.bundle)</translation>
+    </message>
+    <message>
+        <source>An empty directory for the patches</source>
+        <translation>Ein leeres Verzeichnis für die Patches</translation>
+    </message>
+    <message>
+        <source>Say where to save the export.</source>
+        <translation>Geben Sie an, wohin exportiert werden soll.</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Exportiere …</translation>
+    </message>
+    <message>
+        <source>Nothing was exported: %1</source>
+        <translation>Nichts wurde exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Review: git fetch %1 %2, then git log -p HEAD..FETCH_HEAD; apply: git merge FETCH_HEAD.</source>
+        <translation>Prüfen: git fetch %1 %2, dann git log -p HEAD..FETCH_HEAD; übernehmen: git merge FETCH_HEAD.</translation>
+    </message>
+    <message>
+        <source>Review the files, then apply in your repository: git am %1/*.patch</source>
+        <translation>Prüfen Sie die Dateien und übernehmen Sie sie in Ihrem Repository: git am %1/*.patch</translation>
+    </message>
+    <message>
+        <source>Exported 1 commit to %1.</source>
+        <translation>1 Commit nach %1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Exported %1 commits to %2.</source>
+        <translation>%1 Commits nach %2 exportiert.</translation>
+    </message>
+    <message>
+        <source>Uncommitted changes in the sandbox (%1 files) were not exported: commit them there first.</source>
+        <translation>Nicht committete Änderungen in der Sandbox (%1 Dateien) wurden nicht exportiert: committen Sie sie zuerst dort.</translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::MainWindow</name>
     <message>
         <source>Airlock</source>
@@ -514,6 +597,14 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>Image %1: %2</source>
         <translation>Abbild %1: %2</translation>
     </message>
+    <message>
+        <source>E&amp;xport changes…</source>
+        <translation>Änderungen e&amp;xportieren …</translation>
+    </message>
+    <message>
+        <source>Bring the sandbox's new commits in /workspace back as a bundle or patches</source>
+        <translation>Die neuen Commits in /workspace der Sandbox als Bundle oder Patches zurückholen</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -645,6 +736,38 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>Could not create the sandbox: %1</source>
         <translation>Die Sandbox konnte nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>none: an empty sandbox</source>
+        <translation>keins: eine leere Sandbox</translation>
+    </message>
+    <message>
+        <source>A git repository on this computer. Its commits are copied into the sandbox's /workspace as a git bundle (never shared or mounted); uncommitted changes stay here.</source>
+        <translation>Ein Git-Repository auf diesem Rechner. Seine Commits werden als Git-Bundle nach /workspace in die Sandbox kopiert (nie freigegeben oder eingehängt); nicht committete Änderungen bleiben hier.</translation>
+    </message>
+    <message>
+        <source>Workspace repository</source>
+        <translation>Repository für den Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace:</source>
+        <translation>Arbeits&amp;bereich:</translation>
+    </message>
+    <message>
+        <source>Cancelling: removing the sandbox again…</source>
+        <translation>Abbruch: die Sandbox wird wieder entfernt …</translation>
+    </message>
+    <message>
+        <source>Choose a git repository</source>
+        <translation>Ein Git-Repository wählen</translation>
+    </message>
+    <message>
+        <source>Creating the sandbox and copying %1 into it…</source>
+        <translation>Lege die Sandbox an und kopiere %1 hinein …</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTranslator>
@@ -36,6 +37,9 @@ int main(int argc, char **argv)
     QApplication::setApplicationDisplayName(QStringLiteral("Airlock"));
     QApplication::setApplicationVersion(QStringLiteral(AIRLOCK_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("airlock"));
+    // The installed icon (hicolor theme); Wayland takes it from the desktop file instead.
+    if (qobject_cast<QApplication *>(&app))
+        QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("airlock")));
 
     // Our own strings, then Qt's (dialog buttons), for the user's locale.
     QTranslator ours, qt;

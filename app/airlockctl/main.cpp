@@ -19,5 +19,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerConsoleCommands(registry);
     airlock::ctl::registerVaultCommands(registry);
     airlock::ctl::registerSecretCommands(registry);
+    airlock::ctl::registerWorkspaceCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

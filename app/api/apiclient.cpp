@@ -25,15 +25,96 @@ ApiClient::ApiClient(QObject *parent) : QObject(parent), m_socket(new QLocalSock
     });
 }
 
+ApiClient::~ApiClient()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        m_process->disconnect(this);
+        m_process->closeWriteChannel();
+        m_process->kill();
+        m_process->waitForFinished(2000); // a child process never outlives its client
+    }
+}
+
 void ApiClient::connectTo(const QString &socketPath)
 {
+    dropProcess();
     m_path = socketPath;
     m_buffer.clear();
     m_socket->abort();
     m_socket->connectToServer(socketPath);
 }
 
-void ApiClient::disconnectFromDaemon() { m_socket->disconnectFromServer(); }
+void ApiClient::connectToCommand(const QString &program, const QStringList &arguments)
+{
+    m_socket->abort();
+    dropProcess();
+    m_path = QStringList(QStringList{program} + arguments).join(QLatin1Char(' '));
+    m_buffer.clear();
+    m_stderr.clear();
+    auto *process = new QProcess(this);
+    m_process = process;
+    process->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(process, &QProcess::started, this, &ApiClient::connected);
+    connect(process, &QProcess::readyReadStandardOutput, this, &ApiClient::onReadyRead);
+    connect(process, &QProcess::readyReadStandardError, this, [this, process] {
+        m_stderr += process->readAllStandardError();
+        if (m_stderr.size() > 4096)
+            m_stderr = m_stderr.right(4096);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, program](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return; // a crash or exit also ends in finished()
+        const QString why = tr("cannot run %1: %2").arg(program, process->errorString());
+        dropProcess();
+        failAll(why);
+        Q_EMIT disconnected(why);
+    });
+    connect(process, &QProcess::finished, this, [this, process, program](int exitCode, QProcess::ExitStatus status) {
+        m_stderr += process->readAllStandardError();
+        const QStringList lines = QString::fromLocal8Bit(m_stderr).trimmed().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QString tail = lines.mid(qMax(0, int(lines.size()) - 3)).join(QStringLiteral(" | ")).right(600);
+        QString why = status == QProcess::CrashExit ? tr("%1 crashed").arg(program) : tr("%1 ended (exit %2)").arg(program).arg(exitCode);
+        if (!tail.isEmpty())
+            why += QStringLiteral(": ") + tail;
+        dropProcess();
+        failAll(why);
+        Q_EMIT disconnected(why);
+    });
+    process->start(program, arguments);
+}
+
+void ApiClient::dropProcess()
+{
+    if (!m_process)
+        return;
+    QProcess *process = std::exchange(m_process, nullptr);
+    process->disconnect(this);
+    if (process->state() != QProcess::NotRunning) {
+        process->closeWriteChannel(); // airlockctl proxy ends when its stdin does
+        process->kill();
+    }
+    // deleteLater: this may run inside one of the process's own signals.
+    connect(process, &QProcess::finished, process, &QObject::deleteLater);
+    if (process->state() == QProcess::NotRunning)
+        process->deleteLater();
+}
+
+bool ApiClient::isConnected() const
+{
+    if (m_process)
+        return m_process->state() == QProcess::Running;
+    return m_socket->state() == QLocalSocket::ConnectedState;
+}
+
+void ApiClient::disconnectFromDaemon()
+{
+    if (!m_process)
+        return m_socket->disconnectFromServer();
+    const QString why = tr("disconnected from %1").arg(m_path);
+    dropProcess();
+    failAll(why);
+    Q_EMIT disconnected(why);
+}
 
 void ApiClient::call(const QString &method, const QJsonObject &params, QObject *context, Callback callback)
 {
@@ -47,12 +128,13 @@ void ApiClient::call(const QString &method, const QJsonObject &params, QObject *
     }
     const int id = m_nextId++;
     m_pending.insert(id, Pending{context, context != nullptr, std::move(callback)});
-    m_socket->write(rpc::encodeRequest(id, method, params));
+    const QByteArray request = rpc::encodeRequest(id, method, params);
+    m_process ? m_process->write(request) : m_socket->write(request);
 }
 
 void ApiClient::onReadyRead()
 {
-    m_buffer += m_socket->readAll();
+    m_buffer += m_process ? m_process->readAllStandardOutput() : m_socket->readAll();
     qsizetype start = 0;
     for (qsizetype nl; (nl = m_buffer.indexOf('\n', start)) >= 0; start = nl + 1) {
         const QJsonObject m = QJsonDocument::fromJson(m_buffer.mid(start, nl - start)).object();

@@ -5,6 +5,7 @@
 #include <QLocalSocket>
 #include <QObject>
 #include <QPointer>
+#include <QProcess>
 #include <functional>
 
 namespace airlock {
@@ -23,10 +24,15 @@ public:
     using Callback = std::function<void(const Reply &)>;
 
     explicit ApiClient(QObject *parent = nullptr);
+    ~ApiClient() override;
 
     void connectTo(const QString &socketPath);
+    // Speaks the same protocol over a command's stdin/stdout, e.g. `ssh host airlockctl proxy`
+    // for an airlockd on another machine. "connected" means the command started; its exit
+    // (with the end of its stderr) is the disconnect.
+    void connectToCommand(const QString &program, const QStringList &arguments);
     void disconnectFromDaemon();
-    bool isConnected() const { return m_socket->state() == QLocalSocket::ConnectedState; }
+    bool isConnected() const;
     QString socketPath() const { return m_path; }
 
     // `context` guards the callback: it is dropped when the context object is gone.
@@ -40,8 +46,11 @@ Q_SIGNALS:
 private:
     void onReadyRead();
     void failAll(const QString &why);
+    void dropProcess();
 
     QLocalSocket *m_socket;
+    QProcess *m_process = nullptr; // set while a command is the transport
+    QByteArray m_stderr;           // the end of the command's stderr, for the error message
     QString m_path;
     QByteArray m_buffer;
     int m_nextId = 1;

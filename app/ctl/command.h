@@ -75,5 +75,9 @@ void registerEgressCommands(Registry &registry);
 void registerConsoleCommands(Registry &registry);
 void registerVaultCommands(Registry &registry);
 void registerSecretCommands(Registry &registry);
+void registerWorkspaceCommands(Registry &registry);
+
+// `create NAME ... --workspace PATH` (commands_workspace.cpp): create, start, copy the repository in.
+int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath);
 
 } // namespace airlock::ctl

@@ -62,6 +62,8 @@ int create(Context &ctx, const Args &args)
         params.insert(QStringLiteral("secrets"), secrets);
     if (args.has(QStringLiteral("--start")))
         params.insert(QStringLiteral("start"), true);
+    if (args.has(QStringLiteral("--workspace")))
+        return createWithWorkspace(ctx, params, args.value(QStringLiteral("--workspace")));
     const auto result = ctx.call(QStringLiteral("sandbox.create"), params);
     if (!result)
         return kFailed;
@@ -227,10 +229,11 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--start] [--boot-timeout S]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--start] [--workspace PATH] [--boot-timeout S]"),
                   QStringLiteral("create a sandbox"),
                   {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
-                   QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--boot-timeout")},
+                   QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--workspace"),
+                   QStringLiteral("--boot-timeout")},
                   {QStringLiteral("--start")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});
     const QList<std::pair<const char *, const char *>> simpleOnes = {

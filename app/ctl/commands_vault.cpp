@@ -51,8 +51,12 @@ int init(Context &ctx, const Args &)
     return callWithPassphrase(ctx, QStringLiteral("vault.init"), passphrase);
 }
 
-int unlock(Context &ctx, const Args &)
+int unlock(Context &ctx, const Args &args)
 {
+    if (args.has(QStringLiteral("--keyring"))) {
+        const auto result = ctx.call(QStringLiteral("vault.unlock"), {{QStringLiteral("keyring"), true}});
+        return result ? printState(ctx, *result) : kFailed;
+    }
     QByteArray passphrase;
     if (!readSecretLine(QStringLiteral("Vault passphrase: "), &passphrase) || passphrase.isEmpty())
         return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
@@ -91,8 +95,19 @@ void registerVaultCommands(Registry &registry)
 {
     registry.add({QStringLiteral("vault init"), {}, QStringLiteral("create the vault; passphrase read from stdin"),
                   {}, {}, 0, 0, true, init});
-    registry.add({QStringLiteral("vault unlock"), {}, QStringLiteral("unlock the vault; passphrase read from stdin"),
-                  {}, {}, 0, 0, true, unlock});
+    registry.add({QStringLiteral("vault unlock"), QStringLiteral("[--keyring]"),
+                  QStringLiteral("unlock the vault; passphrase read from stdin, or the key from the OS keyring"),
+                  {}, {QStringLiteral("--keyring")}, 0, 0, true, unlock});
+    registry.add({QStringLiteral("vault keyring"), QStringLiteral("on|off"),
+                  QStringLiteral("keep a key to the vault in the OS keyring (GNOME Keyring, KWallet), or remove it"),
+                  {}, {}, 1, 1, true, [](Context &ctx, const Args &args) {
+                      const QString mode = args.positional.value(0);
+                      if (mode != QLatin1String("on") && mode != QLatin1String("off"))
+                          return ctx.fail(QStringLiteral("vault keyring takes on or off, not \"%1\"").arg(mode), kUsage);
+                      const auto result = ctx.call(QStringLiteral("vault.keyring"),
+                                                   {{QStringLiteral("enable"), mode == QLatin1String("on")}});
+                      return result ? printState(ctx, *result) : kFailed;
+                  }});
     registry.add({QStringLiteral("vault lock"), {}, QStringLiteral("forget the vault key until the next unlock"),
                   {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return simple(ctx, QStringLiteral("vault.lock")); }});
     registry.add({QStringLiteral("vault status"), {}, QStringLiteral("uninitialised, locked or unlocked"),

@@ -9,6 +9,7 @@
 #include "sandboxengine.h"
 
 #include <QDeadlineTimer>
+#include <QPointer>
 #include <QJsonArray>
 #include <QSet>
 #include <QSemaphore>
@@ -261,6 +262,9 @@ void SandboxService::registerMethods(ApiServer &api)
         if (recipe.isEmpty())
             return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
         const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
+        if (!m_builds.begin(imageName))
+            return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
+                                                           "(image.cancel)").arg(imageName));
         onBuilder([this, call, recipe, imageName](SandboxEngine &e) {
             auto progress = [this, imageName](int percent, const QString &message) {
                 publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
@@ -268,7 +272,9 @@ void SandboxService::registerMethods(ApiServer &api)
                                                   {QStringLiteral("percent"), percent},
                                                   {QStringLiteral("message"), message}});
             };
-            auto r = e.buildImage(recipe, imageName, progress, [this] { return m_stopping.load(); });
+            auto r = e.buildImage(recipe, imageName, progress,
+                                  [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
+            m_builds.end(imageName);
             if (!r) {
                 publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
                                                   {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}});
@@ -281,6 +287,16 @@ void SandboxService::registerMethods(ApiServer &api)
             onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
             call.reply(r.value());
         });
+    });
+    // Stops a queued or running build; the build's own call then fails with "cancelled" and
+    // nothing of it is kept.
+    api.registerMethod(QStringLiteral("image.cancel"), [this](const Call &call) {
+        const QString imageName = str(call, "name");
+        if (imageName.isEmpty())
+            return call.fail(rpc::InvalidParams, QStringLiteral("image.cancel needs the name of the image being built"));
+        if (!m_builds.cancel(imageName))
+            return call.fail(rpc::NotFound, QStringLiteral("no build of the image %1 is running: nothing to cancel").arg(imageName));
+        call.reply(QJsonObject{{QStringLiteral("name"), imageName}, {QStringLiteral("cancelled"), true}});
     });
     api.registerMethod(QStringLiteral("image.remove"), [this](const Call &call) {
         const QString imageName = str(call, "name");
@@ -360,9 +376,19 @@ void SandboxService::registerMethods(ApiServer &api)
         const QString newName = str(call, "new_name");
         const bool startIt = call.params().value(QLatin1String("start")).toBool();
         onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
-            auto r = e.fork(sandbox, id, newName, call.peer().uid);
+            decltype(CreateRequest::lend) lend;
+            if (m_secrets)
+                lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
+            auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
             if (!r)
                 return call.fail(r.error());
+            if (m_inheritRules) {
+                if (Status s = m_inheritRules(sandbox, newName); !s) {
+                    e.remove(newName, call.peer().uid); // a fork that reaches less than its origin is not what was asked
+                    return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
+                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
+                }
+            }
             publishState(e, newName, call.peer().uid);
             if (!startIt)
                 return call.reply(r.value());
@@ -419,6 +445,42 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         failed(QStringLiteral("sandbox %1 did not boot: the guest agent did not answer within %2 s; it was "
                               "stopped (state: stopped). Check its console (airlockctl console %1) and its image, "
                               "or give it more time (--boot-timeout)").arg(name).arg(timeoutS));
+    });
+}
+
+void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS)
+{
+    const QByteArray caPem = m_secrets ? m_secrets->caPem(name) : QByteArray();
+    auto domain = engine.domainOf(name, uid);
+    if (caPem.isEmpty() || !domain)
+        return;
+    virConnectPtr conn = engine.connection();
+    inPool([this, conn, domain = domain.value(), name, timeoutS, caPem] {
+        QDeadlineTimer deadline(qint64(timeoutS) * 1000);
+        DomainRef dom(conn, domain);
+        QString why = QStringLiteral("its guest agent did not answer within %1 s").arg(timeoutS);
+        while (dom.ptr && !m_stopping && !deadline.hasExpired()) {
+            if (GuestAgent(dom.ptr).ping(2)) {
+                const Status s = SecretBridge::installTrust(dom.ptr, caPem);
+                if (s)
+                    return;
+                why = s.error().message();
+                break;
+            }
+            QThread::msleep(250);
+        }
+        if (m_stopping)
+            return;
+        const QJsonObject alert{{QStringLiteral("sandbox"), name},
+                                {QStringLiteral("kind"), QStringLiteral("trust")},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to the hosts "
+                                                "its secrets are bound to will fail; restart it").arg(name, why)}};
+        QPointer<ApiServer> api = &m_api;
+        QMetaObject::invokeMethod(api.data(), [api, alert] {
+            if (api)
+                api->publish(QStringLiteral("alert"), alert);
+        }, Qt::QueuedConnection);
     });
 }
 
@@ -552,6 +614,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             auto d = e.describe(sandbox, uid);
             return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});
         }
+        if (method == QLatin1String("start"))
+            installTrustOnceUp(e, sandbox, uid, bootTimeout); // the caller did not wait; the guest still needs its CA
         publishState(e, sandbox, uid);
         auto d = e.describe(sandbox, uid);
         call.reply(d ? d.value() : QJsonObject{{QStringLiteral("name"), sandbox}, {QStringLiteral("state"), QStringLiteral("removed")}});

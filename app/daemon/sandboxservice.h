@@ -1,4 +1,5 @@
 #pragma once
+#include "daemon/buildcancels.h"
 #include "daemon/service.h"
 #include "core/config.h"
 
@@ -43,6 +44,9 @@ public:
     void contributeStatus(QJsonObject &status) const override;
     // Lends secrets at create and installs the sandbox CA in booted guests; set before start().
     void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
+    // Copies a fork's origin's sandbox rules to the fork (blocking; called on the engine thread).
+    using RuleInheritance = std::function<Status(const QString &origin, const QString &fork)>;
+    void setRuleInheritance(RuleInheritance inherit) { m_inheritRules = std::move(inherit); }
 
 private:
     // Runs `work` on the engine's thread.
@@ -62,6 +66,10 @@ private:
     QJsonArray withDisks(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
+
+    // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
+    // agent answers, or raises an alert saying why it could not.
+    void installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS);
 
     // Opens the console stream right after a start, so the boot is in its history.
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
@@ -86,9 +94,11 @@ private:
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
+    BuildCancels m_builds; // image.cancel
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;
+    RuleInheritance m_inheritRules;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
     QTimer m_diskWatch;

@@ -115,6 +115,25 @@ Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId
     return env;
 }
 
+Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId, const QString &origin)
+{
+    Vault &vault = m_vault.vault();
+    Result<QMap<QString, QString>> env = vault.inheritLoans(store, origin, forkId);
+    if (!env || env->isEmpty())
+        return env;
+    if (vault.state() != VaultState::Unlocked)
+        return Error{QStringLiteral("cannot fork: %1 borrows secrets and the Airlock vault is %2")
+                         .arg(origin, vaultStateName(vault.state())),
+                     QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), rpc::Unavailable};
+    Result<QByteArray> ca = vault.issueSandboxCa(store, forkId);
+    if (!ca)
+        return ca.error();
+    const QMap<QString, QString> trust = trustEnvironment(guestBundlePath());
+    for (auto it = trust.cbegin(); it != trust.cend(); ++it)
+        env->insert(it.key(), it.value());
+    return env;
+}
+
 QByteArray SecretBridge::caPem(const QString &sandbox)
 {
     Result<QByteArray> pem = m_vault.vault().sandboxCaPem(sandbox);

@@ -48,6 +48,8 @@ public:
     Status check(const QList<SecretLoan> &loans, const QMap<QString, QString> &env, uid_t owner);
     // Inside create's transaction: the loans and the sandbox CA; returns the guest variables.
     Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans, uid_t owner);
+    // Inside a fork's create transaction: the origin's loans and a CA of the fork's own.
+    Result<QMap<QString, QString>> inherit(Store &store, qint64 forkId, const QString &origin);
     // The sandbox CA's certificate, or empty when the sandbox borrows nothing (engine thread).
     QByteArray caPem(const QString &sandbox);
     // The sandbox is gone (or its create failed): its CA and decrypted secrets leave memory.

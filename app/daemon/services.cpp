@@ -6,6 +6,10 @@
 #include "daemon/secretbridge.h"
 #include "daemon/vaultservice.h"
 
+#include <chrono>
+#include <future>
+#include <memory>
+
 namespace airlock {
 
 std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
@@ -22,6 +26,17 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
     egress->setFlowHandoff(bridge.get());
     sandboxes->setSecretBridge(bridge.get());
+    sandboxes->setRuleInheritance([r = rules.get()](const QString &origin, const QString &fork) -> Status {
+        auto done = std::make_shared<std::promise<Status>>();
+        std::future<Status> result = done->get_future();
+        r->runOnStore([done, origin, fork](RuleStore &store) {
+            Result<int> copied = store.copySandboxRules(origin, fork);
+            done->set_value(copied ? Status(ok()) : Status(copied.error()));
+        });
+        if (result.wait_for(std::chrono::seconds(30)) != std::future_status::ready)
+            return Error{QStringLiteral("the rule service did not answer"), QStringLiteral("the daemon is shutting down; try again")};
+        return result.get();
+    });
     services.push_back(std::move(rules));
     services.push_back(std::move(vault));
     services.push_back(std::move(egress));

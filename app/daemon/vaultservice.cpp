@@ -2,6 +2,7 @@
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "daemon/daemon.h"
+#include "core/logging.h"
 #include "securebytes.h"
 
 #include <QJsonArray>
@@ -25,7 +26,10 @@ bool stringParam(const Call &call, const char *name, QString *out, bool required
     return false;
 }
 
-QJsonObject stateObject(const Vault &vault) { return {{QStringLiteral("vault"), vaultStateName(vault.state())}}; }
+QJsonObject stateObject(Vault &vault)
+{
+    return {{QStringLiteral("vault"), vaultStateName(vault.state())}, {QStringLiteral("keyring"), vault.hasKeyringSlot()}};
+}
 
 QJsonObject secretJson(const SecretInfo &s)
 {
@@ -69,7 +73,21 @@ Status VaultService::start()
                 api->publish(QStringLiteral("alert"), alert);
         }, Qt::QueuedConnection);
     });
-    return m_interceptor->init();
+    if (Status s = m_interceptor->init(); !s)
+        return s;
+    // Started inside a desktop session with a keyring slot: open without asking.
+    if (m_vault->state() == VaultState::Locked && m_vault->hasKeyringSlot() &&
+        !qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
+        Vault *vault = m_vault.get();
+        m_worker.start([vault] {
+            const Status s = vault->unlockFromKeyring();
+            if (s)
+                qCInfo(lcVault) << "vault unlocked from the OS keyring";
+            else
+                qCWarning(lcVault) << "the OS keyring did not unlock the vault:" << s.error().message();
+        });
+    }
+    return ok();
 }
 
 void VaultService::setInterceptListener(Interceptor::EventSink listener)
@@ -116,8 +134,24 @@ void VaultService::registerMethods(ApiServer &api)
     };
     api.registerMethod(QStringLiteral("vault.init"),
                        passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.init(p); }));
-    api.registerMethod(QStringLiteral("vault.unlock"),
-                       passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.unlock(p); }));
+    const auto unlockWithPassphrase = passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.unlock(p); });
+    api.registerMethod(QStringLiteral("vault.unlock"), [this, vault, unlockWithPassphrase](const Call &call) {
+        if (!call.params().value(QLatin1String("keyring")).toBool())
+            return unlockWithPassphrase(call);
+        onWorker(call, [vault](const Call &c) {
+            const Status s = vault->unlockFromKeyring();
+            s ? c.reply(stateObject(*vault)) : c.fail(s.error());
+        });
+    });
+    api.registerMethod(QStringLiteral("vault.keyring"), [this, vault](const Call &call) {
+        const QJsonValue enable = call.params().value(QLatin1String("enable"));
+        if (!enable.isBool())
+            return call.fail(rpc::InvalidParams, QStringLiteral("\"enable\" must be true or false"));
+        onWorker(call, [vault, on = enable.toBool()](const Call &c) {
+            const Status s = on ? vault->enableKeyringSlot() : vault->disableKeyringSlot();
+            s ? c.reply(stateObject(*vault)) : c.fail(s.error());
+        });
+    });
     api.registerMethod(QStringLiteral("vault.lock"), [this, vault](const Call &call) {
         onWorker(call, [vault](const Call &c) {
             vault->lock();

@@ -1,6 +1,7 @@
 #include "core/config.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QtGlobal>
 #include <unistd.h>
@@ -9,6 +10,17 @@ namespace airlock {
 
 namespace {
 bool runningAsRoot() { return ::geteuid() == 0; }
+
+const QString kSystemSocket = QStringLiteral("/run/airlock/airlockd.sock");
+
+// A user's own daemon (development, or no system service installed).
+QString userSocketPath()
+{
+    QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (runtime.isEmpty())
+        runtime = QDir::tempPath() + QStringLiteral("/airlock-") + QString::number(::getuid());
+    return runtime + QStringLiteral("/airlock/airlockd.sock");
+}
 
 QString envOr(const char *name, const QString &fallback)
 {
@@ -29,12 +41,10 @@ QString defaultSocketPath()
     const QString fromEnv = qEnvironmentVariable("AIRLOCK_SOCKET");
     if (!fromEnv.isEmpty())
         return fromEnv;
-    if (runningAsRoot())
-        return QStringLiteral("/run/airlock/airlockd.sock");
-    QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
-    if (runtime.isEmpty())
-        runtime = QDir::tempPath() + QStringLiteral("/airlock-") + QString::number(::getuid());
-    return runtime + QStringLiteral("/airlock/airlockd.sock");
+    // Installed, airlockd is a system service and users of group airlock talk to it.
+    if (runningAsRoot() || QFileInfo::exists(kSystemSocket))
+        return kSystemSocket;
+    return userSocketPath();
 }
 
 QString defaultLibvirtUri()
@@ -46,7 +56,7 @@ QString defaultLibvirtUri()
 DaemonConfig DaemonConfig::defaults()
 {
     DaemonConfig c;
-    c.socketPath = runningAsRoot() ? QStringLiteral("/run/airlock/airlockd.sock") : defaultSocketPath();
+    c.socketPath = runningAsRoot() ? kSystemSocket : userSocketPath();
     c.dataDir = defaultDataDir();
     c.libvirtUri = defaultLibvirtUri();
     return c;

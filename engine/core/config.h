@@ -22,7 +22,8 @@ struct DaemonConfig {
     QString lockPath() const;              // <dataDir>/airlockd.lock
 };
 
-// Where a client looks for the daemon: $AIRLOCK_SOCKET, else the daemon's default.
+// Where a client looks for the daemon: $AIRLOCK_SOCKET, else the system service's socket
+// when it exists (or the client is root), else the user's own daemon's.
 QString defaultSocketPath();
 QString defaultDataDir();
 QString defaultLibvirtUri();

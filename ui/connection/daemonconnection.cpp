@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSignalBlocker>
 #include <QStandardPaths>
 
 namespace airlock::ui {
@@ -67,12 +68,39 @@ void DaemonConnection::attempt(bool mayStartDaemon, bool quiet)
     m_attempting = true;
     if (!quiet)
         setState(State::Connecting);
-    m_client->connectTo(m_socketPath);
+    if (m_command.isEmpty())
+        m_client->connectTo(m_socketPath);
+    else
+        m_client->connectToCommand(m_command.first(), m_command.mid(1));
+}
+
+QString DaemonConnection::target() const
+{
+    return m_command.isEmpty() ? m_socketPath : m_command.join(QLatin1Char(' '));
+}
+
+void DaemonConnection::switchTo(const QStringList &command)
+{
+    m_reconnectTimer.stop();
+    m_statusTimer.stop();
+    {
+        const QSignalBlocker quiet(m_client); // not a lost connection: the user left it
+        m_client->disconnectFromDaemon();
+    }
+    m_command = command;
+    m_attempting = false;
+    m_status = {};
+    m_reason.clear();
+    m_hint.clear();
+    m_details.clear();
+    setState(State::NotConnected);
+    attempt(m_command.isEmpty(), false);
 }
 
 void DaemonConnection::onConnected()
 {
-    m_attempting = false;
+    // A command "connects" when it starts; only the status answer shows airlockd is there.
+    m_attempting = !m_command.isEmpty();
     m_reconnectTimer.stop();
     m_reason.clear();
     m_hint.clear();
@@ -85,6 +113,7 @@ void DaemonConnection::onConnected()
             m_client->disconnectFromDaemon();
             return;
         }
+        m_attempting = false;
         m_status = r.result.toObject();
         setState(State::Connected);
         Q_EMIT statusChanged(m_status);
@@ -108,6 +137,15 @@ void DaemonConnection::onConnectFailed(const QString &why)
         return;
     }
 
+    if (!m_command.isEmpty()) {
+        if (!m_quietAttempt)
+            fail(tr("Cannot reach airlockd through `%1`: %2").arg(target(), why),
+                 tr("Check that this command works in a terminal (ssh access to the host, airlockctl installed there and "
+                    "you in its airlock group), then press Retry."),
+                 why);
+        m_reconnectTimer.start();
+        return;
+    }
     const QFileInfo socket(m_socketPath);
     if (socket.exists() && !socket.isWritable()) {
         fail(tr("Permission denied on %1.").arg(m_socketPath),

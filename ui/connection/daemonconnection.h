@@ -38,6 +38,16 @@ public:
     void setAutoStart(bool on) { m_autoStart = on; }
     void setReconnectInterval(int ms) { m_reconnectTimer.setInterval(ms); }
 
+    // Reach airlockd through a command's stdin/stdout instead of the local socket, e.g.
+    // {"ssh", "devbox", "airlockctl", "proxy"}; empty: the local socket. No daemon is started
+    // for a command. Takes effect on the next start(); switchTo() applies it at once.
+    void setCommand(const QStringList &argv) { m_command = argv; }
+    QStringList command() const { return m_command; }
+    // Drops the current connection (views clear) and connects to the given target.
+    void switchTo(const QStringList &command);
+    // The socket path or the command line this connection reaches airlockd by.
+    QString target() const;
+
     // Begins connecting (and starting a daemon if none listens).
     void start();
     // The user's Retry: like start(), starting a daemon again if needed.
@@ -63,6 +73,7 @@ private:
     ApiClient *m_client;
     QString m_socketPath;
     QString m_daemonProgram;
+    QStringList m_command;
     State m_state = State::NotConnected;
     QJsonObject m_status;
     QString m_reason, m_hint, m_details;

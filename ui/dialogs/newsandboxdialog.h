@@ -1,6 +1,9 @@
 #pragma once
 #include <QDialog>
+#include <QJsonObject>
 #include <QPointer>
+#include <atomic>
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -8,33 +11,57 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QProgressBar;
+class QPushButton;
 class QSpinBox;
 
 namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
-// New sandbox: name, agent template, image, resources, secrets to lend, start now.
-// Sends sandbox.create and stays open with the daemon's message when it is refused.
+// New sandbox: name, agent template, image, resources, secrets to lend, start now, and a
+// host repository to copy in as the workspace. Sends sandbox.create (with a workspace: the
+// client-side copy of app/workspace/ on a worker thread, as airlockctl create --workspace)
+// and stays open with the message when it is refused.
 class NewSandboxDialog : public QDialog {
     Q_OBJECT
 public:
     explicit NewSandboxDialog(ApiClient *client, QWidget *parent = nullptr);
     QJsonObject createParams() const;
     QLineEdit *nameEdit() const { return m_name; }
+    QLineEdit *workspaceEdit() const { return m_workspace; }
+    QPushButton *workspaceBrowseButton() const { return m_browse; }
+    QLabel *messageLabel() const { return m_error; }
+    // The sandbox.create (or create-with-workspace) answer once accepted.
+    QJsonObject createdSandbox() const { return m_created; }
+    QComboBox *presetCombo() const { return m_preset; }
+    QString errorText() const;
 
     void accept() override;
+    // While a workspace is being copied in: cancels, removes the sandbox, then closes.
+    void reject() override;
 
 private:
     void loadChoices();
+    void chooseWorkspace();
+    void createWithWorkspace(const QString &repoPath);
+    // After sandbox.create: the chosen preset's allow rules, then the start (so the guest
+    // never runs without them).
+    void applyPreset(const QString &name, bool start);
 
     QPointer<ApiClient> m_client;
     QLineEdit *m_name;
     QComboBox *m_template;
     QComboBox *m_image;
     QSpinBox *m_cpus, *m_memory, *m_disk;
+    QComboBox *m_preset;
     QListWidget *m_secrets;
     QCheckBox *m_start;
+    QLineEdit *m_workspace;
+    QPushButton *m_browse;
+    QProgressBar *m_progress;
+    QJsonObject m_created;
+    std::shared_ptr<std::atomic_bool> m_cancel; // set while a workspace job runs
     QLabel *m_error;
     QDialogButtonBox *m_buttons;
 };

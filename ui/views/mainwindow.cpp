@@ -1,6 +1,10 @@
 #include "views/mainwindow.h"
 #include "connection/daemonconnection.h"
+#include "dialogs/exportdialog.h"
+#include "connection/remotehosts.h"
+#include "dialogs/imagebuilddialog.h"
 #include "dialogs/newsandboxdialog.h"
+#include "dialogs/remotehostdialog.h"
 #include "dialogs/secretsdialog.h"
 #include "dialogs/vaultdialog.h"
 #include "models/decisioncolors.h"
@@ -15,11 +19,13 @@
 #include "views/snapshotsview.h"
 #include "views/terminalview.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
@@ -36,7 +42,8 @@ namespace airlock::ui {
 
 MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     : QMainWindow(parent), m_connection(connection), m_sandboxes(new SandboxModel(this)), m_egress(new EgressModel(this)),
-      m_pending(new PendingModel(this))
+      m_pending(new PendingModel(this)),
+      m_hosts(new RemoteHosts(this))
 {
     setWindowTitle(tr("Airlock"));
     ApiClient *client = connection->client();
@@ -172,6 +179,10 @@ void MainWindow::buildMenus()
         if (dialog.exec() == QDialog::Accepted)
             m_sandboxes->reload();
     });
+    connect(file->addAction(tr("&Build image…")), &QAction::triggered, this, [this] {
+        ImageBuildDialog dialog(m_connection->client(), this);
+        dialog.exec();
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -195,6 +206,16 @@ void MainWindow::buildMenus()
         if (method != QLatin1String("sandbox.pause") && method != QLatin1String("sandbox.resume"))
             toolbar->addAction(a);
     }
+    sandbox->addSeparator();
+    m_exportChanges = sandbox->addAction(tr("E&xport changes…"));
+    m_exportChanges->setObjectName(QStringLiteral("exportChanges"));
+    m_exportChanges->setToolTip(tr("Bring the sandbox's new commits in /workspace back as a bundle or patches"));
+    connect(m_exportChanges, &QAction::triggered, this, &MainWindow::exportChanges);
+    m_sandboxActions << m_exportChanges;
+
+    m_hostsMenu = menuBar()->addMenu(tr("&Hosts"));
+    connect(m_hosts, &RemoteHosts::changed, this, &MainWindow::rebuildHostsMenu);
+    rebuildHostsMenu();
 
     QMenu *vault = menuBar()->addMenu(tr("&Vault"));
     connect(vault->addAction(tr("&Unlock…")), &QAction::triggered, this, [this] {
@@ -228,6 +249,47 @@ void MainWindow::buildMenus()
     });
 }
 
+void MainWindow::rebuildHostsMenu()
+{
+    m_hostsMenu->clear();
+    auto *group = new QActionGroup(m_hostsMenu);
+    auto addHost = [&](const QString &label, const QString &name) {
+        QAction *a = m_hostsMenu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(name == m_host);
+        a->setActionGroup(group);
+        connect(a, &QAction::triggered, this, [this, name] { connectToHost(name); });
+    };
+    addHost(tr("This computer"), QString());
+    for (const RemoteHosts::Host &h : m_hosts->hosts())
+        addHost(h.name, h.name);
+    m_hostsMenu->addSeparator();
+    connect(m_hostsMenu->addAction(tr("&Add remote host…")), &QAction::triggered, this, [this] {
+        RemoteHostDialog dialog(m_hosts, this);
+        if (dialog.exec() == QDialog::Accepted)
+            connectToHost(dialog.nameEdit()->text().trimmed());
+    });
+    QAction *remove = m_hostsMenu->addAction(tr("&Remove this host"));
+    remove->setEnabled(!m_host.isEmpty());
+    connect(remove, &QAction::triggered, this, [this] {
+        const QString name = m_host;
+        connectToHost(QString());
+        m_hosts->remove(name);
+    });
+}
+
+bool MainWindow::connectToHost(const QString &name)
+{
+    const RemoteHosts::Host *host = name.isEmpty() ? nullptr : m_hosts->find(name);
+    if (!name.isEmpty() && !host)
+        return false;
+    m_host = name;
+    setWindowTitle(name.isEmpty() ? QString() : tr("%1 — Airlock").arg(name));
+    rebuildHostsMenu();
+    m_connection->switchTo(host ? host->command : QStringList());
+    return true;
+}
+
 void MainWindow::buildStatusBar()
 {
     m_stateLabel = new QLabel(this);
@@ -256,12 +318,14 @@ void MainWindow::onStateChanged()
     const State state = m_connection->state();
     const bool connected = state == State::Connected;
     switch (state) {
-    case State::Connected: m_stateLabel->setText(tr("Connected to airlockd")); break;
+    case State::Connected:
+        m_stateLabel->setText(m_host.isEmpty() ? tr("Connected to airlockd") : tr("Connected to airlockd on %1").arg(m_host));
+        break;
     case State::Connecting: m_stateLabel->setText(tr("Connecting…")); break;
     case State::StartingDaemon: m_stateLabel->setText(tr("Starting airlockd…")); break;
     case State::NotConnected: m_stateLabel->setText(tr("Not connected: %1").arg(m_connection->reason())); break;
     }
-    m_stateLabel->setToolTip(m_connection->socketPath());
+    m_stateLabel->setToolTip(m_connection->target());
     updateActions();
     centralWidget()->findChild<QSplitter *>()->setEnabled(connected);
     m_pendingPanel->setEnabled(connected);
@@ -429,6 +493,16 @@ void MainWindow::onSandboxSelected()
     m_snapshots->setSandbox(name);
     m_secrets->setSandbox(name);
     m_settings->setSandbox(name);
+}
+
+ExportDialog *MainWindow::exportChanges()
+{
+    if (m_current.isEmpty())
+        return nullptr;
+    auto *dialog = new ExportDialog(m_connection->socketPath(), m_current, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::sandboxAction(const QString &method)

@@ -2,7 +2,9 @@
 #include <QJsonObject>
 #include <QMainWindow>
 
+class QAction;
 class QDockWidget;
+class QMenu;
 class QLabel;
 class QStackedWidget;
 class QSystemTrayIcon;
@@ -12,6 +14,8 @@ class QTableView;
 namespace airlock::ui {
 
 class ConnectionBanner;
+class ExportDialog;
+class RemoteHosts;
 class DaemonConnection;
 class EgressModel;
 class NetworkView;
@@ -40,15 +44,27 @@ public:
     NetworkView *networkView() const { return m_network; }
     TerminalView *terminalView() const { return m_terminal; }
     PendingPanel *pendingPanel() const { return m_pendingPanel; }
+    SnapshotsView *snapshotsView() const { return m_snapshots; }
     QString currentSandbox() const { return m_current; }
     void selectSandbox(const QString &name);
     // Selects `name` as soon as the sandbox list has it (command line: --sandbox).
     void selectSandboxWhenListed(const QString &name) { m_current = name; }
+    // The Hosts menu: this computer's airlockd or one on another machine (over ssh).
+    RemoteHosts *remoteHosts() const { return m_hosts; }
+    QMenu *hostsMenu() const { return m_hostsMenu; }
+    // Empty: this computer.
+    QString currentHost() const { return m_host; }
+    // Switches to the named remote host (empty: this computer); false if there is no such host.
+    bool connectToHost(const QString &name);
     // terminal, network, snapshots, secrets or settings.
     bool showTab(const QString &key);
+    // Sandbox > Export changes…: opens the export dialog for the selected sandbox.
+    ExportDialog *exportChanges();
+    QAction *exportChangesAction() const { return m_exportChanges; }
 
 private:
     void buildMenus();
+    void rebuildHostsMenu();
     void buildStatusBar();
     void onStateChanged();
     void onStatus(const QJsonObject &status);
@@ -85,7 +101,11 @@ private:
     QString m_shown;   // the sandbox the tabs show
     QList<QAction *> m_sandboxActions;
     QAction *m_newSandbox = nullptr;
+    QAction *m_exportChanges = nullptr;
     int m_statusSandboxes = 0;
+    RemoteHosts *m_hosts;
+    QMenu *m_hostsMenu = nullptr;
+    QString m_host;
 };
 
 } // namespace airlock::ui

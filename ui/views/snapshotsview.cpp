@@ -142,6 +142,7 @@ void SnapshotsView::reload()
     });
 }
 
+// The id as the tree keeps it (text); the API takes it as a number (snapshot ids are integers).
 QString SnapshotsView::currentId() const
 {
     const QTreeWidgetItem *item = m_tree->currentItem();
@@ -155,6 +156,11 @@ void SnapshotsView::updateButtons()
     m_restore->setEnabled(has);
     m_fork->setEnabled(has);
     m_delete->setEnabled(has);
+}
+
+QString SnapshotsView::message() const
+{
+    return m_message->text();
 }
 
 void SnapshotsView::report(const QString &what, const QString &error)
@@ -193,7 +199,7 @@ void SnapshotsView::restore()
         if (answer != QMessageBox::Yes)
             return;
     }
-    m_client->call(QStringLiteral("snapshot.restore"), {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id}}, this,
+    m_client->call(QStringLiteral("snapshot.restore"), {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id.toLongLong()}}, this,
                    [this](const ApiClient::Reply &r) {
                        report(r.ok ? tr("Restored.") : tr("Could not restore"), r.ok ? QString() : r.errorMessage);
                        reload();
@@ -211,7 +217,7 @@ void SnapshotsView::fork()
     if (!ok || name.isEmpty())
         return;
     m_client->call(QStringLiteral("sandbox.fork"),
-                   {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id}, {QStringLiteral("new_name"), name}}, this,
+                   {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id.toLongLong()}, {QStringLiteral("new_name"), name}}, this,
                    [this, name](const ApiClient::Reply &r) {
                        report(r.ok ? tr("Forked into %1.").arg(name) : tr("Could not fork"), r.ok ? QString() : r.errorMessage);
                    });
@@ -248,7 +254,7 @@ void SnapshotsView::commitRemoval()
         return;
     const QString sandbox = std::exchange(m_removingSandbox, {});
     const QString id = std::exchange(m_removingId, {});
-    m_client->call(QStringLiteral("snapshot.remove"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("id"), id}}, this,
+    m_client->call(QStringLiteral("snapshot.remove"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("id"), id.toLongLong()}}, this,
                    [this](const ApiClient::Reply &r) {
                        if (!r.ok)
                            report(tr("Could not delete the snapshot"), r.errorMessage);

@@ -26,6 +26,9 @@ public:
     void reload();
     void onEvent(const QString &topic, const QJsonObject &data);
     QTreeWidget *tree() const { return m_tree; }
+    QPushButton *createButton() const { return m_create; }
+    QPushButton *restoreButton() const { return m_restore; }
+    QString message() const;
 
 private:
     QString currentId() const;

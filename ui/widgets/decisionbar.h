@@ -21,6 +21,8 @@ public:
     void setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port);
     void clearTarget();
     qint64 targetId() const { return m_id; }
+    QPushButton *allowButton() const { return m_allow; }
+    QPushButton *denyButton() const { return m_deny; }
 
     // "*.example.com" for api.example.com (anchored: never matches evilexample.com).
     static QString domainPattern(const QString &host);

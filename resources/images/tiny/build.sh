@@ -1,6 +1,7 @@
 #!/bin/bash
 # Recipe "tiny": a few-MB guest for tests and quick sandboxes, made of Debian packages
-# (the cloud kernel and its virtio modules, busybox, curl, qemu-guest-agent, resize2fs).
+# (the cloud kernel and its virtio modules, busybox, curl, qemu-guest-agent, resize2fs, and
+# git's one binary for workspaces).
 #   build.sh OUTDIR     writes OUTDIR/vmlinuz, OUTDIR/initrd.img, OUTDIR/rootfs.img
 #   build.sh --fetch    only downloads the packages into the cache (see below)
 # Prints "PROGRESS <percent> <message>" lines for airlockd; any failure exits non-zero and
@@ -17,7 +18,7 @@ progress() { echo "PROGRESS $1 $2"; }
 progress 5 "resolving packages"
 kernel_pkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
 [ -n "$kernel_pkg" ] || { echo "cannot resolve linux-image-cloud-amd64 (run apt-get update)" >&2; exit 1; }
-packages=("$kernel_pkg" busybox-static curl qemu-guest-agent e2fsprogs)
+packages=("$kernel_pkg" busybox-static curl qemu-guest-agent e2fsprogs git)
 
 # Packages are kept in a cache keyed by their exact version, so a rebuild (or a build inside
 # a network namespace without a route out, as in the tests) needs no download:
@@ -56,8 +57,13 @@ cp "$work/x/bin/busybox" "$root/bin/busybox"
 for applet in $("$root/bin/busybox" --list); do
     [ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
-binaries=("$work/x/usr/bin/curl" "$work/x/usr/sbin/qemu-ga" "$work/x/sbin/resize2fs")
+binaries=("$work/x/usr/bin/curl" "$work/x/usr/sbin/qemu-ga" "$work/x/sbin/resize2fs" "$work/x/usr/bin/git")
 cp "$work/x/usr/bin/curl" "$root/usr/bin/curl"
+# git: its builtins (clone, fetch, commit, bundle, format-patch) are all one binary; the
+# helper scripts, perl and the http transports stay out (a workspace travels as a bundle).
+cp "$work/x/usr/bin/git" "$root/usr/bin/git"
+mkdir -p "$root/usr/lib/git-core" "$root/usr/share/git-core/templates"
+ln -s ../../bin/git "$root/usr/lib/git-core/git"
 cp "$work/x/usr/sbin/qemu-ga" "$root/usr/sbin/qemu-ga"
 cp "$work/x/sbin/resize2fs" "$root/usr/sbin/resize2fs"
 for bin in "${binaries[@]}"; do

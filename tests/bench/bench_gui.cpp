@@ -1,0 +1,136 @@
+// GUI benchmark (issue 6, "Speed"): the whole airlock window connected to a real airlockd,
+// fed egress attempts the way the daemon's events reach it (ApiClient::event -> MainWindow
+// -> models -> Network table). Measures
+//   - event -> row latency: from an attempt's arrival until its row is in the Network table
+//     and painted (p50/p99 of 200; target < 100 ms; the broker -> GUI part is measured with
+//     a real guest in tests/gui/test_gui_guest, "attempt -> pending row");
+//   - memory of the whole GUI process (VmRSS) holding 100,000 attempts (target < 200 MiB).
+// Prints the numbers; asserts only that the measurement worked.
+#include "api/apiclient.h"
+#include "connection/daemonconnection.h"
+#include "daemonprocess.h"
+#include "models/egressmodel.h"
+#include "views/mainwindow.h"
+#include "views/networkview.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QTableView>
+#include <QTest>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace airlock::ui;
+
+namespace {
+
+qint64 rssKiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
+}
+
+QJsonObject attempt(qint64 id)
+{
+    static const char *decisions[] = {"allowed", "denied", "pending"};
+    static const char *hosts[] = {"registry.npmjs.org", "api.anthropic.com", "github.com", "pypi.org", "evil.example"};
+    return {{QStringLiteral("id"), id},
+            {QStringLiteral("sandbox"), QStringLiteral("agent-%1").arg(id % 4)},
+            {QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+            {QStringLiteral("proto"), QStringLiteral("tls")},
+            {QStringLiteral("host"), QString::fromLatin1(hosts[id % 5])},
+            {QStringLiteral("ip"), QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250)},
+            {QStringLiteral("port"), 443},
+            {QStringLiteral("sni"), QString::fromLatin1(hosts[id % 5])},
+            {QStringLiteral("decision"), QString::fromLatin1(decisions[id % 3 == 2 ? 1 : id % 3])},
+            {QStringLiteral("rule"), id % 3 == 0 ? QJsonValue(id % 50) : QJsonValue()},
+            {QStringLiteral("reason"), QStringLiteral("rule %1").arg(id % 50)},
+            {QStringLiteral("bytes_up"), (id * 13) % 5000},
+            {QStringLiteral("bytes_down"), (id * 37) % 100000}};
+}
+
+} // namespace
+
+class BenchGui : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void latencyAndMemory();
+};
+
+void BenchGui::latencyAndMemory()
+{
+    DaemonProcess daemon;
+    QVERIFY2(daemon.start(), qPrintable(daemon.log()));
+    DaemonConnection connection(daemon.socketPath());
+    connection.setAutoStart(false);
+    MainWindow window(&connection);
+    window.show();
+    connection.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    window.showTab(QStringLiteral("network"));
+    QTableView *table = window.networkView()->table();
+    QAbstractItemModel *rows = table->model();
+    airlock::ApiClient *client = connection.client();
+    QTest::qWait(500);
+    const qint64 baseKiB = rssKiB();
+
+    // Latency: one attempt at a time, as an agent's connections arrive.
+    std::vector<double> latencies;
+    qint64 id = 1;
+    for (int i = 0; i < 200; ++i, ++id) {
+        const int before = rows->rowCount();
+        QElapsedTimer t;
+        t.start();
+        Q_EMIT client->event(QStringLiteral("egress"), attempt(id));
+        while (rows->rowCount() == before && t.elapsed() < 2000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        table->viewport()->repaint(); // on screen, not just in the model
+        latencies.push_back(double(t.nsecsElapsed()) / 1e6);
+        QVERIFY2(rows->rowCount() > before, "an attempt never became a row");
+        QTest::qWait(10);
+    }
+    std::sort(latencies.begin(), latencies.end());
+
+    // Memory: 100,000 attempts, arriving in bursts as a busy agent would produce them.
+    constexpr int kAttempts = 100000;
+    QElapsedTimer fill;
+    fill.start();
+    while (id <= kAttempts) {
+        for (int i = 0; i < 1000 && id <= kAttempts; ++i, ++id)
+            Q_EMIT client->event(QStringLiteral("egress"), attempt(id));
+        QCoreApplication::processEvents();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(window.egressModel()->rowCount(), kAttempts, 60000);
+    const qint64 fillMs = fill.elapsed();
+    table->scrollToBottom();
+    window.grab(); // paint the whole window once with all rows
+    QTest::qWait(300);
+    const qint64 endKiB = rssKiB();
+
+    std::printf("bench_gui: event -> row on screen: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target < 100 ms)\n",
+                latencies[latencies.size() / 2], latencies[latencies.size() * 99 / 100], latencies.back());
+    std::printf("bench_gui: whole GUI process RSS: %.1f MiB connected and idle, %.1f MiB with %d attempts "
+                "(target < 200 MiB); filled in %lld ms\n",
+                baseKiB / 1024.0, endKiB / 1024.0, kAttempts, fillMs);
+    QVERIFY(baseKiB > 0 && endKiB > 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    BenchGui bench;
+    return QTest::qExec(&bench, argc, argv);
+}
+
+#include "bench_gui.moc"

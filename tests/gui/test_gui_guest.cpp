@@ -1,0 +1,369 @@
+// The desktop app end to end (issue 6, "Tested and looked at"): a real airlockd, a real TCG
+// guest of the tiny image and a test HTTP server inside the network namespace of the tests.
+// The guest's connection attempt shows up as a pending row within a second; a real click on
+// the row and on Allow lets the guest's request complete; Deny gives the guest the 403; a
+// snapshot restored from the Snapshots tab (dialog confirmed) brings the old file back.
+//
+// Runs inside the network namespace of the tests (CI: `ip netns exec airlock-test ctest`);
+// the "outside" is 203.0.113.21 on that namespace's loopback, added and removed here.
+#include "connection/daemonconnection.h"
+#include "daemonharness.h"
+#include "dialogs/imagebuilddialog.h"
+#include "dialogs/newsandboxdialog.h"
+#include "models/pendingmodel.h"
+#include "models/sandboxmodel.h"
+#include "recordinghttpserver.h"
+#include "screenshot.h"
+#include "views/mainwindow.h"
+#include "views/pendingpanel.h"
+#include "views/snapshotsview.h"
+#include "widgets/decisionbar.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
+#include <functional>
+#include <memory>
+#include <unistd.h>
+
+using namespace airlock::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kOutside = u"203.0.113.21"_s;
+const QByteArray kBody = "hello from the gui upstream\n";
+
+QByteArray run(const QString &program, const QStringList &args, int *exitCode = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(60000);
+    if (exitCode)
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return p.readAllStandardOutput() + p.readAllStandardError();
+}
+
+// Waits (without blocking the event loop) for the next modal dialog and hands it to `act`:
+// how a user answers a confirmation that QMessageBox::question / QInputDialog runs modally.
+void answerNextDialog(QObject *context, std::function<void(QWidget *)> act, int triesLeft = 400)
+{
+    QTimer::singleShot(50, context, [context, act = std::move(act), triesLeft]() mutable {
+        if (QWidget *dialog = QApplication::activeModalWidget())
+            return act(dialog);
+        if (triesLeft > 0)
+            answerNextDialog(context, std::move(act), triesLeft - 1);
+    });
+}
+
+} // namespace
+
+class TestGuiGuest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void aPendingRowAppearsAndAllowLetsTheGuestThrough();
+    void denyGivesTheGuestThe403();
+    void restoreFromTheSnapshotsTabBringsTheOldFileBack();
+    void cancelStopsAnImageBuild();
+    void aNewSandboxWithAnEgressPresetGetsItsRules();
+    void cleanupTestCase();
+
+private:
+    QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
+    QStringList execArgs(const QStringList &argv) const
+    {
+        return QStringList{u"--socket"_s, m_daemon.socketPath(), u"exec"_s, m_box, u"--"_s} + argv;
+    }
+    QByteArray guestSh(const QString &script, int *exitCode)
+    {
+        return run(ctlBin(), execArgs({u"sh"_s, u"-c"_s, script}), exitCode);
+    }
+    QProcess *guestCurlAsync(const QStringList &curlArgs)
+    {
+        auto *p = new QProcess(this);
+        p->start(ctlBin(), execArgs(QStringList{u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s} + curlArgs));
+        return p;
+    }
+    int pendingRowOf(const QString &host) const
+    {
+        const PendingModel *m = m_window->pendingModel();
+        for (int row = 0; row < m->rowCount(); ++row)
+            if (m->entry(row).sandbox == m_box && m->entry(row).host == host)
+                return row;
+        return -1;
+    }
+    // The broker's time of the pending attempt to `host` (ms since the epoch), 0 if unknown.
+    qint64 attemptTime(const QString &host)
+    {
+        const CtlResult r = m_daemon.ctl({u"egress"_s, u"ls"_s, u"--pending"_s}, 15000);
+        for (const QJsonValue &v : r.json().toArray())
+            if (v.toObject().value("host"_L1).toString() == host)
+                return QDateTime::fromString(v.toObject().value("time"_L1).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+        return 0;
+    }
+    void clickPendingRow(int row);
+    void waitPendingAndMeasure(const QString &host);
+
+    DaemonHarness m_daemon;
+    QTemporaryDir m_dir;
+    RecordingHttpServer m_upstream{kBody};
+    bool m_outsideAdded = false;
+    QString m_box;
+    std::unique_ptr<DaemonConnection> m_connection;
+    std::unique_ptr<MainWindow> m_window;
+    QHash<QString, qint64> m_rowShownAt; // host -> wall time its pending row was inserted
+};
+
+void TestGuiGuest::initTestCase()
+{
+    if (::geteuid() != 0)
+        QFAIL("test_gui_guest needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
+    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
+    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
+             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -R test_gui_guest "
+             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    QVERIFY(m_dir.isValid());
+    run(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
+    int rc = -1;
+    const QByteArray added = run(u"ip"_s, {u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s}, &rc);
+    QVERIFY2(rc == 0 || added.contains("File exists") || added.contains("already assigned"), added.constData());
+    m_outsideAdded = true;
+    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.21:80");
+    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
+    QVERIFY(hosts.open(QIODevice::WriteOnly));
+    hosts.write("203.0.113.21 gui-allow.test gui-deny.test\n");
+    hosts.close();
+    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
+
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    const CtlResult images = m_daemon.ctl({u"image"_s, u"ls"_s});
+    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    m_box = uniqueName(u"guig"_s);
+    const CtlResult created = m_daemon.ctl({u"create"_s, m_box, u"--start"_s, u"--memory"_s, u"256"_s}, 300000);
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+
+    m_connection = std::make_unique<DaemonConnection>(m_daemon.socketPath());
+    m_window = std::make_unique<MainWindow>(m_connection.get());
+    m_window->resize(1280, 800);
+    m_window->show();
+    connect(m_window->pendingModel(), &PendingModel::newRequest, this, [this](const PendingModel::Entry &e) {
+        if (!m_rowShownAt.contains(e.host))
+            m_rowShownAt.insert(e.host, QDateTime::currentMSecsSinceEpoch());
+    });
+    m_connection->start();
+    QTRY_COMPARE_WITH_TIMEOUT(m_connection->state(), DaemonConnection::State::Connected, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->isRunning(m_box), 20000);
+    m_window->selectSandbox(m_box);
+}
+
+void TestGuiGuest::waitPendingAndMeasure(const QString &host)
+{
+    QTRY_VERIFY2_WITH_TIMEOUT(pendingRowOf(host) >= 0, qPrintable(u"no pending row for "_s + host), 90000);
+    const qint64 attempted = attemptTime(host);
+    QVERIFY2(attempted > 0, "the daemon does not list the attempt as pending");
+    const qint64 latency = m_rowShownAt.value(host) - attempted;
+    qInfo("attempt -> pending row for %s: %lld ms", qPrintable(host), latency);
+    QVERIFY2(latency < 1000, qPrintable(u"the pending row appeared %1 ms after the attempt (limit 1000)"_s.arg(latency)));
+}
+
+void TestGuiGuest::clickPendingRow(int row)
+{
+    QTableView *table = m_window->pendingPanel()->table();
+    QVERIFY(table->isVisible());
+    const QModelIndex index = table->model()->index(row, 0);
+    table->scrollTo(index);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+    QTRY_COMPARE(m_window->pendingPanel()->decisionBar()->targetId(), m_window->pendingModel()->entry(row).latestId);
+}
+
+void TestGuiGuest::aPendingRowAppearsAndAllowLetsTheGuestThrough()
+{
+    QProcess *curl = guestCurlAsync({u"http://gui-allow.test/please"_s});
+    waitPendingAndMeasure(u"gui-allow.test"_s);
+    QCOMPARE(curl->state(), QProcess::Running); // the guest waits for the answer
+    // The sandbox list shows the badge.
+    const int boxRow = m_window->sandboxModel()->rowOf(m_box);
+    QVERIFY(boxRow >= 0);
+    QTRY_COMPARE(m_window->sandboxModel()->index(boxRow, SandboxModel::Pending).data().toString(), u"1"_s);
+
+    clickPendingRow(pendingRowOf(u"gui-allow.test"_s));
+    DecisionBar *bar = m_window->pendingPanel()->decisionBar();
+    QVERIFY(bar->allowButton()->isEnabled());
+    saveScreenshot(m_window.get(), u"pending-row-selected"_s);
+    QTest::mouseClick(bar->allowButton(), Qt::LeftButton);
+
+    // Waiting keeps the event loop running: the click's egress.decide goes out through it.
+    QTRY_VERIFY2_WITH_TIMEOUT(curl->state() == QProcess::NotRunning, "the guest's curl never finished after Allow", 60000);
+    QCOMPARE(curl->exitCode(), 0);
+    QCOMPARE(curl->readAllStandardOutput(), kBody);
+    QVERIFY(m_upstream.requests().last().contains("Host: gui-allow.test"));
+    QTRY_COMPARE(pendingRowOf(u"gui-allow.test"_s), -1);
+}
+
+void TestGuiGuest::denyGivesTheGuestThe403()
+{
+    const qsizetype before = m_upstream.requests().size();
+    QProcess *curl = guestCurlAsync({u"-w"_s, u"\n%{http_code}"_s, u"http://gui-deny.test/secret"_s});
+    waitPendingAndMeasure(u"gui-deny.test"_s);
+    clickPendingRow(pendingRowOf(u"gui-deny.test"_s));
+    QTest::mouseClick(m_window->pendingPanel()->decisionBar()->denyButton(), Qt::LeftButton);
+
+    QTRY_VERIFY2_WITH_TIMEOUT(curl->state() == QProcess::NotRunning, "the guest's curl never finished after Deny", 60000);
+    const QByteArray out = curl->readAllStandardOutput();
+    QVERIFY2(out.endsWith("\n403"), out.constData());
+    QVERIFY2(out.contains("gui-deny.test"), out.constData());
+    QCOMPARE(m_upstream.requests().size(), before);
+    QTRY_COMPARE(pendingRowOf(u"gui-deny.test"_s), -1);
+}
+
+void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
+{
+    const QString file = u"/root/gui-restore.txt"_s;
+    int rc = -1;
+    QByteArray out = guestSh(u"echo before-snapshot > %1 && sync"_s.arg(file), &rc);
+    QVERIFY2(rc == 0, out.constData());
+
+    QVERIFY(m_window->showTab(u"snapshots"_s));
+    SnapshotsView *view = m_window->snapshotsView();
+    QTRY_VERIFY(view->createButton()->isEnabled());
+    bool labelAsked = false;
+    answerNextDialog(this, [&labelAsked](QWidget *dialog) {
+        auto *input = qobject_cast<QInputDialog *>(dialog);
+        if (!input)
+            return;
+        labelAsked = true;
+        input->setTextValue(u"gui-before"_s);
+        input->accept();
+    });
+    QTest::mouseClick(view->createButton(), Qt::LeftButton);
+    QVERIFY2(labelAsked, "Create did not ask for a label");
+    QTreeWidgetItem *snapshot = nullptr;
+    auto findSnapshot = [&] {
+        const QList<QTreeWidgetItem *> found = view->tree()->findItems(u"gui-before"_s, Qt::MatchStartsWith | Qt::MatchRecursive);
+        snapshot = found.isEmpty() ? nullptr : found.first();
+        return snapshot != nullptr;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(findSnapshot(), qPrintable(u"no snapshot in the tree: "_s + view->message()), 180000);
+
+    out = guestSh(u"echo after-snapshot > %1 && sync && cat %1"_s.arg(file), &rc);
+    QCOMPARE(out, QByteArray("after-snapshot\n"));
+
+    QTest::mouseClick(view->tree()->viewport(), Qt::LeftButton, {}, view->tree()->visualItemRect(snapshot).center());
+    QTRY_VERIFY(view->restoreButton()->isEnabled());
+    QString question;
+    answerNextDialog(this, [&question](QWidget *dialog) {
+        auto *box = qobject_cast<QMessageBox *>(dialog);
+        if (!box)
+            return;
+        question = box->text();
+        QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    });
+    QTest::mouseClick(view->restoreButton(), Qt::LeftButton);
+    QVERIFY2(question.contains(u"is running"_s), qPrintable(u"restoring a running sandbox was not confirmed: "_s + question));
+    QTRY_VERIFY2_WITH_TIMEOUT(view->message().startsWith(u"Restored"_s) || view->message().startsWith(u"Could not"_s),
+                              qPrintable(view->message()), 300000);
+    QCOMPARE(view->message(), u"Restored."_s);
+    saveScreenshot(m_window.get(), u"snapshot-restored"_s);
+
+    out = guestSh(u"cat %1"_s.arg(file), &rc);
+    QCOMPARE(out, QByteArray("before-snapshot\n"));
+}
+
+void TestGuiGuest::cancelStopsAnImageBuild()
+{
+    const QString image = uniqueName(u"cancelled"_s);
+    ImageBuildDialog dialog(m_connection->client());
+    dialog.show();
+    QVERIFY(!dialog.cancelButton()->isEnabled());
+    dialog.recipeEdit()->setText(u"tiny"_s);
+    dialog.nameEdit()->setText(image);
+    QTest::mouseClick(dialog.buildButton(), Qt::LeftButton);
+    QVERIFY(dialog.isBuilding());
+    // The daemon's progress reaches the bar, then the user cancels.
+    QTRY_VERIFY2_WITH_TIMEOUT(dialog.progressBar()->value() > 0, qPrintable(dialog.message()), 60000);
+    QVERIFY2(dialog.isBuilding(), qPrintable(u"the build ended before it could be cancelled: "_s + dialog.message()));
+    QVERIFY(dialog.cancelButton()->isEnabled());
+    saveScreenshot(&dialog, u"image-build-progress"_s);
+    QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBuilding(), 60000);
+    saveScreenshot(&dialog, u"image-build-cancelled"_s);
+    QVERIFY2(dialog.message().contains(u"cancelled"_s), qPrintable(dialog.message()));
+    QVERIFY(dialog.buildButton()->isEnabled());
+    // Nothing of it is kept.
+    const CtlResult images = m_daemon.ctl({u"image"_s, u"ls"_s});
+    QCOMPARE(images.exitCode, 0);
+    QVERIFY2(!images.out.contains(image.toUtf8()), images.out.constData());
+
+    // Cancelling a build that does not run says so.
+    bool answered = false;
+    airlock::ApiClient::Reply reply;
+    m_connection->client()->call(u"image.cancel"_s, {{u"name"_s, image}}, this, [&](const airlock::ApiClient::Reply &r) {
+        reply = r;
+        answered = true;
+    });
+    QTRY_VERIFY(answered);
+    QVERIFY(!reply.ok);
+    QVERIFY2(reply.errorMessage.contains(u"nothing to cancel"_s), qPrintable(reply.errorMessage));
+}
+
+void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()
+{
+    NewSandboxDialog dialog(m_connection->client());
+    dialog.show();
+    const int npm = dialog.presetCombo()->findData(u"npm"_s);
+    QVERIFY2(npm > 0, "the npm preset of resources/egress-presets is not offered");
+    QVERIFY(dialog.presetCombo()->itemData(npm, Qt::ToolTipRole).toString().contains(u"registry.npmjs.org:443"_s));
+    const QString name = uniqueName(u"preset"_s);
+    QTest::keyClicks(dialog.nameEdit(), name);
+    dialog.presetCombo()->setCurrentIndex(npm);
+    auto *start = dialog.findChild<QCheckBox *>();
+    QVERIFY(start);
+    start->setChecked(false);
+    saveScreenshot(&dialog, u"new-sandbox-preset"_s);
+    dialog.accept();
+    QTRY_VERIFY2_WITH_TIMEOUT(dialog.result() == QDialog::Accepted, qPrintable(dialog.errorText()), 120000);
+    const CtlResult rules = m_daemon.ctl({u"rule"_s, u"ls"_s, name});
+    m_daemon.ctl({u"rm"_s, name}, 60000);
+    QCOMPARE(rules.exitCode, 0);
+    bool found = false;
+    for (const QJsonValue &v : rules.json().toArray()) {
+        const QJsonObject r = v.toObject();
+        found = found || (r.value("pattern"_L1).toString() == "registry.npmjs.org"_L1 && r.value("port"_L1).toInt() == 443 &&
+                          r.value("action"_L1).toString() == "allow"_L1 && r.value("sandbox"_L1).toString() == name);
+    }
+    QVERIFY2(found, rules.out.constData());
+}
+
+void TestGuiGuest::cleanupTestCase()
+{
+    m_window.reset();
+    m_connection.reset();
+    if (!m_box.isEmpty()) {
+        m_daemon.ctl({u"kill"_s, m_box}, 60000);
+        m_daemon.ctl({u"rm"_s, m_box}, 60000);
+    }
+    m_daemon.stop();
+    m_upstream.stop();
+    if (m_outsideAdded)
+        run(u"ip"_s, {u"addr"_s, u"del"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
+}
+
+QTEST_MAIN(TestGuiGuest)
+#include "test_gui_guest.moc"

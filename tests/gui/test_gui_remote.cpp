@@ -1,0 +1,167 @@
+// Remote hosts (issue 6): the window reaches an airlockd through a command's stdin/stdout, as
+// `ssh host airlockctl proxy` does. Without a network the transport is `airlockctl proxy` run
+// locally: the same bytes ssh would carry. Two real airlockd processes stand for this computer
+// and the remote machine (the remote one has a vault, so the two are told apart); the Hosts
+// menu switches between them, and a broken command says what failed and what to do.
+#include "connection/daemonconnection.h"
+#include "connection/remotehosts.h"
+#include "daemonprocess.h"
+#include "dialogs/remotehostdialog.h"
+#include "models/sandboxmodel.h"
+#include "screenshot.h"
+#include "views/connectionbanner.h"
+#include "views/mainwindow.h"
+
+#include <QAction>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace airlock::ui;
+using namespace Qt::StringLiterals;
+
+namespace {
+QAction *hostAction(MainWindow &window, const QString &label)
+{
+    for (QAction *a : window.hostsMenu()->actions())
+        if (a->text() == label)
+            return a;
+    return nullptr;
+}
+QString vaultOf(const DaemonConnection &c)
+{
+    return c.status().value("vault"_L1).toString();
+}
+} // namespace
+
+class TestGuiRemote : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void switchesBetweenThisComputerAndARemoteHost();
+    void aBrokenCommandSaysWhatFailed();
+    void hostsAreKept();
+};
+
+void TestGuiRemote::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // the user's own settings stay untouched
+    QVERIFY2(!DaemonProcess::ctlBinary().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
+}
+
+void TestGuiRemote::init()
+{
+    QSettings().remove(u"remote-hosts"_s);
+}
+
+void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
+{
+    DaemonProcess local, remote;
+    QVERIFY2(local.start(), qPrintable(local.log()));
+    QVERIFY2(remote.start(), qPrintable(remote.log()));
+    const DaemonProcess::CtlResult init = remote.ctl({u"vault"_s, u"init"_s}, "remote-passphrase\n");
+    QVERIFY2(init.exitCode == 0, init.err.constData());
+
+    DaemonConnection connection(local.socketPath());
+    connection.setAutoStart(false);
+    MainWindow window(&connection);
+    window.show();
+    connection.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    QCOMPARE(vaultOf(connection), u"uninitialised"_s);
+    QVERIFY(hostAction(window, u"This computer"_s) && hostAction(window, u"This computer"_s)->isChecked());
+
+    // The user adds the host: the command follows the ssh destination until edited by hand.
+    RemoteHostDialog dialog(window.remoteHosts(), &window);
+    dialog.show();
+    QTest::keyClicks(dialog.destinationEdit(), u"me@devbox"_s);
+    QCOMPARE(dialog.commandEdit()->text(), u"ssh me@devbox airlockctl proxy"_s);
+    QCOMPARE(dialog.nameEdit()->text(), u"devbox"_s);
+    dialog.commandEdit()->selectAll();
+    QTest::keyClicks(dialog.commandEdit(), u"%1 --socket %2 proxy"_s.arg(DaemonProcess::ctlBinary(), remote.socketPath()));
+    saveScreenshot(&dialog, u"remote-host-dialog"_s);
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+
+    QAction *devbox = hostAction(window, u"devbox"_s);
+    QVERIFY2(devbox, "the new host is not in the Hosts menu");
+    devbox->trigger();
+    QCOMPARE(window.currentHost(), u"devbox"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    QTRY_COMPARE(vaultOf(connection), u"unlocked"_s); // the remote daemon's status, not ours
+    QVERIFY2(window.statusText().contains(u"Connected to airlockd on devbox"_s), qPrintable(window.statusText()));
+    QVERIFY2(window.statusText().contains(QLatin1String("airlockd " AIRLOCK_VERSION)), qPrintable(window.statusText()));
+    QTRY_VERIFY(window.sandboxModel()->availability() != SandboxModel::Unknown); // sandbox.list went through
+    QVERIFY(!window.connectionBanner()->isVisible());
+    saveScreenshot(&window, u"remote-host-connected"_s);
+
+    // Back to this computer, and over again: switching is instant and keeps no stale state.
+    hostAction(window, u"This computer"_s)->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    QCOMPARE(vaultOf(connection), u"uninitialised"_s);
+    QVERIFY(!window.statusText().contains(u"devbox"_s));
+    hostAction(window, u"devbox"_s)->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(vaultOf(connection), u"unlocked"_s, 10000);
+
+    // The remote airlockd goes away: the window says so and how to fix it.
+    remote.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::NotConnected, 10000);
+    QTRY_VERIFY(window.connectionBanner()->isVisible());
+}
+
+void TestGuiRemote::aBrokenCommandSaysWhatFailed()
+{
+    DaemonProcess local;
+    QVERIFY2(local.start(), qPrintable(local.log()));
+    DaemonConnection connection(local.socketPath());
+    connection.setAutoStart(false);
+    MainWindow window(&connection);
+    window.show();
+    connection.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+
+    // A program that does not exist (ssh missing, a typo).
+    QVERIFY(window.remoteHosts()->add(u"nowhere"_s, {u"/nonexistent/ssh"_s, u"devbox"_s, u"airlockctl"_s, u"proxy"_s}).isEmpty());
+    QVERIFY(window.connectToHost(u"nowhere"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::NotConnected, 10000);
+    QVERIFY2(connection.reason().contains(u"/nonexistent/ssh"_s), qPrintable(connection.reason()));
+    QVERIFY2(connection.hint().contains(u"ssh"_s) && connection.hint().contains(u"Retry"_s), qPrintable(connection.hint()));
+    QVERIFY(window.connectionBanner()->isVisible());
+    saveScreenshot(&window, u"remote-host-unreachable"_s);
+
+    // The command runs but no airlockd answers there: its own error reaches the user.
+    QVERIFY(window.remoteHosts()->add(u"nodaemon"_s, {DaemonProcess::ctlBinary(), u"--socket"_s, u"/nonexistent/airlockd.sock"_s,
+                                                     u"proxy"_s}).isEmpty());
+    QVERIFY(window.connectToHost(u"nodaemon"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(connection.reason().contains(u"/nonexistent/airlockd.sock"_s), 10000);
+    QCOMPARE(connection.state(), DaemonConnection::State::NotConnected);
+
+    // Bad input to the list is refused with the reason.
+    QVERIFY(window.remoteHosts()->add(u"nodaemon"_s, {u"ssh"_s}).contains(u"already"_s));
+    QVERIFY(window.remoteHosts()->add(u"x"_s, {}).contains(u"command"_s));
+    QVERIFY(!window.connectToHost(u"no-such-host"_s));
+
+    // This computer still works after all that.
+    QVERIFY(window.connectToHost(QString()));
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+}
+
+void TestGuiRemote::hostsAreKept()
+{
+    {
+        RemoteHosts hosts;
+        QVERIFY(hosts.add(u"devbox"_s, RemoteHosts::sshCommand(u"me@devbox"_s)).isEmpty());
+    }
+    RemoteHosts again; // as the next start of the app reads them
+    QCOMPARE(again.hosts().size(), 1);
+    QCOMPARE(again.hosts().first().name, u"devbox"_s);
+    QCOMPARE(again.hosts().first().command, (QStringList{u"ssh"_s, u"me@devbox"_s, u"airlockctl"_s, u"proxy"_s}));
+    again.remove(u"devbox"_s);
+    QCOMPARE(RemoteHosts().hosts().size(), 0);
+}
+
+QTEST_MAIN(TestGuiRemote)
+#include "test_gui_remote.moc"

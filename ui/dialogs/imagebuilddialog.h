@@ -1,0 +1,45 @@
+#pragma once
+#include <QDialog>
+#include <QPointer>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace airlock { class ApiClient; }
+
+namespace airlock::ui {
+
+// Builds an image from a recipe (image.build) with the daemon's progress ("image" events)
+// and a Cancel that really stops the build (image.cancel); nothing of a cancelled build is kept.
+class ImageBuildDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ImageBuildDialog(ApiClient *client, QWidget *parent = nullptr);
+
+    QLineEdit *recipeEdit() const { return m_recipe; }
+    QLineEdit *nameEdit() const { return m_name; }
+    QPushButton *buildButton() const { return m_build; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QString message() const;
+    bool isBuilding() const { return !m_building.isEmpty(); }
+
+    void reject() override;
+
+private:
+    void build();
+    void cancelBuild();
+    void onEvent(const QString &topic, const QJsonObject &data);
+    void setBuilding(const QString &name);
+
+    QPointer<ApiClient> m_client;
+    QLineEdit *m_recipe, *m_name;
+    QProgressBar *m_progress;
+    QLabel *m_message;
+    QPushButton *m_build, *m_cancel, *m_close;
+    QString m_building; // the image being built, empty when idle
+};
+
+} // namespace airlock::ui
