@@ -21,7 +21,7 @@ private Q_SLOTS:
 private:
     QByteArray run(const QString &box, const QString &script);
     DaemonHarness m_daemon;
-    QString m_box, m_fork;
+    QString m_box, m_fork, m_merge;
     qint64 m_snapshot = 0;
 };
 
@@ -112,7 +112,7 @@ void TestEngineSnapshots::snapshotOfStoppedSandboxAndRemoval()
 
 void TestEngineSnapshots::removingASnapshotBelowAnotherMergesIt()
 {
-    const QString box = uniqueName(QStringLiteral("merge"));
+    const QString box = m_merge = uniqueName(QStringLiteral("merge")); // cleanupTestCase removes it if this fails
     const CtlResult created = m_daemon.ctl({QStringLiteral("create"), box, QStringLiteral("--start")});
     QVERIFY2(created.exitCode == 0, created.err.constData());
     auto snapshot = [&](const QString &label) {
@@ -155,6 +155,8 @@ void TestEngineSnapshots::removingASnapshotBelowAnotherMergesIt()
 
 void TestEngineSnapshots::cleanupTestCase()
 {
+    m_daemon.ctl({QStringLiteral("kill"), m_merge});
+    m_daemon.ctl({QStringLiteral("rm"), m_merge});
     // The original goes first: its frozen layer must survive for the fork, then go with it.
     m_daemon.ctl({QStringLiteral("kill"), m_box});
     QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), m_box}).exitCode, 0);
