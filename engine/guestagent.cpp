@@ -156,4 +156,20 @@ Status GuestAgent::thaw()
     return ok();
 }
 
+Result<DiskUsage> GuestAgent::diskUsage(const QString &mountpoint, int timeoutS)
+{
+    auto r = command(QStringLiteral("guest-get-fsinfo"), {}, timeoutS);
+    if (!r)
+        return r.error();
+    for (const QJsonValue &v : r->toArray()) {
+        const QJsonObject fs = v.toObject();
+        if (fs.value(QLatin1String("mountpoint")).toString() != mountpoint)
+            continue;
+        if (!fs.contains(QLatin1String("total-bytes")))
+            break;
+        return DiskUsage{fs.value(QLatin1String("used-bytes")).toInteger(), fs.value(QLatin1String("total-bytes")).toInteger()};
+    }
+    return Error{QStringLiteral("the guest agent reports no usage for %1").arg(mountpoint), {}};
+}
+
 } // namespace airlock

@@ -15,6 +15,14 @@ struct ExecResult {
     bool timedOut = false;
 };
 
+// A guest filesystem's fill level as statvfs sees it (total excludes root's reserve).
+struct DiskUsage {
+    qint64 usedBytes = 0;
+    qint64 totalBytes = 0;
+    // Nothing useful fits any more: under 1% or 8 MiB left.
+    bool full() const { return totalBytes > 0 && totalBytes - usedBytes < qMax(totalBytes / 100, qint64(8) << 20); }
+};
+
 // qemu-guest-agent through libvirt (virDomainQemuAgentCommand): exec with separate
 // stdout/stderr and exit code, file transfer in chunks, fsfreeze. Safe to use from any
 // thread; the domain handle stays owned by the caller.
@@ -30,6 +38,8 @@ public:
     Result<QByteArray> read(qint64 handle, int count, bool *eof);
     Status write(qint64 handle, const QByteArray &data);
     Status seek(qint64 handle, qint64 offset);
+
+    Result<DiskUsage> diskUsage(const QString &mountpoint, int timeoutS = 5);
 
     Status freeze();
     Status thaw();

@@ -27,6 +27,7 @@ constexpr int kInvalidParams = -32602;
 constexpr int kNotFound = -32004;
 constexpr int kConflict = -32009;
 constexpr int kMinMemoryMib = 128;
+constexpr qint64 kExt4MagicOffset = 1024 + 56; // s_magic in the superblock
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
@@ -310,6 +311,9 @@ Status SandboxEngine::reconcile()
         } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
             reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
             continue;
+        } else if (op.kind == QLatin1String("merge")) {
+            reconcileMerge(op.id, op.state);
+            continue;
         } else if (op.kind == QLatin1String("image")) {
             m_pool->refresh();
             const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {op.subject});
@@ -531,6 +535,45 @@ Status SandboxEngine::removeImage(const QString &name)
     return ok();
 }
 
+// ---- image integrity ---------------------------------------------------------------------
+
+// The image's files as they are on disk now: someone may have deleted or overwritten them
+// behind Airlock's back. A root disk that no longer starts with an ext4 superblock would
+// leave the guest hanging in its initramfs, so it is refused here with what to do.
+Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image)
+{
+    const auto row = m_store.firstRow(QStringLiteral("SELECT kernel, initrd, rootfs, recipe FROM images WHERE name = ?"), {image});
+    if (!row)
+        return row.error();
+    if (!row.value())
+        return Error{QStringLiteral("the image %1 of this sandbox is gone").arg(image),
+                     QStringLiteral("build it again (airlockctl image build RECIPE --name %1)").arg(image), kConflict};
+    const QString recipe = row.value()->value(3).toString();
+    const QString rebuild = QStringLiteral("rebuild the image: remove the sandboxes on it, then airlockctl image rm %1; "
+                                           "airlockctl image build %2 --name %1").arg(image, recipe);
+    m_pool->refresh(); // files removed behind our back must not linger as volumes
+    ImageFiles files;
+    const QList<std::pair<int, QString *>> parts{{0, &files.kernel}, {1, &files.initrd}, {2, &files.root}};
+    for (const auto &[column, out] : parts) {
+        const QString volume = row.value()->value(column).toString();
+        auto path = m_pool->volumePath(volume);
+        if (!path || !QFile::exists(path.value()))
+            return Error{QStringLiteral("image %1 is damaged: its %2 (%3) is missing")
+                             .arg(image, column == 0 ? QStringLiteral("kernel") : column == 1 ? QStringLiteral("initrd")
+                                                                                              : QStringLiteral("root disk"), volume),
+                         rebuild, kConflict};
+        *out = path.value();
+    }
+    QFile root(files.root);
+    QByteArray magic;
+    if (root.open(QIODevice::ReadOnly) && root.seek(kExt4MagicOffset))
+        magic = root.read(2);
+    if (magic != QByteArray("\x53\xef", 2))
+        return Error{QStringLiteral("image %1 is damaged: its root disk %2 is no ext4 filesystem any more").arg(image, files.root),
+                     rebuild, kConflict};
+    return files;
+}
+
 // ---- sandboxes -------------------------------------------------------------------------
 
 Status SandboxEngine::requireSandbox(const QString &name, uid_t uid, qint64 *id)
@@ -607,19 +650,13 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
             return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
                          QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
     }
-    QString kernelVol, initrdVol, rootVol;
-    {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
-        q.addBindValue(r.image);
-        if (!q.exec() || !q.next())
-            return Error{QStringLiteral("no image named %1").arg(r.image),
-                         QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
-                         kNotFound};
-        kernelVol = q.value(0).toString();
-        initrdVol = q.value(1).toString();
-        rootVol = q.value(2).toString();
-    }
+    if (const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {r.image}); !image || !image.value())
+        return Error{QStringLiteral("no image named %1").arg(r.image),
+                     QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
+                     kNotFound};
+    auto files = checkImage(r.image);
+    if (!files)
+        return files.error();
     SandboxSpec spec;
     spec.name = r.name;
     spec.domainName = spec.networkName = objectName(r.name);
@@ -627,18 +664,9 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     spec.memoryMib = r.memoryMib;
     spec.env = r.env;
     spec.kvm = m_accel == QLatin1String("kvm");
-    for (const auto &[vol, out] : {std::pair{kernelVol, &spec.kernelPath}, std::pair{initrdVol, &spec.initrdPath}}) {
-        auto path = m_pool->volumePath(vol);
-        if (!path || !QFile::exists(path.value()))
-            return Error{QStringLiteral("image %1 is damaged: %2 is missing").arg(r.image, vol),
-                         QStringLiteral("rebuild it (airlockctl image rm %1; airlockctl image build ...)").arg(r.image),
-                         kConflict};
-        *out = path.value();
-    }
-    auto rootPath = m_pool->volumePath(rootVol);
-    if (!rootPath || !QFile::exists(rootPath.value()))
-        return Error{QStringLiteral("image %1 is damaged: its root disk is missing").arg(r.image),
-                     QStringLiteral("rebuild it (airlockctl image rm %1; airlockctl image build ...)").arg(r.image), kConflict};
+    spec.kernelPath = files->kernel;
+    spec.initrdPath = files->initrd;
+    Result<QString> rootPath = files->root;
     QString backingFormat = QStringLiteral("raw");
     if (r.baseLayer) {
         rootPath = layerVolume(r.baseLayer);
@@ -863,6 +891,10 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
                      QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
     if (virDomainIsActive(dom.ptr) == 1)
         return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
+    if (const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE name = ?"), {name}); image && image.value()) {
+        if (auto files = checkImage(image.value()->value(0).toString()); !files)
+            return Error{QStringLiteral("cannot start sandbox %1: %2").arg(name, files.error().what), files.error().why, kConflict};
+    }
     // The guest's first packet must already meet the egress rules.
     if (Status s = guardNetwork(name); !s)
         return s;

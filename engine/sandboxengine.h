@@ -94,6 +94,10 @@ public:
     static QString stateOf(virConnectPtr conn, const QString &domainName);
 
 private:
+    struct ImageFiles {
+        QString kernel, initrd, root;
+    };
+    Result<ImageFiles> checkImage(const QString &image);
     Status ensureLibvirt();
     Status openStore();
     QString poolDirectory() const;
@@ -110,6 +114,12 @@ private:
     Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
                                   qint64 *parentOut);
     Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
+    static QString withoutBackingChain(QString domainXml);
+    Status forgetBackingChain(const QString &domain);
+    Status mergeSnapshotLayer(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer);
+    Status rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat);
+    Status recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId);
+    void reconcileMerge(qint64 opId, const QJsonObject &state);
     void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     Status guardNetwork(const QString &name);
     void releaseNetwork(const QString &name);

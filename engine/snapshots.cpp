@@ -1,6 +1,7 @@
 // Snapshots, restore and fork: the layer tree of design.md ("Disk"). A snapshot freezes the
 // sandbox's top layer and continues in a new overlay above it; restore and fork start a new
-// overlay above a frozen layer. A layer with children is never deleted.
+// overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
+// other layers build on merges its layer into the one above (layermerge.cpp).
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -66,9 +67,46 @@ Status SandboxEngine::pointDomainDisk(const QString &domain, const QString &oldP
         return Error{QStringLiteral("the disk of %1 is not %2").arg(domain, oldPath),
                      QStringLiteral("it was changed behind Airlock's back")};
     def.replace(from, QStringLiteral("file='%1'").arg(newPath.toHtmlEscaped()));
+    def = withoutBackingChain(def);
     virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), def.toUtf8().constData());
     if (!redefined)
         return LibvirtConnection::lastError(QStringLiteral("cannot point %1 at its new disk").arg(domain));
+    virDomainFree(redefined);
+    return ok();
+}
+
+// After a live external snapshot libvirt writes the disk's whole backing chain into the
+// definition and trusts it at the next start. Our layer files carry their chain in their
+// qcow2 headers (and a merge changes it), so the definition keeps only the top file and
+// libvirt reads the rest from the headers.
+QString SandboxEngine::withoutBackingChain(QString def)
+{
+    const qsizetype first = def.indexOf(QLatin1String("<backingStore"));
+    if (first < 0)
+        return def;
+    const qsizetype lastClose = def.lastIndexOf(QLatin1String("</backingStore>"));
+    if (lastClose > first)
+        return def.remove(first, lastClose + qsizetype(qstrlen("</backingStore>")) - first);
+    const qsizetype selfClose = def.indexOf(QLatin1String("/>"), first);
+    return selfClose > first ? def.remove(first, selfClose + 2 - first) : def;
+}
+
+Status SandboxEngine::forgetBackingChain(const QString &domain)
+{
+    Dom dom(m_libvirt.get(), domain);
+    if (!dom.ptr)
+        return ok(); // nothing defined, nothing to forget
+    char *xml = virDomainGetXMLDesc(dom.ptr, VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
+    if (!xml)
+        return LibvirtConnection::lastError(QStringLiteral("cannot read the definition of %1").arg(domain));
+    const QString def = QString::fromUtf8(xml);
+    free(xml);
+    const QString stripped = withoutBackingChain(def);
+    if (stripped == def)
+        return ok();
+    virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), stripped.toUtf8().constData());
+    if (!redefined)
+        return LibvirtConnection::lastError(QStringLiteral("cannot update the definition of %1").arg(domain));
     virDomainFree(redefined);
     return ok();
 }
@@ -396,14 +434,11 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
                      QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
     const qint64 layer = q.value(0).toLongLong();
     q.finish(); // an open read pins an old snapshot: the transaction below could not write
-    QSqlQuery c(m_store.db());
-    c.prepare(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"));
-    c.addBindValue(layer);
-    if (c.exec() && c.next() && c.value(0).toInt() > 0)
-        return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(id).arg(sandbox),
-                     QStringLiteral("other layers build on it (the sandbox's current disk, a later snapshot or a fork); "
-                                    "restore another snapshot or remove those first"), kConflict};
-    c.finish();
+    const auto built = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {layer});
+    if (!built || !built.value())
+        return Error{QStringLiteral("cannot read the layers of %1").arg(sandbox), built ? QString() : built.error().why};
+    if (built.value()->value(0).toInt() > 0) // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
+        return mergeSnapshotLayer(sandbox, sid, id, layer);
     Status stored = m_store.transaction([&]() -> Status {
         QSqlQuery w(m_store.db());
         w.prepare(QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"));

@@ -32,7 +32,8 @@ int create(Context &ctx, const Args &args)
         params.insert(QStringLiteral("image"), args.value(QStringLiteral("--image")));
     if (args.has(QStringLiteral("--template")))
         params.insert(QStringLiteral("template"), args.value(QStringLiteral("--template")));
-    for (const auto &[option, key] : {std::pair{"--cpus", "cpus"}, std::pair{"--memory", "memory_mib"}, std::pair{"--disk", "disk_gib"}}) {
+    for (const auto &[option, key] : {std::pair{"--cpus", "cpus"}, std::pair{"--memory", "memory_mib"}, std::pair{"--disk", "disk_gib"},
+                                 std::pair{"--boot-timeout", "boot_timeout_s"}}) {
         const QString opt = QString::fromLatin1(option);
         if (!args.has(opt))
             continue;
@@ -99,7 +100,16 @@ int ls(Context &ctx, const Args &)
 std::function<int(Context &, const Args &)> simple(const QString &method)
 {
     return [method](Context &ctx, const Args &args) {
-        const auto result = ctx.call(method, {{QStringLiteral("name"), args.positional.at(0)}});
+        QJsonObject params{{QStringLiteral("name"), args.positional.at(0)}};
+        if (args.has(QStringLiteral("--boot-timeout"))) { // start: how long to wait for the guest agent
+            bool okNumber = false;
+            const int seconds = args.value(QStringLiteral("--boot-timeout")).toInt(&okNumber);
+            if (!okNumber || seconds < 1)
+                return ctx.fail(QStringLiteral("--boot-timeout needs a number of seconds, got \"%1\"")
+                                    .arg(args.value(QStringLiteral("--boot-timeout"))), kUsage);
+            params.insert(QStringLiteral("boot_timeout_s"), seconds);
+        }
+        const auto result = ctx.call(method, params);
         if (!result)
             return kFailed;
         if (ctx.json)
@@ -222,11 +232,11 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--workspace PATH]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--workspace PATH] [--boot-timeout S]"),
                   QStringLiteral("create a sandbox"),
                   {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
                    QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
-                   QStringLiteral("--workspace")},
+                   QStringLiteral("--workspace"), QStringLiteral("--boot-timeout")},
                   {QStringLiteral("--start")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});
     const QList<std::pair<const char *, const char *>> simpleOnes = {
@@ -236,7 +246,9 @@ void registerSandboxCommands(Registry &registry)
     for (const auto &[name, summary] : simpleOnes) {
         const QString command = QString::fromLatin1(name);
         const QString method = command == QLatin1String("rm") ? QStringLiteral("sandbox.remove") : QStringLiteral("sandbox.") + command;
-        registry.add({command, QStringLiteral("NAME"), QString::fromLatin1(summary), {}, {}, 1, 1, true, simple(method)});
+        const bool isStart = command == QLatin1String("start");
+        registry.add({command, isStart ? QStringLiteral("NAME [--boot-timeout S]") : QStringLiteral("NAME"), QString::fromLatin1(summary),
+                      isStart ? QStringList{QStringLiteral("--boot-timeout")} : QStringList{}, {}, 1, 1, true, simple(method)});
     }
     registry.add({QStringLiteral("exec"), QStringLiteral("NAME [--stdin] [--timeout S] -- CMD [ARG...]"),
                   QStringLiteral("run a command in a sandbox; exits with its exit code"),

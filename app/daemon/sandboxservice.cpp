@@ -15,6 +15,7 @@
 #include <QDeadlineTimer>
 #include <QPointer>
 #include <QJsonArray>
+#include <QSet>
 #include <QSemaphore>
 #include <QSet>
 #include <QSqlError>
@@ -27,6 +28,7 @@ namespace {
 
 constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
+constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
 constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 
 QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
@@ -92,6 +94,9 @@ Status SandboxService::start()
         builderDone.release();
     });
     builderDone.acquire();
+    m_diskWatch.setInterval(kDiskWatchMs);
+    connect(&m_diskWatch, &QTimer::timeout, this, [this] { watchDisks(); });
+    m_diskWatch.start();
     if (m_hooks) {
         m_sweep.setInterval(2000);
         connect(&m_sweep, &QTimer::timeout, this, [this] { onEngine([](SandboxEngine &e) { e.releaseStoppedNetworks(); }); });
@@ -106,6 +111,7 @@ void SandboxService::stop()
         return;
     m_stopping = true;
     m_sweep.stop();
+    m_diskWatch.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
@@ -157,6 +163,87 @@ QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
     for (const QJsonValue &v : sandboxes) {
         QJsonObject o = v.toObject();
         o.insert(QStringLiteral("pending"), m_egress->pendingCount(o.value(QLatin1String("name")).toString()));
+        out.append(o);
+    }
+    return out;
+}
+
+void SandboxService::watchDisks()
+{
+    onEngine([this](SandboxEngine &e) {
+        auto all = e.list(0);
+        if (!all)
+            return;
+        QSet<QString> running;
+        for (const QJsonValue &v : all.value()) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QLatin1String("state")).toString() == QLatin1String("running"))
+                running.insert(o.value(QLatin1String("name")).toString());
+        }
+        QStringList toAsk;
+        {
+            QMutexLocker lock(&m_diskLock);
+            for (auto it = m_disks.begin(); it != m_disks.end();)
+                it = running.contains(it.key()) ? std::next(it) : m_disks.erase(it); // a restart starts afresh
+            for (const QString &name : running) {
+                DiskReading &d = m_disks[name];
+                if (!d.inFlight) {
+                    d.inFlight = true;
+                    toAsk << name;
+                }
+            }
+        }
+        virConnectPtr conn = e.connection();
+        for (const QString &name : toAsk) {
+            auto found = e.domainOf(name, 0);
+            if (!found) {
+                QMutexLocker lock(&m_diskLock);
+                m_disks[name].inFlight = false;
+                continue;
+            }
+            const QString domain = found.value();
+            inPool([this, conn, name, domain] {
+                DomainRef dom(conn, domain);
+                // Not booted yet, frozen for a snapshot, or gone: try again next round.
+                auto usage = dom.ptr ? GuestAgent(dom.ptr).diskUsage(QStringLiteral("/"))
+                                     : Result<DiskUsage>(Error{QStringLiteral("gone"), {}});
+                bool alert = false;
+                {
+                    QMutexLocker lock(&m_diskLock);
+                    auto it = m_disks.find(name);
+                    if (it == m_disks.end())
+                        return;
+                    it->inFlight = false;
+                    if (!usage)
+                        return;
+                    alert = usage->full() && !it->full;
+                    it->used = usage->usedBytes;
+                    it->total = usage->totalBytes;
+                    it->full = usage->full();
+                }
+                if (alert)
+                    publish(QStringLiteral("alert"),
+                            {{QStringLiteral("sandbox"), name},
+                             {QStringLiteral("kind"), QStringLiteral("disk_full")},
+                             {QStringLiteral("message"),
+                              QStringLiteral("the disk of sandbox %1 is full (%2 of %3 MiB used); free space inside it, "
+                                             "or create a sandbox with a larger --disk")
+                                  .arg(name).arg(usage->usedBytes >> 20).arg(usage->totalBytes >> 20)}});
+            });
+        }
+    });
+}
+
+QJsonArray SandboxService::withDisks(const QJsonArray &sandboxes) const
+{
+    QMutexLocker lock(&m_diskLock);
+    QJsonArray out;
+    for (const QJsonValue &v : sandboxes) {
+        QJsonObject o = v.toObject();
+        const DiskReading d = m_disks.value(o.value(QLatin1String("name")).toString());
+        o.insert(QStringLiteral("disk_used_bytes"), d.used);
+        o.insert(QStringLiteral("disk_total_bytes"), d.total);
+        o.insert(QStringLiteral("disk_full"), d.full);
         out.append(o);
     }
     return out;
@@ -234,7 +321,7 @@ void SandboxService::registerMethods(ApiServer &api)
             auto r = e.list(uid);
             if (!r)
                 return call.fail(r.error());
-            call.reply(m_egress ? withPending(r.value()) : r.value());
+            call.reply(withDisks(m_egress ? withPending(r.value()) : r.value()));
         });
     });
     for (const char *m : {"start", "kill", "pause", "resume", "remove"}) {
@@ -363,8 +450,9 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         }
         if (dom.ptr)
             virDomainDestroy(dom.ptr);
-        failed(QStringLiteral("sandbox %1 did not boot within %2 s (its guest agent never answered); it was "
-                              "stopped: check the image, or give it more time (boot_timeout_s)").arg(name).arg(timeoutS));
+        failed(QStringLiteral("sandbox %1 did not boot: the guest agent did not answer within %2 s; it was "
+                              "stopped (state: stopped). Check its console (airlockctl console %1) and its image, "
+                              "or give it more time (--boot-timeout)").arg(name).arg(timeoutS));
     });
 }
 

@@ -5,6 +5,7 @@
 #include "core/result.h"
 #include "policy.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QMutex>
 #include <QObject>
@@ -63,6 +64,10 @@ private:
     void countSandboxes(SandboxEngine &engine);
     // sandbox.list rows with the egress broker's count of held requests.
     QJsonArray withPending(const QJsonArray &sandboxes) const;
+    // Asks each running guest how full its root filesystem is; raises a "disk_full" alert
+    // once when it fills and adds disk_used_bytes/disk_total_bytes/disk_full to sandbox.list.
+    void watchDisks();
+    QJsonArray withDisks(const QJsonArray &sandboxes) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
 
@@ -104,6 +109,14 @@ private:
     RuleInheritance m_inheritRules;
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
+    QTimer m_diskWatch;
+    struct DiskReading {
+        qint64 used = 0, total = 0;
+        bool full = false;
+        bool inFlight = false;
+    };
+    mutable QMutex m_diskLock;
+    QHash<QString, DiskReading> m_disks; // by sandbox name
 };
 
 } // namespace airlock

@@ -30,6 +30,7 @@ public:
     bool start(const QString &dataDir, QString *error, const QStringList &extraArgs = {},
                const QStringList &extraEnv = {});
     bool running() const { return m_daemon.state() == QProcess::Running; }
+    qint64 pid() const { return m_daemon.processId(); }
     bool waitForExit(int ms) { return m_daemon.waitForFinished(ms); }
     void stop();
     void killHard(); // SIGKILL, for crash tests

@@ -15,12 +15,13 @@ private Q_SLOTS:
     void restoreBringsBackTheSnapshottedFile();
     void forkDivergesIndependently();
     void snapshotOfStoppedSandboxAndRemoval();
+    void removingASnapshotBelowAnotherMergesIt();
     void cleanupTestCase();
 
 private:
     QByteArray run(const QString &box, const QString &script);
     DaemonHarness m_daemon;
-    QString m_box, m_fork;
+    QString m_box, m_fork, m_merge;
     qint64 m_snapshot = 0;
 };
 
@@ -109,8 +110,53 @@ void TestEngineSnapshots::snapshotOfStoppedSandboxAndRemoval()
     QVERIFY2(bad.err.contains("has no snapshot 999999"), bad.err.constData());
 }
 
+void TestEngineSnapshots::removingASnapshotBelowAnotherMergesIt()
+{
+    const QString box = m_merge = uniqueName(QStringLiteral("merge")); // cleanupTestCase removes it if this fails
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), box, QStringLiteral("--start")});
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    auto snapshot = [&](const QString &label) {
+        const CtlResult r = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), box, QStringLiteral("--label"), label});
+        return r.exitCode == 0 ? r.json().toObject().value(QLatin1String("id")).toInteger() : qint64(0);
+    };
+    run(box, QStringLiteral("echo first > /root/first; echo a > /root/note; sync"));
+    const qint64 a = snapshot(QStringLiteral("a"));
+    QVERIFY(a > 0);
+    run(box, QStringLiteral("echo b > /root/note; echo bee > /root/b; sync"));
+    const qint64 b = snapshot(QStringLiteral("b"));
+    QVERIFY(b > 0);
+    run(box, QStringLiteral("echo c > /root/note; rm /root/first; sync"));
+
+    // B's layer builds on A's: merging rewrites it, which a running VM must not see.
+    const CtlResult whileRunning = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), box, QString::number(a)});
+    QCOMPARE(whileRunning.exitCode, 1);
+    QVERIFY2(whileRunning.err.contains(QByteArray(QByteArray("stop ") + box.toUtf8())), whileRunning.err.constData());
+
+    QCOMPARE(m_daemon.ctl({QStringLiteral("stop"), box}).exitCode, 0);
+    const CtlResult rm = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), box, QString::number(a)});
+    QVERIFY2(rm.exitCode == 0, rm.err.constData());
+    const QJsonArray left = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), box}).json().toArray();
+    QCOMPARE(left.size(), 1);
+    QCOMPARE(left.first().toObject().value(QLatin1String("id")).toInteger(), b);
+    QVERIFY(left.first().toObject().value(QLatin1String("parent")).isNull());
+
+    // B still holds what it held, including what it had read through A's layer.
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), box, QString::number(b)}).exitCode, 0);
+    const CtlResult started = m_daemon.ctl({QStringLiteral("start"), box});
+    QVERIFY2(started.exitCode == 0, started.err.constData());
+    QCOMPARE(run(box, QStringLiteral("cat /root/note /root/b /root/first")), QByteArray("b\nbee\nfirst\n"));
+
+    m_daemon.ctl({QStringLiteral("kill"), box});
+    QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), box}).exitCode, 0);
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + box);
+    QVERIFY2(view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty(),
+             qPrintable((view.domains + view.networks + view.volumes).join(QLatin1Char(','))));
+}
+
 void TestEngineSnapshots::cleanupTestCase()
 {
+    m_daemon.ctl({QStringLiteral("kill"), m_merge});
+    m_daemon.ctl({QStringLiteral("rm"), m_merge});
     // The original goes first: its frozen layer must survive for the fork, then go with it.
     m_daemon.ctl({QStringLiteral("kill"), m_box});
     QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), m_box}).exitCode, 0);

@@ -1,0 +1,163 @@
+// `snapshot rm` of a snapshot another layer builds on: its frozen layer L is merged away.
+// When exactly one layer C builds on L, C is rebased onto L's parent with qemu-img's safe
+// rebase: C receives every block it read through L, so C (and whatever builds on C) sees
+// the same disk before and after, and L can go. A crash half-way leaves C still backed by L
+// with some of L's blocks copied in: the same content, so reconcile simply retries.
+// With several children (forks, or a restore's old top still in use) the merge would change
+// what the others see, so it is refused. libvirt's storage API cannot rebase a volume, and
+// a running VM must not have its backing files rewritten, so the sandboxes on C's side must
+// be stopped.
+#include "core/logging.h"
+#include "libvirtconnection.h"
+#include "sandboxengine.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QProcess>
+
+namespace airlock {
+
+namespace {
+constexpr int kConflict = -32009;
+constexpr int kRebaseTimeoutMs = 30 * 60 * 1000;
+} // namespace
+
+Status SandboxEngine::rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat)
+{
+    QProcess qemuImg;
+    qemuImg.start(QStringLiteral("qemu-img"), {QStringLiteral("rebase"), QStringLiteral("-f"), QStringLiteral("qcow2"),
+                                               QStringLiteral("-b"), basePath, QStringLiteral("-F"), baseFormat, childPath});
+    if (!qemuImg.waitForStarted(10000))
+        return Error{QStringLiteral("cannot run qemu-img"), QStringLiteral("install qemu-utils")};
+    if (!qemuImg.waitForFinished(kRebaseTimeoutMs) || qemuImg.exitStatus() != QProcess::NormalExit || qemuImg.exitCode() != 0) {
+        qemuImg.kill();
+        return Error{QStringLiteral("cannot merge the snapshot's layer into %1").arg(childPath),
+                     QString::fromLocal8Bit(qemuImg.readAllStandardError()).trimmed()};
+    }
+    return ok();
+}
+
+Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer)
+{
+    const auto children = m_store.rows(QStringLiteral("SELECT id, volume FROM layers WHERE parent_id = ?"), {layer});
+    if (!children)
+        return children.error();
+    if (children->size() != 1)
+        return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(snapshotId).arg(sandbox),
+                     QStringLiteral("%1 other layers build on it (a fork of it beside the sandbox's own later disk); "
+                                    "remove the forks first").arg(children->size()),
+                     kConflict};
+    const qint64 child = children->first().value(0).toLongLong();
+    const QString childVolume = children->first().value(1).toString();
+
+    // Every sandbox whose disk reads through the child: they must all be stopped.
+    const auto users = m_store.rows(
+        QStringLiteral("WITH RECURSIVE below(id) AS (SELECT ? UNION SELECT l.id FROM layers l JOIN below b ON l.parent_id = b.id) "
+                       "SELECT DISTINCT s.name FROM sandboxes s JOIN layers l ON l.sandbox_id = s.id WHERE l.id IN (SELECT id FROM below)"),
+        {child});
+    if (!users)
+        return users.error();
+    QStringList running, affected;
+    for (const QSqlRecord &r : users.value()) {
+        affected << objectName(r.value(0).toString());
+        const QString state = stateOf(m_libvirt.get(), objectName(r.value(0).toString()));
+        if (state != QLatin1String("stopped") && state != QLatin1String("missing"))
+            running << r.value(0).toString();
+    }
+    if (!running.isEmpty())
+        return Error{QStringLiteral("snapshot %1 of %2 cannot be merged away while %3 runs").arg(snapshotId).arg(sandbox, running.join(QStringLiteral(", "))),
+                     QStringLiteral("later layers build on it and merging rewrites a disk a running VM reads; "
+                                    "stop %1 first (airlockctl stop)").arg(running.join(QStringLiteral(", "))),
+                     kConflict};
+
+    // What the child is rebased onto: L's parent layer, or the image's root disk.
+    QString basePath, baseFormat = QStringLiteral("qcow2");
+    const auto parent = m_store.firstRow(QStringLiteral("SELECT parent_id FROM layers WHERE id = ?"), {layer});
+    if (!parent || !parent.value())
+        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}};
+    const QVariant grandparent = parent.value()->value(0);
+    if (grandparent.isNull()) {
+        const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE id = ?"), {sid});
+        if (!image || !image.value())
+            return Error{QStringLiteral("sandbox %1 has no image").arg(sandbox), {}};
+        auto files = checkImage(image.value()->value(0).toString());
+        if (!files)
+            return files.error();
+        basePath = files->root;
+        baseFormat = QStringLiteral("raw");
+    } else {
+        auto path = layerVolume(grandparent.toLongLong());
+        if (!path)
+            return path.error();
+        basePath = path.value();
+    }
+    auto childPath = m_pool->volumePath(childVolume);
+    if (!childPath)
+        return childPath.error();
+
+    Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox,
+                                       {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
+                                        {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath.value()},
+                                        {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
+                                        {QStringLiteral("domains"), QJsonArray::fromStringList(affected)},
+                                        {QStringLiteral("volumes"), QJsonArray{}}});
+    if (!op)
+        return op.error();
+    if (Status s = rebaseLayer(childPath.value(), basePath, baseFormat); !s) {
+        endOperation(op.value()); // the child still reads through L: nothing changed for anyone
+        return s;
+    }
+    crashPoint("merge:rebased");
+    for (const QString &domain : affected) // they must read the new chain from the headers
+        if (Status s = forgetBackingChain(domain); !s)
+            qCWarning(lcEngine) << s.error().message();
+    if (Status s = recordMerge(snapshotId, layer, child, grandparent, op.value()); !s)
+        return s; // the operation stays for reconcile, which records it again
+    m_pool->refresh();
+    collectLayers();
+    qCInfo(lcEngine) << "merged snapshot" << snapshotId << "of" << sandbox << "into the layer above it";
+    return ok();
+}
+
+Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId)
+{
+    return m_store.transaction([&]() -> Status {
+        for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
+                 {"UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?", {snapshotId, snapshotId}},
+                 {"DELETE FROM snapshots WHERE id = ?", {snapshotId}},
+                 {"UPDATE layers SET parent_id = ? WHERE id = ?", {grandparent, child}},
+                 {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {layer}},
+                 {"DELETE FROM operations WHERE id = ?", {opId}}}) {
+            if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
+                return Error{QStringLiteral("cannot record the merge of snapshot %1").arg(snapshotId), w.error().why};
+        }
+        return ok();
+    });
+}
+
+// After a crash: the safe rebase is repeatable, so it runs again and the store follows.
+void SandboxEngine::reconcileMerge(qint64 opId, const QJsonObject &state)
+{
+    const qint64 snapshotId = state.value(QLatin1String("snapshot")).toInteger();
+    const qint64 layer = state.value(QLatin1String("layer")).toInteger();
+    const qint64 child = state.value(QLatin1String("child")).toInteger();
+    const auto still = m_store.firstRow(QStringLiteral("SELECT parent_id FROM layers WHERE id = ?"), {layer});
+    const auto childRow = m_store.firstRow(QStringLiteral("SELECT parent_id FROM layers WHERE id = ?"), {child});
+    if (!still || !still.value() || !childRow || !childRow.value() || childRow.value()->value(0).toLongLong() != layer) {
+        endOperation(opId); // already recorded, or the layers are gone
+        return;
+    }
+    if (Status s = rebaseLayer(state.value(QLatin1String("child_path")).toString(), state.value(QLatin1String("base_path")).toString(),
+                               state.value(QLatin1String("base_format")).toString());
+        !s) {
+        qCWarning(lcEngine) << "reconcile: the merge of snapshot" << snapshotId << "failed again:" << s.error().message();
+        endOperation(opId);
+        return;
+    }
+    for (const QJsonValue &domain : state.value(QLatin1String("domains")).toArray())
+        forgetBackingChain(domain.toString());
+    if (recordMerge(snapshotId, layer, child, still.value()->value(0), opId))
+        collectLayers();
+}
+
+} // namespace airlock

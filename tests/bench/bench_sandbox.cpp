@@ -1,0 +1,267 @@
+// Sandbox benchmark (issue 3, "Speed"), real libvirtd and real VMs, one run:
+//   - `create --start` until the guest agent answers, beside a bare qemu-system-x86_64 that
+//     boots the same kernel, initrd and root disk (same accel, q35, virtio) until its guest
+//     agent answers guest-ping on a chardev socket
+//   - snapshot create on a running sandbox, restore (stopped: the disk switch), fork
+//   - disk the pool gains for 10 forks of one snapshot
+//   - airlockd's resident memory with those sandboxes defined
+// Targets: boot overhead within 10% of bare QEMU; snapshot and fork each under 500 ms plus the
+// guest's fsfreeze; 10 forks under 50 MiB; airlockd under 80 MiB RSS with 10 sandboxes.
+// It prints the numbers; it fails only when a measurement cannot be made.
+#include "daemonharness.h"
+#include "libvirtview.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <libvirt/libvirt.h>
+#include <sys/stat.h>
+
+namespace {
+
+constexpr int kForks = 10;
+
+QString volumePath(virConnectPtr conn, const QString &volume)
+{
+    QString path;
+    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
+        virStoragePoolRefresh(pool, 0);
+        if (virStorageVolPtr vol = virStorageVolLookupByName(pool, volume.toUtf8().constData())) {
+            char *p = virStorageVolGetPath(vol);
+            path = QString::fromUtf8(p);
+            free(p);
+            virStorageVolFree(vol);
+        }
+        virStoragePoolFree(pool);
+    }
+    return path;
+}
+
+qint64 allocated(const QString &path)
+{
+    struct stat st {};
+    return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? qint64(st.st_blocks) * 512 : 0;
+}
+
+qint64 rssKib(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return 0;
+}
+
+void report(const char *what, double airlock, double reference, const char *unit, const char *target)
+{
+    if (reference > 0)
+        std::printf("%-34s %10.1f %-4s  bare %10.1f %-4s  ratio %5.2f   target: %s\n", what, airlock, unit, reference, unit,
+                    airlock / reference, target);
+    else
+        std::printf("%-34s %10.1f %-4s  %s\n", what, airlock, unit, target);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+class BenchSandbox : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void measure();
+    void cleanupTestCase();
+
+private:
+    qint64 bareQemuBootMs(const QString &accel, QString *error);
+    qint64 timed(const QStringList &args, CtlResult *result = nullptr);
+    DaemonHarness m_daemon;
+    QString m_box;
+    QStringList m_forks;
+};
+
+void BenchSandbox::initTestCase()
+{
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    const CtlResult built = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("build"), QStringLiteral("tiny")}, 900000);
+    QVERIFY2(built.exitCode == 0, built.err.constData());
+    m_box = uniqueName(QStringLiteral("bench"));
+}
+
+qint64 BenchSandbox::timed(const QStringList &args, CtlResult *result)
+{
+    QElapsedTimer t;
+    t.start();
+    const CtlResult r = m_daemon.ctl(args, 600000);
+    const qint64 ms = t.elapsed();
+    if (result)
+        *result = r;
+    if (r.exitCode != 0)
+        qWarning() << args << "failed:" << r.err;
+    return r.exitCode == 0 ? ms : -1;
+}
+
+// The same kernel, initrd and root disk (through a throwaway qcow2 overlay, as a sandbox has)
+// booted by qemu-system-x86_64 directly; done when the guest agent answers guest-ping.
+qint64 BenchSandbox::bareQemuBootMs(const QString &accel, QString *error)
+{
+    QString kernel, initrd, root;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bench-peek"));
+        db.setDatabaseName(DaemonHarness::sharedDataDir() + QStringLiteral("/airlock.db"));
+        if (db.open()) {
+            QSqlQuery q(db);
+            if (q.exec(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = 'tiny'")) && q.next()) {
+                virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
+                kernel = volumePath(conn, q.value(0).toString());
+                initrd = volumePath(conn, q.value(1).toString());
+                root = volumePath(conn, q.value(2).toString());
+                virConnectClose(conn);
+            }
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-peek"));
+    if (kernel.isEmpty() || root.isEmpty()) {
+        *error = QStringLiteral("cannot find the tiny image's files");
+        return -1;
+    }
+    QTemporaryDir dir;
+    const QString disk = dir.filePath(QStringLiteral("disk.qcow2"));
+    const QString agentSocket = dir.filePath(QStringLiteral("qga.sock"));
+    if (QProcess::execute(QStringLiteral("qemu-img"), {QStringLiteral("create"), QStringLiteral("-q"), QStringLiteral("-f"),
+                                                        QStringLiteral("qcow2"), QStringLiteral("-b"), root, QStringLiteral("-F"),
+                                                        QStringLiteral("raw"), disk, QStringLiteral("2G")}) != 0) {
+        *error = QStringLiteral("qemu-img create failed");
+        return -1;
+    }
+    QProcess qemu;
+    qemu.setProcessChannelMode(QProcess::MergedChannels);
+    QElapsedTimer t;
+    t.start();
+    qemu.start(QStringLiteral("qemu-system-x86_64"),
+               {QStringLiteral("-machine"), QStringLiteral("q35"), QStringLiteral("-accel"), accel, QStringLiteral("-m"),
+                QStringLiteral("256"), QStringLiteral("-smp"), QStringLiteral("1"), QStringLiteral("-nodefaults"),
+                QStringLiteral("-display"), QStringLiteral("none"), QStringLiteral("-serial"), QStringLiteral("null"),
+                QStringLiteral("-kernel"), kernel, QStringLiteral("-initrd"), initrd, QStringLiteral("-append"),
+                QStringLiteral("console=ttyS0 quiet panic=-1"),
+                QStringLiteral("-drive"), QStringLiteral("file=%1,format=qcow2,if=virtio").arg(disk),
+                QStringLiteral("-device"), QStringLiteral("virtio-rng-pci"),
+                QStringLiteral("-chardev"), QStringLiteral("socket,path=%1,server=on,wait=off,id=qga0").arg(agentSocket),
+                QStringLiteral("-device"), QStringLiteral("virtio-serial-pci"), QStringLiteral("-device"),
+                QStringLiteral("virtserialport,chardev=qga0,name=org.qemu.guest_agent.0")});
+    if (!qemu.waitForStarted(10000)) {
+        *error = QStringLiteral("cannot run qemu-system-x86_64");
+        return -1;
+    }
+    qint64 ms = -1;
+    QLocalSocket agent;
+    QDeadlineTimer deadline(300000);
+    while (!deadline.hasExpired() && qemu.state() == QProcess::Running) {
+        if (agent.state() != QLocalSocket::ConnectedState) {
+            agent.connectToServer(agentSocket);
+            if (!agent.waitForConnected(200)) {
+                QThread::msleep(50);
+                continue;
+            }
+        }
+        agent.write("{\"execute\":\"guest-ping\"}\n");
+        agent.flush();
+        if (agent.waitForReadyRead(250) && agent.readAll().contains("\"return\"")) {
+            ms = t.elapsed();
+            break;
+        }
+    }
+    if (ms < 0)
+        *error = QStringLiteral("the bare guest's agent never answered: %1").arg(QString::fromLocal8Bit(qemu.readAll().right(2000)));
+    qemu.kill();
+    qemu.waitForFinished(10000);
+    return ms;
+}
+
+void BenchSandbox::measure()
+{
+    const QString accel = m_daemon.ctl({QStringLiteral("status")}).json().toObject().value(QLatin1String("accel")).toString();
+    std::printf("bench_sandbox: accel %s, %d CPUs on the host\n", qPrintable(accel), QThread::idealThreadCount());
+
+    // Boot: bare QEMU first, then Airlock, on an otherwise idle engine.
+    QString error;
+    const qint64 bare = bareQemuBootMs(accel, &error);
+    QVERIFY2(bare > 0, qPrintable(error));
+    {
+        // Where the time goes: define (network, guard, overlay, domain) apart from the boot.
+        // It runs first, so the first VM this daemon starts is not the create --start one.
+        const QString split = uniqueName(QStringLiteral("bsplit"));
+        const qint64 defineMs = timed({QStringLiteral("create"), split});
+        const qint64 startMs = timed({QStringLiteral("start"), split});
+        m_daemon.ctl({QStringLiteral("kill"), split});
+        m_daemon.ctl({QStringLiteral("rm"), split});
+        QVERIFY(defineMs > 0 && startMs > 0);
+        report("create alone (no boot)", double(defineMs), 0, "ms", "");
+        report("start alone to agent answer", double(startMs), double(bare), "ms", "");
+    }
+    CtlResult created;
+    const qint64 boot = timed({QStringLiteral("create"), m_box, QStringLiteral("--start")}, &created);
+    QVERIFY2(boot > 0, created.err.constData());
+    report("create --start to agent answer", double(boot), double(bare), "ms", "within 10% of bare QEMU");
+
+    // Snapshot of the running sandbox (includes the guest's fsfreeze/thaw).
+    m_daemon.ctl({QStringLiteral("exec"), m_box, QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                  QStringLiteral("echo bench > /root/bench; sync")});
+    CtlResult snap;
+    const qint64 snapshotMs = timed({QStringLiteral("snapshot"), QStringLiteral("create"), m_box}, &snap);
+    QVERIFY2(snapshotMs > 0, snap.err.constData());
+    const QString id = QString::number(snap.json().toObject().value(QLatin1String("id")).toInteger());
+    report("snapshot create (running)", double(snapshotMs), 0, "ms", "< 500 ms + fsfreeze");
+
+    const qint64 forkMs = timed({QStringLiteral("fork"), m_box, id, uniqueName(QStringLiteral("bfork0"))});
+    QVERIFY(forkMs > 0);
+    m_forks << uniqueName(QStringLiteral("bfork0"));
+    report("fork (stopped result)", double(forkMs), 0, "ms", "< 500 ms");
+
+    QVERIFY(timed({QStringLiteral("kill"), m_box}) > 0);
+    const qint64 restoreMs = timed({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, id});
+    QVERIFY(restoreMs > 0);
+    report("restore (stopped: disk switch)", double(restoreMs), 0, "ms", "(no target)");
+
+    // Disk: what 10 forks of one snapshot add to the pool.
+    virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
+    QVERIFY(conn);
+    for (int i = 1; i < kForks; ++i) {
+        const QString name = uniqueName(QStringLiteral("bfork%1").arg(i));
+        QVERIFY(timed({QStringLiteral("fork"), m_box, id, name}) > 0);
+        m_forks << name;
+    }
+    qint64 forkBytes = 0;
+    for (const QString &name : m_forks)
+        for (const QString &volume : libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name).volumes)
+            forkBytes += allocated(volumePath(conn, volume));
+    virConnectClose(conn);
+    report("disk added by 10 forks", double(forkBytes) / (1 << 20), 0, "MiB", "< 50 MiB");
+
+    const qint64 rss = rssKib(m_daemon.pid());
+    QVERIFY(rss > 0);
+    std::printf("%-34s %10.1f MiB  (%d sandboxes defined, all stopped: 11 TCG guests do not fit 2 shared cores)  "
+                "target: < 80 MiB\n", "airlockd RSS", double(rss) / 1024, kForks + 1);
+    std::fflush(stdout);
+}
+
+void BenchSandbox::cleanupTestCase()
+{
+    for (const QString &name : m_forks)
+        m_daemon.ctl({QStringLiteral("rm"), name});
+    m_daemon.ctl({QStringLiteral("kill"), m_box});
+    m_daemon.ctl({QStringLiteral("rm"), m_box});
+}
+
+QTEST_GUILESS_MAIN(BenchSandbox)
+#include "bench_sandbox.moc"
