@@ -13,7 +13,6 @@
 #include "rulestore.h"
 
 #include <QDeadlineTimer>
-#include <QPointer>
 #include <QJsonArray>
 #include <QSet>
 #include <QSemaphore>
@@ -479,16 +478,12 @@ void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &na
         }
         if (m_stopping)
             return;
-        const QJsonObject alert{{QStringLiteral("sandbox"), name},
-                                {QStringLiteral("kind"), QStringLiteral("trust")},
-                                {QStringLiteral("message"),
-                                 QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to the hosts "
-                                                "its secrets are bound to will fail; restart it").arg(name, why)}};
-        QPointer<ApiServer> api = &m_api;
-        QMetaObject::invokeMethod(api.data(), [api, alert] {
-            if (api)
-                api->publish(QStringLiteral("alert"), alert);
-        }, Qt::QueuedConnection);
+        publish(QStringLiteral("alert"),
+                {{QStringLiteral("sandbox"), name},
+                 {QStringLiteral("kind"), QStringLiteral("trust")},
+                 {QStringLiteral("message"), QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to "
+                                                            "the hosts its secrets are bound to will fail; restart it")
+                                                 .arg(name, why)}});
     });
 }
 
