@@ -71,7 +71,7 @@ int dial(quint32 ip, quint16 port)
     return fd;
 }
 
-// Upstream servers on 203.0.113.10: :5001 streams kDownloadBytes; :5002 answers "PING" with "PONG".
+// Upstream servers on 203.0.113.10: :5001 streams kDownloadBytes after a request line; :5002 answers "PING" with "PONG".
 class Servers {
 public:
     bool start()
@@ -87,6 +87,13 @@ public:
                 if (c < 0)
                     return;
                 std::thread([c] {
+                    // A download starts with a request (an HTTP GET, a git fetch): without
+                    // one the broker would treat this as a server-speaks-first protocol.
+                    char request[256];
+                    if (::recv(c, request, sizeof request, 0) <= 0) {
+                        ::close(c);
+                        return;
+                    }
                     qint64 left = kDownloadBytes;
                     while (left > 0) {
                         const ssize_t n = ::send(c, zeros, size_t(std::min<qint64>(left, sizeof zeros)), MSG_NOSIGNAL);
@@ -140,6 +147,11 @@ double downloadMBps(quint32 ip, quint16 port)
     static char buf[1 << 17];
     qint64 got = 0;
     const auto t0 = Clock::now();
+    static const char request[] = "GET /bulk HTTP/1.1\r\nHost: bench.test\r\n\r\n";
+    if (::send(fd, request, sizeof request - 1, MSG_NOSIGNAL) != sizeof request - 1) {
+        ::close(fd);
+        return 0;
+    }
     ssize_t n;
     while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0)
         got += n;
