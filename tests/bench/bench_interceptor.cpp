@@ -28,6 +28,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <sys/socket.h>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -177,8 +178,45 @@ private:
     bool m_reported = false;
 };
 
+// CPU time the relay spent, per thread, read from /proc/PID/task/*/schedstat (nanoseconds on
+// a CPU). "On one core" in the target means bytes per second of relay CPU: on a 2-core machine
+// the wall-clock rate also pays for the client's and the upstream's own TLS on the same cores.
+struct RelayThreads {
+    pid_t pid = 0;       // whose threads
+    QByteArray comm;     // only threads of this name; empty: all of them
+};
+
+std::map<pid_t, qint64> relayCpuNs(const RelayThreads &relay)
+{
+    std::map<pid_t, qint64> ns;
+    const QString tasks = QStringLiteral("/proc/%1/task").arg(relay.pid);
+    for (const QString &tid : QDir(tasks).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks + QLatin1Char('/') + tid + QStringLiteral("/comm"));
+        QFile stat(tasks + QLatin1Char('/') + tid + QStringLiteral("/schedstat"));
+        if (!comm.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly))
+            continue; // the thread just ended
+        if (!relay.comm.isEmpty() && comm.readAll().trimmed() != relay.comm)
+            continue;
+        ns[pid_t(tid.toInt())] = stat.readAll().split(' ').value(0).toLongLong();
+    }
+    return ns;
+}
+
+// CPU seconds between two snapshots, counting threads alive at both.
+double cpuSecondsBetween(const std::map<pid_t, qint64> &before, const std::map<pid_t, qint64> &after)
+{
+    qint64 ns = 0;
+    for (const auto &[tid, t] : after)
+        if (const auto it = before.find(tid); it != before.end())
+            ns += t - it->second;
+    return double(ns) / 1e9;
+}
+
 struct Result3 {
     double rps = 0, cps = 0, mbps = 0;
+    double relayCpuSeconds = 0; // the relay's CPU for the bulk download; 0: no relay
+    qint64 bulkBytes = 0;
+    double mbpsPerCore() const { return relayCpuSeconds > 0 ? double(bulkBytes) / 1e6 / relayCpuSeconds : 0; }
     long failures = 0;
     bool ok = false;
     bool injected = false; // the upstream saw the real value in every request of this run
@@ -186,7 +224,7 @@ struct Result3 {
 
 TlsTestServer *g_upstream = nullptr;
 
-Result3 measure(const Path &path, double window, qint64 bulkBytes, int clients)
+Result3 measure(const Path &path, double window, qint64 bulkBytes, int clients, const RelayThreads &relay = {})
 {
     Result3 r;
     const qint64 servedBefore = g_upstream->served(), matchedBefore = g_upstream->matched();
@@ -245,12 +283,17 @@ Result3 measure(const Path &path, double window, qint64 bulkBytes, int clients)
     r.cps = double(conns) / seconds(start);
     // Bulk: one download.
     Client c(path);
+    const bool opened = c.open();
+    const auto cpuBefore = relay.pid ? relayCpuNs(relay) : std::map<pid_t, qint64>{};
     start = Clock::now();
-    const qint64 got = c.open() ? c.get("/big?n=" + QByteArray::number(bulkBytes)) : -1;
+    const qint64 got = opened ? c.get("/big?n=" + QByteArray::number(bulkBytes)) : -1;
     if (got == bulkBytes)
         r.mbps = double(got) / 1e6 / seconds(start);
     else
         ++failed;
+    if (relay.pid) // before closing: the relay's connection thread is still there
+        r.relayCpuSeconds = cpuSecondsBetween(cpuBefore, relayCpuNs(relay));
+    r.bulkBytes = got;
     r.failures = failed;
     r.ok = done > 0 && conns > 0 && r.mbps > 0;
     r.injected = g_upstream->served() - servedBefore == g_upstream->matched() - matchedBefore;
@@ -311,8 +354,8 @@ void print(const char *name, const Result3 &r, const Result3 &airlock)
         std::printf("  %-22s %s\n", name, "unavailable (see above)");
         return;
     }
-    std::printf("  %-22s %10.0f %10.0f %10.0f   x%.1f / x%.1f / x%.1f   (failures %ld, header injected: %s)\n", name,
-                r.rps, r.cps, r.mbps, airlock.rps / r.rps, airlock.cps / r.cps, airlock.mbps / r.mbps, r.failures,
+    std::printf("  %-22s %10.0f %10.0f %10.0f %12.0f   x%.1f / x%.1f / x%.1f   (failures %ld, header injected: %s)\n", name,
+                r.rps, r.cps, r.mbps, r.mbpsPerCore(), airlock.rps / r.rps, airlock.cps / r.cps, airlock.mbps / r.mbps, r.failures,
                 r.injected ? "yes" : "NO");
 }
 
@@ -380,7 +423,7 @@ int main(int argc, char **argv)
     const Result3 base = measure(direct, window, bulk, clients);
 
     Path airlockPath{QStringLiteral("airlock"), front.port(), false, {}, sandboxCa, keyHeader, front.port()};
-    const Result3 air = measure(airlockPath, window, bulk, clients);
+    const Result3 air = measure(airlockPath, window, bulk, clients, RelayThreads{::getpid(), QByteArrayLiteral("alk-intercept")});
     const bool injected = air.injected;
 
     // mitmproxy: explicit proxy, CONNECT, an addon that sets the same header.
@@ -404,7 +447,8 @@ int main(int argc, char **argv)
         if (waitForPort(port, 30000) && QFile::exists(conf + QStringLiteral("/mitmproxy-ca-cert.pem"))) {
             Path p{QStringLiteral("mitmproxy"), port, true, QStringLiteral("127.0.0.1:%1").arg(upPort),
                    conf + QStringLiteral("/mitmproxy-ca-cert.pem"), {}, upPort};
-            mitm = measure(p, window, std::min<qint64>(bulk, 64 << 20), clients); // ~5 MB/s: keep it short
+            mitm = measure(p, window, std::min<qint64>(bulk, 64 << 20), clients, // ~5 MB/s: keep it short
+                           RelayThreads{pid_t(mitmProcess.processId()), {}});
             if (!mitm.ok) {
                 QFile log(dir.filePath(QStringLiteral("mitm.log")));
                 if (log.open(QIODevice::ReadOnly))
@@ -458,7 +502,7 @@ int main(int argc, char **argv)
         if (waitForPort(port, 30000)) {
             Path p{QStringLiteral("squid"), port, true, QStringLiteral("%1:%2").arg(QLatin1String(kHost)).arg(upPort),
                    sq + QStringLiteral("/ca.pem"), {}, upPort};
-            squid = measure(p, window, std::min<qint64>(bulk, 512 << 20), clients);
+            squid = measure(p, window, std::min<qint64>(bulk, 512 << 20), clients, RelayThreads{pid_t(squidProcess.processId()), {}});
         } else {
             std::fprintf(stderr, "  squid did not start (see %s/cache.log)\n", qPrintable(sq));
         }
@@ -468,9 +512,11 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "  squid with ssl-bump is not installed (apt-get install squid-openssl)\n");
     }
 
-    std::printf("\n  %-22s %10s %10s %10s   airlock is (req / conn / bulk)\n", "path", "req/s", "conn/s", "MB/s");
-    std::printf("  %-22s %10.0f %10.0f %10.0f   (no proxy: the ceiling)\n", "upstream direct", base.rps, base.cps, base.mbps);
-    std::printf("  %-22s %10.0f %10.0f %10.0f   (failures %ld)\n", "airlock interceptor", air.rps, air.cps, air.mbps, air.failures);
+    std::printf("\n  %-22s %10s %10s %10s %12s   airlock is (req / conn / bulk)\n", "path", "req/s", "conn/s", "bulk MB/s",
+                "MB/s per core");
+    std::printf("  %-22s %10.0f %10.0f %10.0f %12s   (no proxy: the ceiling)\n", "upstream direct", base.rps, base.cps, base.mbps, "-");
+    std::printf("  %-22s %10.0f %10.0f %10.0f %12.0f   (failures %ld; relay CPU %.2f s for the bulk)\n", "airlock interceptor", air.rps,
+                air.cps, air.mbps, air.mbpsPerCore(), air.failures, air.relayCpuSeconds);
     print("mitmproxy", mitm, air);
     print("squid ssl-bump", squid, air);
     std::printf("\n  header injected on every request through airlock: %s\n", injected ? "yes" : "NO");
@@ -478,6 +524,10 @@ int main(int argc, char **argv)
         std::printf("  target >= 10x mitmproxy req/s: %s\n", air.rps >= 10 * mitm.rps ? "met" : "NOT met");
     if (squid.ok)
         std::printf("  target ahead of squid req/s: %s\n", air.rps > squid.rps ? "met" : "NOT met");
-    std::printf("  target >= 1 GB/s bulk: %s (%.0f MB/s)\n", air.mbps >= 1000 ? "met" : "NOT met", air.mbps);
+    // "On one core": bytes per second of the relay's own CPU. The wall-clock figure beside it
+    // also pays for the client's and the upstream's TLS on the same cores.
+    std::printf("  target >= 1 GB/s bulk on one core: %s (%.0f MB/s per core of relay CPU; %.0f MB/s wall clock on %d cores shared "
+                "with both TLS endpoints)\n",
+                air.mbpsPerCore() >= 1000 ? "met" : "NOT met", air.mbpsPerCore(), air.mbps, QThread::idealThreadCount());
     return air.ok && base.ok && injected ? 0 : 1;
 }
