@@ -166,6 +166,17 @@ void ApiServer::publish(const QString &topic, const QJsonObject &data)
     }
 }
 
+void ApiServer::post(const QString &topic, const QJsonObject &data)
+{
+    QMetaObject::invokeMethod(this, [this, topic, data] { publish(topic, data); }, Qt::QueuedConnection);
+}
+
+void ApiServer::postAlert(const QString &sandbox, const QString &kind, const QString &message)
+{
+    post(QStringLiteral("alert"),
+         {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("kind"), kind}, {QStringLiteral("message"), message}});
+}
+
 ApiConnection::ApiConnection(ApiServer *server, QLocalSocket *socket, PeerCredentials peer)
     : QObject(server), m_server(server), m_socket(socket), m_peer(peer)
 {

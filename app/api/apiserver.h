@@ -66,6 +66,10 @@ public:
 
     // Pushes {topic, data} as an "event" notification to every subscriber of `topic`.
     void publish(const QString &topic, const QJsonObject &data);
+    // The same from any thread (workers, relay threads): queued onto the server's thread.
+    void post(const QString &topic, const QJsonObject &data);
+    // An "alert" event the UI shows prominently: {sandbox, kind, message}; any thread.
+    void postAlert(const QString &sandbox, const QString &kind, const QString &message);
     int connectionCount() const { return int(m_connections.size()); }
 
 private:

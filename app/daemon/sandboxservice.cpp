@@ -137,7 +137,7 @@ void SandboxService::inPool(std::function<void()> work) { m_pool.start(std::move
 
 void SandboxService::publish(const QString &topic, const QJsonObject &data)
 {
-    QMetaObject::invokeMethod(this, [this, topic, data] { m_api.publish(topic, data); }, Qt::QueuedConnection);
+    m_api.post(topic, data);
 }
 
 void SandboxService::publishState(SandboxEngine &engine, const QString &name, uid_t uid)
@@ -221,13 +221,10 @@ void SandboxService::watchDisks()
                     it->full = usage->full();
                 }
                 if (alert)
-                    publish(QStringLiteral("alert"),
-                            {{QStringLiteral("sandbox"), name},
-                             {QStringLiteral("kind"), QStringLiteral("disk_full")},
-                             {QStringLiteral("message"),
-                              QStringLiteral("the disk of sandbox %1 is full (%2 of %3 MiB used); free space inside it, "
-                                             "or create a sandbox with a larger --disk")
-                                  .arg(name).arg(usage->usedBytes >> 20).arg(usage->totalBytes >> 20)}});
+                    m_api.postAlert(name, QStringLiteral("disk_full"),
+                                    QStringLiteral("the disk of sandbox %1 is full (%2 of %3 MiB used); free space inside it, "
+                                                   "or create a sandbox with a larger --disk")
+                                        .arg(name).arg(usage->usedBytes >> 20).arg(usage->totalBytes >> 20));
             });
         }
     });
@@ -478,12 +475,10 @@ void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &na
         }
         if (m_stopping)
             return;
-        publish(QStringLiteral("alert"),
-                {{QStringLiteral("sandbox"), name},
-                 {QStringLiteral("kind"), QStringLiteral("trust")},
-                 {QStringLiteral("message"), QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to "
-                                                            "the hosts its secrets are bound to will fail; restart it")
-                                                 .arg(name, why)}});
+        m_api.postAlert(name, QStringLiteral("trust"),
+                        QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to the hosts its "
+                                       "secrets are bound to will fail; restart it")
+                            .arg(name, why));
     });
 }
 

@@ -7,8 +7,6 @@
 #include "guestagent.h"
 #include "guesttrust.h"
 
-#include <QMetaObject>
-#include <QPointer>
 #include <QSet>
 
 namespace airlock {
@@ -235,16 +233,9 @@ std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByte
 
 void SecretBridge::exfiltration(const QString &sandbox, const QString &host, const QString &secret)
 {
-    const QJsonObject alert{{QStringLiteral("sandbox"), sandbox},
-                            {QStringLiteral("kind"), QStringLiteral("exfiltration")},
-                            {QStringLiteral("message"),
-                             QStringLiteral("%1 sent the placeholder of secret %2 to %3 over plain HTTP; the request was blocked")
-                                 .arg(sandbox, secret, host)}};
-    QPointer<ApiServer> api = &m_api;
-    QMetaObject::invokeMethod(api.data(), [api, alert] {
-        if (api)
-            api->publish(QStringLiteral("alert"), alert);
-    }, Qt::QueuedConnection);
+    m_api.postAlert(sandbox, QStringLiteral("exfiltration"),
+                    QStringLiteral("%1 sent the placeholder of secret %2 to %3 over plain HTTP; the request was blocked")
+                        .arg(sandbox, secret, host));
 }
 
 } // namespace airlock

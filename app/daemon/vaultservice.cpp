@@ -6,7 +6,6 @@
 #include "securebytes.h"
 
 #include <QJsonArray>
-#include <QPointer>
 
 namespace airlock {
 
@@ -56,22 +55,14 @@ Status VaultService::start()
         return s;
     Interceptor::Options options;
     options.extraCaFile = m_daemon.config().upstreamCaFile;
-    QPointer<ApiServer> api = &m_daemon.api();
-    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this, api](const InterceptEvent &e) {
+    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this](const InterceptEvent &e) {
         {
             std::lock_guard lock(m_listenerMutex);
             if (m_listener)
                 m_listener(e);
         }
-        if (e.alertKind.isEmpty() || !api)
-            return;
-        const QJsonObject alert{{QStringLiteral("sandbox"), e.sandbox},
-                                {QStringLiteral("kind"), e.alertKind},
-                                {QStringLiteral("message"), e.alertMessage}};
-        QMetaObject::invokeMethod(api.data(), [api, alert] {
-            if (api)
-                api->publish(QStringLiteral("alert"), alert);
-        }, Qt::QueuedConnection);
+        if (!e.alertKind.isEmpty()) // the daemon's ApiServer outlives its services and their threads
+            m_daemon.api().postAlert(e.sandbox, e.alertKind, e.alertMessage);
     });
     if (Status s = m_interceptor->init(); !s)
         return s;
