@@ -27,6 +27,25 @@ namespace {
 
 constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
+
+enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
+
+// Pings the guest agent until it answers, the domain shuts off, the deadline passes or the
+// daemon stops. Runs on a pool thread: every ping and state query blocks.
+AgentWait waitForGuestAgent(virDomainPtr dom, QDeadlineTimer deadline, const std::atomic<bool> &stopping)
+{
+    while (dom && !stopping) {
+        if (GuestAgent(dom).ping(2))
+            return AgentWait::Answered;
+        int state = 0, reason = 0;
+        if (virDomainGetState(dom, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
+            return AgentWait::ShutOff;
+        if (deadline.hasExpired())
+            return AgentWait::TimedOut;
+        QThread::msleep(250);
+    }
+    return stopping ? AgentWait::Cancelled : AgentWait::ShutOff; // no domain: it is gone
+}
 constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
 constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 
@@ -422,27 +441,25 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
                 call.fail(rpc::Failed, why + (removeOnFailure ? QStringLiteral("; the new sandbox was removed") : QString()));
             });
         };
-        QDeadlineTimer deadline(qint64(timeoutS) * 1000);
         DomainRef dom(conn, domain);
-        while (dom.ptr && !m_stopping) {
-            if (GuestAgent(dom.ptr).ping(2)) {
-                if (!caPem.isEmpty()) {
-                    if (Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
-                        return failed(s.error().message());
-                }
-                QJsonObject r = reply;
-                r.insert(QStringLiteral("state"), QStringLiteral("running"));
-                call.reply(r);
-                onEngine([this, name, uid = call.peer().uid](SandboxEngine &e) { publishState(e, name, uid); });
-                return;
+        switch (waitForGuestAgent(dom.ptr, QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
+        case AgentWait::Answered: {
+            if (!caPem.isEmpty()) {
+                if (Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
+                    return failed(s.error().message());
             }
-            int state = 0, reason = 0;
-            if (virDomainGetState(dom.ptr, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
-                return failed(QStringLiteral("sandbox %1 stopped while booting; check its console "
-                                             "(airlockctl console %1) and its image").arg(name));
-            if (deadline.hasExpired())
-                break;
-            QThread::msleep(250);
+            QJsonObject r = reply;
+            r.insert(QStringLiteral("state"), QStringLiteral("running"));
+            call.reply(r);
+            onEngine([this, name, uid = call.peer().uid](SandboxEngine &e) { publishState(e, name, uid); });
+            return;
+        }
+        case AgentWait::ShutOff:
+            return failed(QStringLiteral("sandbox %1 stopped while booting; check its console "
+                                         "(airlockctl console %1) and its image").arg(name));
+        case AgentWait::Cancelled: // the daemon is stopping: the caller still gets an answer
+        case AgentWait::TimedOut:
+            break;
         }
         if (dom.ptr)
             virDomainDestroy(dom.ptr);
@@ -460,21 +477,23 @@ void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &na
         return;
     virConnectPtr conn = engine.connection();
     inPool([this, conn, domain = domain.value(), name, timeoutS, caPem] {
-        QDeadlineTimer deadline(qint64(timeoutS) * 1000);
         DomainRef dom(conn, domain);
-        QString why = QStringLiteral("its guest agent did not answer within %1 s").arg(timeoutS);
-        while (dom.ptr && !m_stopping && !deadline.hasExpired()) {
-            if (GuestAgent(dom.ptr).ping(2)) {
-                const Status s = SecretBridge::installTrust(dom.ptr, caPem);
-                if (s)
-                    return;
+        QString why;
+        switch (waitForGuestAgent(dom.ptr, QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
+        case AgentWait::Answered:
+            if (const Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
                 why = s.error().message();
-                break;
-            }
-            QThread::msleep(250);
-        }
-        if (m_stopping)
+            else
+                return;
+            break;
+        case AgentWait::ShutOff:
+            return; // stopped before it came up: the next start installs the CA
+        case AgentWait::Cancelled:
             return;
+        case AgentWait::TimedOut:
+            why = QStringLiteral("its guest agent did not answer within %1 s").arg(timeoutS);
+            break;
+        }
         m_api.postAlert(name, QStringLiteral("trust"),
                         QStringLiteral("the sandbox CA could not be put in %1's trust store (%2): TLS to the hosts its "
                                        "secrets are bound to will fail; restart it")
