@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QFormLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -203,6 +204,17 @@ void TestGuiViews::newSandboxDialogBuildsTheRequest()
     const QJsonObject declared = QJsonDocument::fromJson(file.readAll()).object();
     for (const char *key : {"cpus", "memory_mib", "disk_gib"}) // disk: 8 there, 10 by default here
         QCOMPARE(withTemplate.value(QLatin1String(key)).toInt(), declared.value(QLatin1String(key)).toInt());
+    // Shown at its own size, every label is whole (long preset descriptions once squeezed
+    // "Egress preset:" to "Egress pres").
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *form = qobject_cast<QFormLayout *>(dialog.layout());
+    QVERIFY(form);
+    for (QWidget *field : {static_cast<QWidget *>(dialog.presetCombo()), static_cast<QWidget *>(templates)}) {
+        auto *label = qobject_cast<QLabel *>(form->labelForField(field));
+        QVERIFY(label);
+        QVERIFY2(label->width() >= label->sizeHint().width(), qPrintable(label->text() + QStringLiteral(" is clipped")));
+    }
     if (const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR"); !dir.isEmpty()) {
         QTest::qWait(300);
         dialog.grab().save(dir + QStringLiteral("/dialog-new-sandbox.png"));

@@ -61,6 +61,10 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
         m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
     }
     m_preset->setAccessibleName(tr("Egress preset"));
+    // Preset descriptions are long: sized by them, the combo squeezed the label column
+    // ("Egress pres"). The popup still shows them whole.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(24);
     m_secrets = new QListWidget(this);
     m_secrets->setMaximumHeight(90);
     m_secrets->setAccessibleName(tr("Secrets to lend"));
