@@ -135,6 +135,30 @@ void SandboxEngine::collectLayers()
     }
 }
 
+namespace {
+
+// Both a snapshot and a restore end the same way in the store: a new writable overlay
+// above `parent` becomes the sandbox's top layer. Runs inside their transaction.
+Result<qint64> pushTopLayer(Store &store, qint64 sid, qint64 parent, const QString &volume)
+{
+    Result<qint64> layer = store.write(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) "
+                                                      "VALUES(?, ?, ?, 0, ?)"),
+                                       {sid, parent, volume, now()});
+    if (!layer)
+        return layer;
+    if (Result<qint64> top = store.write(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"), {layer.value(), sid}); !top)
+        return top.error();
+    return layer;
+}
+
+Status finishOperation(Store &store, qint64 opId)
+{
+    Result<qint64> done = store.write(QStringLiteral("DELETE FROM operations WHERE id = ?"), {opId});
+    return done ? ok() : Status(done.error());
+}
+
+} // namespace
+
 // The store's side of a snapshot: the old top freezes, the new overlay becomes the top.
 Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label,
                                              qint64 opId, qint64 *parentOut)
@@ -142,46 +166,27 @@ Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QStri
     qint64 snapshotId = 0;
     qint64 parentSnapshot = 0;
     Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery w(m_store.db());
-        w.prepare(QStringLiteral("SELECT id FROM snapshots WHERE sandbox_id = ? AND layer_id = (SELECT parent_id FROM layers WHERE id = ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        if (w.exec() && w.next())
-            parentSnapshot = w.value(0).toLongLong();
-        w.prepare(QStringLiteral("UPDATE layers SET frozen = 1 WHERE id = ?"));
-        w.addBindValue(top);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        w.addBindValue(newVolume);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        const qint64 newLayer = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-        w.addBindValue(newLayer);
-        w.addBindValue(sid);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        w.prepare(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(top);
-        w.addBindValue(parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)));
-        w.addBindValue(label);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        snapshotId = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        w.addBindValue(opId);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the snapshot"), w.lastError().text()};
-        return ok();
+        auto parent = m_store.firstRow(QStringLiteral("SELECT id FROM snapshots WHERE sandbox_id = ? AND "
+                                                      "layer_id = (SELECT parent_id FROM layers WHERE id = ?)"),
+                                       {sid, top});
+        if (!parent)
+            return parent.error();
+        if (parent.value())
+            parentSnapshot = parent.value()->value(0).toLongLong();
+        if (auto frozen = m_store.write(QStringLiteral("UPDATE layers SET frozen = 1 WHERE id = ?"), {top}); !frozen)
+            return frozen.error();
+        if (Result<qint64> layer = pushTopLayer(m_store, sid, top, newVolume); !layer)
+            return layer.error();
+        Result<qint64> snapshot =
+            m_store.write(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"),
+                          {sid, top, parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)), label, now()});
+        if (!snapshot)
+            return snapshot.error();
+        snapshotId = snapshot.value();
+        return finishOperation(m_store, opId);
     });
     if (!stored)
-        return stored.error();
+        return Error{QStringLiteral("cannot record the snapshot"), stored.error().message()};
     *parentOut = parentSnapshot;
     return snapshotId;
 }
@@ -189,30 +194,18 @@ Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QStri
 // The store's side of a restore: a new overlay above `frozen` becomes the top.
 Status SandboxEngine::recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId)
 {
-    return m_store.transaction([&]() -> Status {
-        QSqlQuery w(m_store.db());
-        w.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-        w.addBindValue(sid);
-        w.addBindValue(frozen);
-        w.addBindValue(newVolume);
-        w.addBindValue(now());
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
-        const qint64 newLayer = w.lastInsertId().toLongLong();
-        w.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-        w.addBindValue(newLayer);
-        w.addBindValue(sid);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot record the restore"), w.lastError().text()};
+    Status stored = m_store.transaction([&]() -> Status {
+        if (Result<qint64> layer = pushTopLayer(m_store, sid, frozen, newVolume); !layer)
+            return layer.error();
         // The old top is no snapshot's layer; it goes unless something builds on it.
-        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ? AND frozen = 0"));
-        w.addBindValue(oldTop);
-        w.exec();
-        w.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        w.addBindValue(opId);
-        w.exec();
-        return ok();
+        if (auto orphaned = m_store.write(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ? AND frozen = 0"), {oldTop});
+            !orphaned)
+            return orphaned.error();
+        return finishOperation(m_store, opId);
     });
+    if (!stored)
+        return Error{QStringLiteral("cannot record the restore"), stored.error().message()};
+    return ok();
 }
 
 // After a crash in the middle of a snapshot or restore: if the domain already uses the new
