@@ -1,4 +1,5 @@
 #include "interceptor.h"
+#include "api_codes.h"
 #include "core/logging.h"
 #include "httpframing.h"
 #include "hostpattern.h"
@@ -150,11 +151,15 @@ private:
     Next serveOne();
     bool readGuestHead(http::RequestHead *head, QString *error);
     bool ensureUpstream(QString *why);
-    void deny(int status, const char *phrase, const QString &reason, const QString &alert = {});
+    // `alert`, when given, also raises an alert event of `alertKind` for the person at the desktop.
+    void deny(int status, const char *phrase, const QString &reason, const QString &alert = {},
+              const QString &alertKind = QStringLiteral("exfiltration"));
     std::optional<QString> placeholderIn(const char *data, qsizetype size) const; // secret name
     bool relayRequestBody(const http::BodyFraming &framing, QString *blocked);
     bool relayResponse(Next *next);
-    void emitEvent(bool allowed, const QString &reason, const QString &alert = {});
+    void emitEvent(bool allowed, const QString &reason, const QString &alert = {},
+                   const QString &alertKind = QStringLiteral("exfiltration"));
+    QString lockedAlert() const;
 
     Interceptor &m_owner;
     int m_guestFd;
@@ -175,7 +180,7 @@ private:
     qint64 m_bytesDown = 0;
 };
 
-void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const QString &alert)
+void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const QString &alert, const QString &alertKind)
 {
     if (!m_owner.m_sink)
         return;
@@ -190,19 +195,27 @@ void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const
     e.bytesUp = m_bytesUp;
     e.bytesDown = m_bytesDown;
     if (!alert.isEmpty()) {
-        e.alertKind = QStringLiteral("exfiltration");
+        e.alertKind = alertKind;
         e.alertMessage = alert;
     }
     m_owner.m_sink(e);
 }
 
-void InterceptedConnection::deny(int status, const char *phrase, const QString &reason, const QString &alert)
+void InterceptedConnection::deny(int status, const char *phrase, const QString &reason, const QString &alert,
+                                 const QString &alertKind)
 {
     const QString text = QStringLiteral("Airlock blocked this request to %1: %2").arg(m_sni, reason);
     m_guest.write(plainResponse(status, phrase, text));
     if (!alert.isEmpty())
-        qCWarning(lcBroker) << "exfiltration attempt from sandbox" << m_sandbox << ":" << alert;
-    emitEvent(false, reason, alert);
+        qCWarning(lcBroker) << alertKind << "alert from sandbox" << m_sandbox << ":" << alert;
+    emitEvent(false, reason, alert, alertKind);
+}
+
+// The agent sees a 403 (or a reset); the person, who can unlock, is told why and how.
+QString InterceptedConnection::lockedAlert() const
+{
+    return QStringLiteral("sandbox %1 needs a secret to reach %2, but the Airlock vault is locked: unlock it "
+                          "(Vault → Unlock, or airlockctl vault unlock)").arg(m_sandbox, m_sni);
 }
 
 void InterceptedConnection::run()
@@ -212,7 +225,8 @@ void InterceptedConnection::run()
     Result<std::shared_ptr<SandboxCa>> ca = m_owner.m_vault.sandboxCa(m_sandbox);
     if (!ca) {
         // Without the CA key (a locked vault since airlockd started) nothing readable can be said over TLS.
-        emitEvent(false, ca.error().message());
+        emitEvent(false, ca.error().message(), ca.error().code == kUnavailableCode ? lockedAlert() : QString(),
+                  QStringLiteral("vault_locked"));
         return;
     }
     Result<std::shared_ptr<const Leaf>> leaf = ca.value()->minter().leafFor(m_sni);
@@ -316,7 +330,8 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
     QByteArray &buf = m_guest.buffer();
 
     if (m_locked) {
-        deny(403, "Forbidden", QStringLiteral("%1; unlock it with `airlockctl vault unlock`").arg(Vault::lockedMessage()));
+        deny(403, "Forbidden", QStringLiteral("%1; unlock it with `airlockctl vault unlock`").arg(Vault::lockedMessage()), lockedAlert(),
+             QStringLiteral("vault_locked"));
         return Next::Close;
     }
     if (!head.header("Upgrade").isNull() || http::hasToken(head.header("Connection"), "upgrade")) {

@@ -47,7 +47,7 @@ struct InterceptEvent {
     QString reason;        // why denied, or "" when allowed
     qint64 bytesUp = 0;    // request bytes sent upstream
     qint64 bytesDown = 0;  // response bytes sent to the guest
-    QString alertKind;     // "exfiltration" when a placeholder went where it must not; else ""
+    QString alertKind;     // "exfiltration" (a placeholder went where it must not), "vault_locked"; else ""
     QString alertMessage;
 };
 

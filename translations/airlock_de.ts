@@ -961,8 +961,8 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>Geheimnisse &amp;verwalten …</translation>
     </message>
     <message>
-        <source>Exfiltration alerts</source>
-        <translation>Exfiltrationsalarme</translation>
+        <source>Alerts</source>
+        <translation>Warnungen</translation>
     </message>
     <message>
         <source>This airlockd has no vault yet (secret.list is not available).</source>

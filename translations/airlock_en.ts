@@ -834,7 +834,7 @@ Update airlockd; attempts appear here as they happen.</source>
         <translation type="unfinished" />
     </message>
     <message>
-        <source>Exfiltration alerts</source>
+        <source>Alerts</source>
         <translation type="unfinished" />
     </message>
     <message>

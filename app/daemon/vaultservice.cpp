@@ -11,6 +11,8 @@ namespace airlock {
 
 namespace {
 
+constexpr qint64 kLockedAlertEveryMs = 60 * 1000;
+
 // A string param, or a clear InvalidParams failure.
 bool stringParam(const Call &call, const char *name, QString *out, bool required = true)
 {
@@ -48,6 +50,21 @@ VaultService::VaultService(Daemon &daemon) : m_daemon(daemon)
 
 VaultService::~VaultService() { stop(); }
 
+// Every exfiltration attempt is told. A locked vault is told once a minute per sandbox:
+// an agent retrying in a loop must not bury the desktop in identical notifications.
+bool VaultService::shouldAlert(const InterceptEvent &e)
+{
+    if (e.alertKind.isEmpty())
+        return false;
+    if (e.alertKind != QLatin1String("vault_locked"))
+        return true;
+    std::lock_guard lock(m_alertMutex);
+    if (const auto quiet = m_lockedAlerted.constFind(e.sandbox); quiet != m_lockedAlerted.constEnd() && !quiet->hasExpired())
+        return false;
+    m_lockedAlerted.insert(e.sandbox, QDeadlineTimer(kLockedAlertEveryMs));
+    return true;
+}
+
 Status VaultService::start()
 {
     m_vault = std::make_unique<Vault>(m_daemon.config().databasePath());
@@ -61,7 +78,7 @@ Status VaultService::start()
             if (m_listener)
                 m_listener(e);
         }
-        if (!e.alertKind.isEmpty()) // the daemon's ApiServer outlives its services and their threads
+        if (shouldAlert(e)) // the daemon's ApiServer outlives its services and their threads
             m_daemon.api().postAlert(e.sandbox, e.alertKind, e.alertMessage);
     });
     if (Status s = m_interceptor->init(); !s)

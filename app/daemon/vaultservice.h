@@ -3,6 +3,8 @@
 #include "interceptor.h"
 #include "vault.h"
 
+#include <QDeadlineTimer>
+#include <QHash>
 #include <QThreadPool>
 #include <memory>
 #include <mutex>
@@ -31,7 +33,8 @@ public:
     // The egress broker hands flows to bound hosts here (needsInterception, then handle).
     Interceptor &interceptor() { return *m_interceptor; }
     // The egress broker records intercepted requests as egress events; called on connection
-    // threads. Exfiltration alerts are published on topic "alert" by this service itself.
+    // threads. Alerts (exfiltration, vault_locked) are published on topic "alert" by this
+    // service itself.
     void setInterceptListener(Interceptor::EventSink listener);
 
 private:
@@ -39,8 +42,11 @@ private:
     Daemon &m_daemon;
     std::unique_ptr<Vault> m_vault;
     std::unique_ptr<Interceptor> m_interceptor;
+    bool shouldAlert(const InterceptEvent &e); // any connection thread
     std::mutex m_listenerMutex;
     Interceptor::EventSink m_listener;
+    std::mutex m_alertMutex;
+    QHash<QString, QDeadlineTimer> m_lockedAlerted; // sandbox -> until when it is not told again
     QThreadPool m_worker;
 };
 

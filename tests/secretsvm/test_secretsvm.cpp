@@ -484,10 +484,22 @@ void TestSecretsVm::aStartNobodyWaitsForStillInstallsTheCa()
 void TestSecretsVm::aLockedVaultGetsAReadable403()
 {
     QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
+    alerts(0); // drain
+    m_eventBuffer.clear();
     const Run r = curlWithKey(u"https://api.test.example/while-locked"_s);
     QVERIFY2(statusOf(r) == "403", QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
     QVERIFY2(r.out.contains("vault is locked"), r.out.constData());
     QVERIFY(requestsTo("/while-locked").isEmpty());
+    // The person at the desktop is told how to fix it, once, however often the agent retries.
+    QCOMPARE(statusOf(curlWithKey(u"https://api.test.example/while-locked-again"_s)), QByteArray("403"));
+    QList<QJsonObject> locked;
+    for (const QJsonObject &a : alerts(2000))
+        if (a.value("kind"_L1).toString() == "vault_locked"_L1)
+            locked << a;
+    QCOMPARE(locked.size(), 1);
+    QCOMPARE(locked.first().value("sandbox"_L1).toString(), m_box);
+    const QString message = locked.first().value("message"_L1).toString();
+    QVERIFY2(message.contains("api.test.example"_L1) && message.contains("vault unlock"_L1), qPrintable(message));
     QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
 }
 

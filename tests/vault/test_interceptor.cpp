@@ -51,6 +51,7 @@ private Q_SLOTS:
     void upstreamWithWrongCertificateGetsNothing();
     void hostOutsideTheNameConstraintsFailsAtTheClient();
     void lockedVaultAnswersReadably();
+    void vaultLockedSinceStartRaisesAnAlert();
     void plainFlowGuardFindsPlaceholders();
     void guestTrustBundleWorksForCurl();
 
@@ -341,7 +342,48 @@ void TestInterceptor::lockedVaultAnswersReadably()
     QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
     QVERIFY2(r.out.contains("the Airlock vault is locked"), r.out.constData());
     QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> seen = events();
+    QVERIFY(!seen.isEmpty());
+    QCOMPARE(seen.last().alertKind, QStringLiteral("vault_locked"));
+    QVERIFY2(seen.last().alertMessage.contains(QStringLiteral("vault unlock")), qPrintable(seen.last().alertMessage));
     QVERIFY(m_vault->unlock(kPass));
+}
+
+void TestInterceptor::vaultLockedSinceStartRaisesAnAlert()
+{
+    // A daemon restarted with the vault locked cannot even decrypt the sandbox CA's key, so
+    // nothing readable can reach the guest over TLS: the guest's handshake fails, and the
+    // person is told to unlock.
+    Vault restarted(m_dir.filePath(QStringLiteral("airlock.db")));
+    QVERIFY(restarted.open());
+    std::mutex mutex;
+    QList<InterceptEvent> seen;
+    Interceptor interceptor(restarted, {}, [&](const InterceptEvent &e) {
+        std::lock_guard lock(mutex);
+        seen.append(e);
+    });
+    QVERIFY(interceptor.init());
+    const quint16 good = m_good->port();
+    Front front(interceptor, QStringLiteral("box"), [good](const QString &sni) {
+        return UpstreamAddress{sni, QHostAddress(QHostAddress::LocalHost), good};
+    });
+    const int before = int(m_good->requests().size());
+    QProcess p;
+    p.start(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("--cacert"),
+                                     m_caFile, QStringLiteral("--resolve"),
+                                     QStringLiteral("api.bound.test:%1:127.0.0.1").arg(front.port()),
+                                     QStringLiteral("https://api.bound.test:%1/").arg(front.port())});
+    QVERIFY(p.waitForFinished(20000));
+    QVERIFY(p.exitCode() != 0); // no TLS session: the CA key stays encrypted
+    QCOMPARE(m_good->requests().size(), before);
+    for (int i = 0; i < 50 && interceptor.activeConnections() > 0; ++i)
+        QThread::msleep(20);
+    std::lock_guard lock(mutex);
+    QCOMPARE(seen.size(), 1);
+    QCOMPARE(seen.first().alertKind, QStringLiteral("vault_locked"));
+    QVERIFY2(seen.first().alertMessage.contains(QStringLiteral("api.bound.test")) &&
+                 seen.first().alertMessage.contains(QStringLiteral("vault unlock")),
+             qPrintable(seen.first().alertMessage));
 }
 
 void TestInterceptor::plainFlowGuardFindsPlaceholders()

@@ -37,9 +37,9 @@ SecretsView::SecretsView(ApiClient *client, QWidget *parent) : QWidget(parent), 
     layout->addWidget(m_table, 2);
     auto *manage = new QPushButton(tr("&Manage secrets…"), page);
     layout->addWidget(manage, 0, Qt::AlignLeft);
-    layout->addWidget(new QLabel(tr("Exfiltration alerts"), page));
+    layout->addWidget(new QLabel(tr("Alerts"), page));
     m_alerts = new QListWidget(page);
-    m_alerts->setAccessibleName(tr("Exfiltration alerts"));
+    m_alerts->setAccessibleName(tr("Alerts"));
     layout->addWidget(m_alerts, 1);
     m_stack->addWidget(page);
     m_notAvailable = new QLabel(tr("This airlockd has no vault yet (secret.list is not available)."), m_stack);
