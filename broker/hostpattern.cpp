@@ -1,5 +1,5 @@
 #include "hostpattern.h"
-#include "errorcodes.h"
+#include "api_codes.h"
 
 namespace airlock {
 
@@ -7,7 +7,7 @@ namespace {
 
 Error patternError(const QString &text, const QString &why)
 {
-    return Error{QStringLiteral("invalid host pattern '%1'").arg(text), why, codes::kInvalidParams};
+    return Error{QStringLiteral("invalid host pattern '%1'").arg(text), why, kInvalidParamsCode};
 }
 
 bool isLdhLabel(QStringView label)

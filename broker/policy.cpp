@@ -1,5 +1,5 @@
 #include "policy.h"
-#include "errorcodes.h"
+#include "api_codes.h"
 
 #include <tuple>
 
@@ -41,7 +41,7 @@ Status Policy::validate(const Rule &rule)
 {
     if (rule.port < 0 || rule.port > 65535)
         return Error{QStringLiteral("invalid port %1").arg(rule.port),
-                     QStringLiteral("give a port between 1 and 65535, or none for any port"), codes::kInvalidParams};
+                     QStringLiteral("give a port between 1 and 65535, or none for any port"), kInvalidParamsCode};
     Result<HostPattern> p = HostPattern::parse(rule.pattern);
     if (!p)
         return p.error();
@@ -69,7 +69,7 @@ Status Policy::add(const Rule &rule)
     QWriteLocker locker(&m_lock);
     for (const Compiled &c : std::as_const(m_rules)) {
         if (c.rule.id == rule.id)
-            return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, codes::kConflict};
+            return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, kConflictCode};
     }
     m_rules.append({rule, *HostPattern::parse(rule.pattern)});
     return ok();

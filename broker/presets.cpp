@@ -1,5 +1,5 @@
 #include "presets.h"
-#include "errorcodes.h"
+#include "api_codes.h"
 #include "hostpattern.h"
 
 #include <QCoreApplication>
@@ -16,7 +16,7 @@ namespace {
 
 Error presetError(const QString &source, const QString &why)
 {
-    return Error{QStringLiteral("invalid egress preset %1").arg(source), why, codes::kInvalidParams};
+    return Error{QStringLiteral("invalid egress preset %1").arg(source), why, kInvalidParamsCode};
 }
 
 // Unknown keys are refused: a typo ("prot") must not silently turn into "any port".
@@ -107,12 +107,12 @@ Result<QList<Preset>> loadPresets(const QString &dirPath)
     const QDir dir(dirPath);
     if (!dir.exists())
         return Error{QStringLiteral("cannot read egress presets"),
-                     QStringLiteral("the directory %1 does not exist; set AIRLOCK_PRESETS_DIR").arg(dirPath), codes::kFailed};
+                     QStringLiteral("the directory %1 does not exist; set AIRLOCK_PRESETS_DIR").arg(dirPath), kFailedCode};
     QList<Preset> out;
     for (const QString &file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         QFile f(dir.filePath(file));
         if (!f.open(QIODevice::ReadOnly))
-            return Error{QStringLiteral("cannot read egress preset %1").arg(f.fileName()), f.errorString(), codes::kFailed};
+            return Error{QStringLiteral("cannot read egress preset %1").arg(f.fileName()), f.errorString(), kFailedCode};
         if (f.size() > (1 << 20))
             return presetError(f.fileName(), QStringLiteral("larger than 1 MiB"));
         Result<Preset> p = parsePreset(f.readAll(), f.fileName());

@@ -1,5 +1,5 @@
 #include "rulestore.h"
-#include "errorcodes.h"
+#include "api_codes.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -10,7 +10,7 @@ namespace {
 
 Error sqlFailure(const QString &what, const QSqlQuery &q)
 {
-    return Error{what, q.lastError().text(), codes::kFailed};
+    return Error{what, q.lastError().text(), kFailedCode};
 }
 
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
@@ -62,7 +62,7 @@ Result<uid_t> RuleStore::sandboxOwner(const QString &name) const
     if (!q.exec())
         return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(name), q);
     if (!q.next())
-        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, codes::kNotFound};
+        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, kNotFoundCode};
     return uid_t(q.value(0).toLongLong());
 }
 
@@ -92,7 +92,7 @@ Result<Rule> RuleStore::insertRow(Rule rule)
             return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(rule.sandbox), q);
         if (!q.next())
             return Error{QStringLiteral("no sandbox named '%1'").arg(rule.sandbox),
-                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), codes::kNotFound};
+                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), kNotFoundCode};
         sandboxId = q.value(0);
     }
     if (!rule.created.isValid())
@@ -177,7 +177,7 @@ Status RuleStore::removeRow(qint64 id, bool mustExist)
     m_policy.remove(id);
     if (mustExist && q.numRowsAffected() == 0)
         return Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
-                     codes::kNotFound};
+                     kNotFoundCode};
     return ok();
 }
 
