@@ -11,9 +11,6 @@ namespace airlock {
 
 namespace {
 
-constexpr int kRecordBytes = 16384 + 64;  // one TLS record's plaintext, with room
-constexpr qsizetype kBatchBytes = 64 * 1024;
-
 struct PrefixedSocket {
     int fd;
     QByteArray prefix;
@@ -91,44 +88,27 @@ bool TlsStream::attach(SSL_CTX *ctx, int fd, const QByteArray &prefix)
     m_ssl = SSL_new(ctx);
     if (!m_ssl)
         return false;
-    BIO *socket = nullptr;
     if (prefix.isEmpty()) {
-        socket = BIO_new_socket(fd, BIO_NOCLOSE);
-    } else if ((socket = BIO_new(prefixedMethod()))) {
-        BIO_set_data(socket, new PrefixedSocket{fd, prefix});
-        BIO_set_init(socket, 1);
+        SSL_set_fd(m_ssl, fd);
+        return true;
     }
-    if (!socket)
+    BIO *bio = BIO_new(prefixedMethod());
+    if (!bio)
         return false;
-    // Records are written into a buffer and sent together when write() ends: one send() for
-    // a whole batch of 16 KB records instead of one each. The socket BIO is shared by the
-    // read side and the buffer's chain, hence the extra reference.
-    BIO *buffer = BIO_new(BIO_f_buffer());
-    if (!buffer || BIO_set_write_buffer_size(buffer, kBatchBytes) != 1) {
-        BIO_free(buffer);
-        BIO_free(socket);
-        return false;
-    }
-    BIO_up_ref(socket);
-    SSL_set_bio(m_ssl, socket, BIO_push(buffer, socket));
+    BIO_set_data(bio, new PrefixedSocket{fd, prefix});
+    BIO_set_init(bio, 1);
+    SSL_set_bio(m_ssl, bio, bio);
     return true;
 }
 
 bool TlsStream::fill()
 {
-    // One record, then those already received behind it (read-ahead), up to a batch: the
-    // relay then writes them on with one send().
     const qsizetype old = m_buffer.size();
-    do {
-        const qsizetype at = m_buffer.size();
-        m_buffer.resize(at + kRecordBytes);
-        size_t n = 0;
-        const int rc = SSL_read_ex(m_ssl, m_buffer.data() + at, kRecordBytes, &n);
-        m_buffer.resize(at + (rc == 1 ? qsizetype(n) : 0));
-        if (rc != 1 || n == 0)
-            break;
-    } while (m_buffer.size() - old < kBatchBytes && SSL_has_pending(m_ssl));
-    return m_buffer.size() > old;
+    m_buffer.resize(old + 16384 + 64);
+    size_t n = 0;
+    const int rc = SSL_read_ex(m_ssl, m_buffer.data() + old, 16384 + 64, &n);
+    m_buffer.resize(old + (rc == 1 ? qsizetype(n) : 0));
+    return rc == 1 && n > 0;
 }
 
 bool TlsStream::write(const char *data, qsizetype size)
@@ -140,15 +120,13 @@ bool TlsStream::write(const char *data, qsizetype size)
         data += n;
         size -= qsizetype(n);
     }
-    return BIO_flush(SSL_get_wbio(m_ssl)) == 1;
+    return true;
 }
 
 void TlsStream::shutdown()
 {
-    if (m_ssl && SSL_is_init_finished(m_ssl)) {
+    if (m_ssl && SSL_is_init_finished(m_ssl))
         SSL_shutdown(m_ssl);
-        BIO_flush(SSL_get_wbio(m_ssl));
-    }
 }
 
 } // namespace airlock

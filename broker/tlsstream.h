@@ -1,8 +1,7 @@
 #pragma once
 // Blocking, buffered TLS over one socket, for the relay's per-connection thread. The guest
 // side starts with bytes the transparent proxy already read (its ClientHello peek): a small
-// BIO serves those first, then reads the socket. Reads and writes move batches of records
-// (up to 64 KB) so a bulk body costs one recv() and one send() per batch, not per record.
+// BIO serves those first, then reads the socket.
 #include <QByteArray>
 #include <openssl/types.h>
 
@@ -19,11 +18,10 @@ public:
     bool attach(SSL_CTX *ctx, int fd, const QByteArray &prefix = {});
     SSL *ssl() const { return m_ssl; }
 
-    // Reads at least one record into buffer(), plus those already received; false on EOF,
-    // error or timeout.
+    // Reads more into buffer(); false on EOF, error or timeout.
     bool fill();
     QByteArray &buffer() { return m_buffer; }
-    // Writes everything and sends it; false on error.
+    // Writes everything; false on error.
     bool write(const char *data, qsizetype size);
     bool write(const QByteArray &bytes) { return write(bytes.constData(), bytes.size()); }
     void shutdown(); // close_notify, best effort
