@@ -11,6 +11,7 @@
 #include "daemonprocess.h"
 #include "models/egressmodel.h"
 #include "views/mainwindow.h"
+#include "residentmemory.h"
 #include "views/networkview.h"
 
 #include <QApplication>
@@ -27,17 +28,6 @@
 using namespace airlock::ui;
 
 namespace {
-
-qint64 rssKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
 
 QJsonObject attempt(qint64 id)
 {
@@ -81,7 +71,7 @@ void BenchGui::latencyAndMemory()
     QAbstractItemModel *rows = table->model();
     airlock::ApiClient *client = connection.client();
     QTest::qWait(500);
-    const qint64 baseKiB = rssKiB();
+    const qint64 baseKiB = residentKiB();
 
     // Latency: one attempt at a time, as an agent's connections arrive.
     std::vector<double> latencies;
@@ -114,7 +104,7 @@ void BenchGui::latencyAndMemory()
     table->scrollToBottom();
     window.grab(); // paint the whole window once with all rows
     QTest::qWait(300);
-    const qint64 endKiB = rssKiB();
+    const qint64 endKiB = residentKiB();
 
     std::printf("bench_gui: event -> row on screen: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target < 100 ms)\n",
                 latencies[latencies.size() / 2], latencies[latencies.size() * 99 / 100], latencies.back());
