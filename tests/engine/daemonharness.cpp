@@ -52,6 +52,17 @@ bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringL
     return false;
 }
 
+bool DaemonHarness::startWithTinyImage(QString *error)
+{
+    if (!start(sharedDataDir(), error))
+        return false;
+    if (!ctl({QStringLiteral("image"), QStringLiteral("ls")}).out.contains("\"tiny\"")) {
+        *error = QStringLiteral("the tiny image is missing: test_engine_image builds it (ctest fixture)");
+        return false;
+    }
+    return true;
+}
+
 void DaemonHarness::stop()
 {
     if (m_daemon.state() == QProcess::NotRunning)
@@ -73,8 +84,43 @@ void DaemonHarness::killHard()
 
 CtlResult DaemonHarness::ctl(const QStringList &args, int timeoutMs, const QByteArray &input) const
 {
+    return runCtl(QStringList{QStringLiteral("--json")} + args, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::ctlText(const QStringList &args, int timeoutMs, const QByteArray &input) const
+{
+    return runCtl(args, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::guestExec(const QString &sandbox, const QStringList &argv, int timeoutMs, const QByteArray &input) const
+{
+    QStringList args{QStringLiteral("exec"), sandbox};
+    if (!input.isEmpty())
+        args << QStringLiteral("--stdin");
+    return ctlText(args + QStringList{QStringLiteral("--")} + argv, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::guestSh(const QString &sandbox, const QString &script, int timeoutMs, const QByteArray &input) const
+{
+    return guestExec(sandbox, {QStringLiteral("sh"), QStringLiteral("-c"), script}, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::initOrUnlockVault(const QByteArray &passphrase, int timeoutMs) const
+{
+    const bool fresh = ctl({QStringLiteral("vault"), QStringLiteral("status")}).out.contains("uninitialised");
+    return ctl({QStringLiteral("vault"), fresh ? QStringLiteral("init") : QStringLiteral("unlock")}, timeoutMs, passphrase + '\n');
+}
+
+bool DaemonHarness::killAndRemove(const QString &sandbox) const
+{
+    ctl({QStringLiteral("kill"), sandbox}, 120000);
+    return ctl({QStringLiteral("rm"), sandbox}, 120000).exitCode == 0;
+}
+
+CtlResult DaemonHarness::runCtl(const QStringList &args, int timeoutMs, const QByteArray &input) const
+{
     QProcess p;
-    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), socketPath(), QStringLiteral("--json")} + args);
+    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), socketPath()} + args);
     CtlResult r;
     if (!p.waitForStarted(5000))
         return r;
