@@ -179,21 +179,13 @@ void TestAgents::initTestCase()
     EVP_PKEY_free(key);
     QCOMPARE(m_api->port(), quint16(443));
     m_api->setResponder(fakeAnthropic);
-    QFile ca(m_dir.filePath(u"upstream-ca.pem"_s));
-    QVERIFY(ca.open(QIODevice::WriteOnly));
-    ca.write(m_pki->caPem());
-    ca.close();
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.40 api.anthropic.com\n");
-    hosts.close();
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.40 api.anthropic.com\n", m_pki->caPem(), &error),
+             qPrintable(error));
 
     // Its own data dir, kept between runs: the agents image is built once per recipe digest.
     const QString dataDir = qEnvironmentVariable("AIRLOCK_AGENTS_TEST_DATA", m_dir.filePath(u"data"_s));
     QDir().mkpath(dataDir);
-    QVERIFY2(m_daemon.start(dataDir, &error, {},
-                            {u"AIRLOCK_UPSTREAM_HOSTS="_s + hosts.fileName(), u"AIRLOCK_UPSTREAM_CA="_s + ca.fileName()}),
-             qPrintable(error));
+    QVERIFY2(m_daemon.start(dataDir, &error), qPrintable(error));
     const CtlResult v = m_daemon.initOrUnlockVault(kPassphrase);
     QVERIFY2(v.exitCode == 0, v.err.constData());
     ctl({u"secret"_s, u"rm"_s, u"anthropic"_s}); // an earlier run's

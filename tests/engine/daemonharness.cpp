@@ -18,6 +18,28 @@ QString DaemonHarness::sharedDataDir()
     return fallback.path();
 }
 
+bool DaemonHarness::setUpstream(const QString &dir, const QByteArray &hosts, const QByteArray &caPem, QString *error)
+{
+    auto write = [error](const QString &path, const QByteArray &content) {
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly) && f.write(content) == content.size())
+            return true;
+        *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    };
+    const QString hostsFile = dir + QStringLiteral("/upstream-hosts");
+    if (!write(hostsFile, hosts))
+        return false;
+    qputenv("AIRLOCK_UPSTREAM_HOSTS", hostsFile.toLocal8Bit());
+    if (caPem.isEmpty())
+        return true;
+    const QString caFile = dir + QStringLiteral("/upstream-ca.pem");
+    if (!write(caFile, caPem))
+        return false;
+    qputenv("AIRLOCK_UPSTREAM_CA", caFile.toLocal8Bit());
+    return true;
+}
+
 DaemonHarness::~DaemonHarness() { stop(); }
 
 bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringList &extraArgs, const QStringList &extraEnv)

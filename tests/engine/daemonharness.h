@@ -24,6 +24,10 @@ public:
     // AIRLOCK_ENGINE_TEST_DATA (set by CMake) or a fresh temp dir.
     static QString sharedDataDir();
     static QString libvirtUri() { return QStringLiteral("qemu:///system"); }
+    // The test's "internet" for every airlockd this process starts from now on: writes the
+    // hosts file (names -> the test's servers) and, if given, the CA of its TLS servers into
+    // `dir`, and exports AIRLOCK_UPSTREAM_HOSTS / AIRLOCK_UPSTREAM_CA.
+    static bool setUpstream(const QString &dir, const QByteArray &hosts, const QByteArray &caPem, QString *error);
 
     ~DaemonHarness();
     // Starts airlockd and waits for its socket; false with `error` set on failure.

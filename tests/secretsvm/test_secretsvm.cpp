@@ -9,6 +9,7 @@
 // so borrowing a secret never opens egress by itself (anchors.md, BoxLite #1533).
 #include "daemonharness.h"
 #include "netns.h"
+#include "recordinghttpserver.h"
 #include "tlstestserver.h"
 
 #include <QDir>
@@ -18,19 +19,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
-#include <QProcess>
 #include <QTemporaryDir>
-#include "recordinghttpserver.h"
-
 #include <QTest>
-#include <arpa/inet.h>
 #include <memory>
-#include <mutex>
-#include <netinet/in.h>
 #include <openssl/x509.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -150,16 +142,9 @@ void TestSecretsVm::initTestCase()
     EVP_PKEY_free(key);
     QCOMPARE(m_https->port(), quint16(443));
     QVERIFY2(plainUp, "cannot listen on 203.0.113.30:80 in the test namespace");
-    QFile ca(m_dir.filePath(u"upstream-ca.pem"_s));
-    QVERIFY(ca.open(QIODevice::WriteOnly));
-    ca.write(m_pki->caPem());
-    ca.close();
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.30 api.test.example other.test.example plain.test.example\n");
-    hosts.close();
-    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
-    qputenv("AIRLOCK_UPSTREAM_CA", ca.fileName().toLocal8Bit());
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.30 api.test.example other.test.example plain.test.example\n",
+                                        m_pki->caPem(), &error),
+             qPrintable(error));
 
     QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
     // The shared data dir may hold a vault of an earlier run: a fresh one per run is not possible there.
