@@ -10,8 +10,9 @@
 #include "connection/daemonconnection.h"
 #include "daemonprocess.h"
 #include "models/egressmodel.h"
-#include "views/mainwindow.h"
 #include "residentmemory.h"
+#include "showandconnect.h"
+#include "views/mainwindow.h"
 #include "views/networkview.h"
 
 #include <QApplication>
@@ -61,10 +62,8 @@ void BenchGui::latencyAndMemory()
     DaemonProcess daemon;
     QVERIFY2(daemon.start(), qPrintable(daemon.log()));
     DaemonConnection connection(daemon.socketPath());
-    connection.setAutoStart(false);
     MainWindow window(&connection);
-    window.show();
-    connection.start();
+    showAndConnect(connection, window);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
     window.showTab(QStringLiteral("network"));
     QTableView *table = window.networkView()->table();
