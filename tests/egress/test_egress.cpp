@@ -23,11 +23,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <arpa/inet.h>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
-#include <mutex>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -35,7 +33,6 @@
 #include <netinet/ip_icmp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace airlock;
