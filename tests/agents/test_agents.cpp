@@ -159,11 +159,9 @@ private Q_SLOTS:
 void TestAgents::initTestCase()
 {
     m_total.start();
-    if (::geteuid() != 0)
-        QFAIL("test_agents needs root (libvirt's system connection, nftables, network namespaces, mmdebstrap)");
-    QVERIFY2(!qEnvironmentVariableIsEmpty("AIRLOCKCTL_BIN"), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L agents");
+    const QString missing = missingVmTestPrerequisite(
+        u"test_agents"_s, u"libvirt's system connection, nftables, network namespaces, mmdebstrap"_s, u"-L agents"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
 
     // The outside: a namespace of its own with 203.0.113.40 on its loopback, over a veth pair.

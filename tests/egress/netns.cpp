@@ -1,6 +1,7 @@
 #include "netns.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QTest>
 #include <fcntl.h>
@@ -59,6 +60,19 @@ void inNamespace(const QString &ns, const std::function<void()> &work)
             work();
     });
     t.join();
+}
+
+QString missingVmTestPrerequisite(const QString &test, const QString &rootFor, const QString &ctestFilter)
+{
+    if (::geteuid() != 0)
+        return QStringLiteral("%1 needs root (%2)").arg(test, rootFor);
+    if (qEnvironmentVariableIsEmpty("AIRLOCKCTL_BIN"))
+        return QStringLiteral("AIRLOCKCTL_BIN is not set: run through ctest");
+    if (QFile::symLinkTarget(QStringLiteral("/proc/self/ns/net")) == QFile::symLinkTarget(QStringLiteral("/proc/1/ns/net")))
+        return QStringLiteral("run inside the test network namespace: ip netns exec airlock-test ctest --preset debug %1 "
+                              "(tests/support/libvirt-env.sh namespace starts libvirtd there)")
+            .arg(ctestFilter);
+    return {};
 }
 
 bool LoopbackAddress::add(const QString &ipv4, QString *error)

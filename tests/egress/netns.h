@@ -17,6 +17,11 @@ bool enter(const QString &ns);
 // Runs `work` on a new thread inside namespace `ns` and waits for it.
 void inNamespace(const QString &ns, const std::function<void()> &work);
 
+// Empty when this process may run a VM test; otherwise what is missing and how to fix it. A
+// VM test needs root (`rootFor` says for what), AIRLOCKCTL_BIN (ctest sets it) and a network
+// namespace of its own, never the host's (`ctestFilter` picks the test for the hint).
+QString missingVmTestPrerequisite(const QString &test, const QString &rootFor, const QString &ctestFilter);
+
 // "The outside" of a VM test on this namespace's own loopback: an address the guests' traffic
 // is routed to through the broker. One an earlier run left behind is taken over.
 class LoopbackAddress {

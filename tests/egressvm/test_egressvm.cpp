@@ -169,13 +169,10 @@ private Q_SLOTS:
 
 void TestEgressVm::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_egressvm needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
     // Never touch the host's own network: the test namespace must be a namespace of its own.
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L egressvm "
-             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    const QString missing = airlock::test::missingVmTestPrerequisite(
+        u"test_egressvm"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-L egressvm"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     // The outside: a test server on an address of this namespace's loopback.
     QString error;

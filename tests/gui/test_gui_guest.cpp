@@ -130,12 +130,9 @@ private:
 
 void TestGuiGuest::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_gui_guest needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -R test_gui_guest "
-             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    const QString missing = airlock::test::missingVmTestPrerequisite(
+        u"test_gui_guest"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-R test_gui_guest"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     QString error;
     QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));

@@ -54,7 +54,6 @@ private:
     QLocalSocket m_events;         // subscribed to "alert"
     QByteArray m_eventBuffer;
 
-    QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
     CtlResult ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 300000)
     {
         return m_daemon.ctlText(args, timeoutMs, input);
@@ -116,11 +115,9 @@ private Q_SLOTS:
 
 void TestSecretsVm::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_secretsvm needs root (libvirt's system connection, nftables, network namespaces)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L secretsvm");
+    const QString missing = missingVmTestPrerequisite(u"test_secretsvm"_s, u"libvirt's system connection, nftables, network namespaces"_s,
+                                                      u"-L secretsvm"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
 
     // The outside: a namespace of its own with 203.0.113.30 on its loopback, over a veth pair.
