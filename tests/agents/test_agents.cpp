@@ -106,9 +106,7 @@ class TestAgents : public QObject {
 private:
     DaemonHarness m_daemon;
     QTemporaryDir m_dir;
-    QString m_ns;
-    QString m_vethHost;
-    bool m_routeAdded = false;
+    OutsideNamespace m_outside;
     std::unique_ptr<TestPki> m_pki;
     std::unique_ptr<TlsTestServer> m_api;
     QString m_box;
@@ -161,78 +159,42 @@ private Q_SLOTS:
 void TestAgents::initTestCase()
 {
     m_total.start();
-    if (::geteuid() != 0)
-        QFAIL("test_agents needs root (libvirt's system connection, nftables, network namespaces, mmdebstrap)");
-    QVERIFY2(!qEnvironmentVariableIsEmpty("AIRLOCKCTL_BIN"), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L agents");
+    const QString missing = missingVmTestPrerequisite(
+        u"test_agents"_s, u"libvirt's system connection, nftables, network namespaces, mmdebstrap"_s, u"-L agents"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
 
-    // The outside: namespace m_ns with 203.0.113.40 on its loopback, reached over a veth pair.
-    const int tag = int(::getpid() % 100000);
-    m_ns = u"alagt-%1"_s.arg(tag);
-    m_vethHost = u"alah%1"_s.arg(tag);
-    const QString vethOut = u"alao%1"_s.arg(tag);
-    const QString ip = u"ip"_s;
-    QCOMPARE(run(ip, {u"netns"_s, u"add"_s, m_ns}), 0);
-    QCOMPARE(run(ip, {u"link"_s, u"add"_s, m_vethHost, u"type"_s, u"veth"_s, u"peer"_s, u"name"_s, vethOut}), 0);
-    QCOMPARE(run(ip, {u"link"_s, u"set"_s, vethOut, u"netns"_s, m_ns}), 0);
-    QCOMPARE(run(ip, {u"addr"_s, u"add"_s, u"192.0.2.5/30"_s, u"dev"_s, m_vethHost}), 0);
-    QCOMPARE(run(ip, {u"link"_s, u"set"_s, m_vethHost, u"up"_s}), 0);
-    QCOMPARE(runIn(m_ns, {ip, u"link"_s, u"set"_s, u"lo"_s, u"up"_s}), 0);
-    QCOMPARE(runIn(m_ns, {ip, u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s}), 0);
-    QCOMPARE(runIn(m_ns, {ip, u"addr"_s, u"add"_s, u"192.0.2.6/30"_s, u"dev"_s, vethOut}), 0);
-    QCOMPARE(runIn(m_ns, {ip, u"link"_s, u"set"_s, vethOut, u"up"_s}), 0);
-    QCOMPARE(run(ip, {u"route"_s, u"add"_s, kOutside + u"/32"_s, u"via"_s, u"192.0.2.6"_s}), 0);
-    m_routeAdded = true;
+    // The outside: a namespace of its own with 203.0.113.40 on its loopback, over a veth pair.
+    QString error;
+    QVERIFY2(m_outside.create(u"agt"_s, kOutside, u"192.0.2.4"_s, &error), qPrintable(error));
 
     m_pki = std::make_unique<TestPki>();
     X509 *cert = nullptr;
     EVP_PKEY *key = nullptr;
     m_pki->issue({"api.anthropic.com"}, &cert, &key);
-    inNamespace(m_ns, [&] { m_api = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443); });
+    inNamespace(m_outside.name(), [&] { m_api = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443); });
     X509_free(cert);
     EVP_PKEY_free(key);
     QCOMPARE(m_api->port(), quint16(443));
     m_api->setResponder(fakeAnthropic);
-    QFile ca(m_dir.filePath(u"upstream-ca.pem"_s));
-    QVERIFY(ca.open(QIODevice::WriteOnly));
-    ca.write(m_pki->caPem());
-    ca.close();
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.40 api.anthropic.com\n");
-    hosts.close();
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.40 api.anthropic.com\n", m_pki->caPem(), &error),
+             qPrintable(error));
 
     // Its own data dir, kept between runs: the agents image is built once per recipe digest.
     const QString dataDir = qEnvironmentVariable("AIRLOCK_AGENTS_TEST_DATA", m_dir.filePath(u"data"_s));
     QDir().mkpath(dataDir);
-    QString error;
-    QVERIFY2(m_daemon.start(dataDir, &error, {},
-                            {u"AIRLOCK_UPSTREAM_HOSTS="_s + hosts.fileName(), u"AIRLOCK_UPSTREAM_CA="_s + ca.fileName()}),
-             qPrintable(error));
-    const QByteArray vaultState = ctl({u"vault"_s, u"status"_s}).out;
-    CtlResult v = vaultState.contains("uninitialised") ? ctl({u"vault"_s, u"init"_s}, 60000, kPassphrase + '\n')
-                                                       : ctl({u"vault"_s, u"unlock"_s}, 60000, kPassphrase + '\n');
+    QVERIFY2(m_daemon.start(dataDir, &error), qPrintable(error));
+    const CtlResult v = m_daemon.initOrUnlockVault(kPassphrase);
     QVERIFY2(v.exitCode == 0, v.err.constData());
     ctl({u"secret"_s, u"rm"_s, u"anthropic"_s}); // an earlier run's
 }
 
 void TestAgents::cleanupTestCase()
 {
-    bool removed = true;
-    if (!m_box.isEmpty()) {
-        ctl({u"kill"_s, m_box}, 120000);
-        removed = ctl({u"rm"_s, m_box}, 120000).exitCode == 0;
-    }
+    const bool removed = m_box.isEmpty() || m_daemon.killAndRemove(m_box);
     m_daemon.stop();
     m_api.reset();
-    if (m_routeAdded)
-        run(u"ip"_s, {u"route"_s, u"del"_s, kOutside + u"/32"_s});
-    if (!m_vethHost.isEmpty())
-        run(u"ip"_s, {u"link"_s, u"del"_s, m_vethHost});
-    if (!m_ns.isEmpty())
-        run(u"ip"_s, {u"netns"_s, u"del"_s, m_ns});
+    m_outside.remove();
     qInfo("test_agents: %.1f s in all", double(m_total.elapsed()) / 1000);
     QVERIFY2(removed, "the test's sandbox could not be removed: it would be left running");
 }

@@ -10,6 +10,8 @@
 #include "connection/daemonconnection.h"
 #include "daemonprocess.h"
 #include "models/egressmodel.h"
+#include "residentmemory.h"
+#include "showandconnect.h"
 #include "views/mainwindow.h"
 #include "views/networkview.h"
 
@@ -27,17 +29,6 @@
 using namespace airlock::ui;
 
 namespace {
-
-qint64 rssKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
 
 QJsonObject attempt(qint64 id)
 {
@@ -71,17 +62,15 @@ void BenchGui::latencyAndMemory()
     DaemonProcess daemon;
     QVERIFY2(daemon.start(), qPrintable(daemon.log()));
     DaemonConnection connection(daemon.socketPath());
-    connection.setAutoStart(false);
     MainWindow window(&connection);
-    window.show();
-    connection.start();
+    showAndConnect(connection, window);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
     window.showTab(QStringLiteral("network"));
     QTableView *table = window.networkView()->table();
     QAbstractItemModel *rows = table->model();
     airlock::ApiClient *client = connection.client();
     QTest::qWait(500);
-    const qint64 baseKiB = rssKiB();
+    const qint64 baseKiB = residentKiB();
 
     // Latency: one attempt at a time, as an agent's connections arrive.
     std::vector<double> latencies;
@@ -114,7 +103,7 @@ void BenchGui::latencyAndMemory()
     table->scrollToBottom();
     window.grab(); // paint the whole window once with all rows
     QTest::qWait(300);
-    const qint64 endKiB = rssKiB();
+    const qint64 endKiB = residentKiB();
 
     std::printf("bench_gui: event -> row on screen: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target < 100 ms)\n",
                 latencies[latencies.size() / 2], latencies[latencies.size() * 99 / 100], latencies.back());

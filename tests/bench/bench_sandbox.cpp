@@ -22,28 +22,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
-#include <libvirt/libvirt.h>
 #include <sys/stat.h>
 
 namespace {
 
 constexpr int kForks = 10;
-
-QString volumePath(virConnectPtr conn, const QString &volume)
-{
-    QString path;
-    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
-        virStoragePoolRefresh(pool, 0);
-        if (virStorageVolPtr vol = virStorageVolLookupByName(pool, volume.toUtf8().constData())) {
-            char *p = virStorageVolGetPath(vol);
-            path = QString::fromUtf8(p);
-            free(p);
-            virStorageVolFree(vol);
-        }
-        virStoragePoolFree(pool);
-    }
-    return path;
-}
 
 qint64 allocated(const QString &path)
 {
@@ -122,11 +105,9 @@ qint64 BenchSandbox::bareQemuBootMs(const QString &accel, QString *error)
         if (db.open()) {
             QSqlQuery q(db);
             if (q.exec(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = 'tiny'")) && q.next()) {
-                virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
-                kernel = volumePath(conn, q.value(0).toString());
-                initrd = volumePath(conn, q.value(1).toString());
-                root = volumePath(conn, q.value(2).toString());
-                virConnectClose(conn);
+                kernel = airlockVolumePath(DaemonHarness::libvirtUri(), q.value(0).toString());
+                initrd = airlockVolumePath(DaemonHarness::libvirtUri(), q.value(1).toString());
+                root = airlockVolumePath(DaemonHarness::libvirtUri(), q.value(2).toString());
             }
         }
     }
@@ -234,18 +215,18 @@ void BenchSandbox::measure()
     report("restore (stopped: disk switch)", double(restoreMs), 0, "ms", "(no target)");
 
     // Disk: what 10 forks of one snapshot add to the pool.
-    virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
-    QVERIFY(conn);
     for (int i = 1; i < kForks; ++i) {
         const QString name = uniqueName(QStringLiteral("bfork%1").arg(i));
         QVERIFY(timed({QStringLiteral("fork"), m_box, id, name}) > 0);
         m_forks << name;
     }
     qint64 forkBytes = 0;
-    for (const QString &name : m_forks)
-        for (const QString &volume : libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name).volumes)
-            forkBytes += allocated(volumePath(conn, volume));
-    virConnectClose(conn);
+    for (const QString &name : m_forks) {
+        const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name);
+        QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
+        for (const QString &volume : view.volumes)
+            forkBytes += allocated(airlockVolumePath(DaemonHarness::libvirtUri(), volume));
+    }
     report("disk added by 10 forks", double(forkBytes) / (1 << 20), 0, "MiB", "< 50 MiB");
 
     const qint64 rss = rssKib(m_daemon.pid());

@@ -10,6 +10,8 @@
 #include "core/store.h"
 #include "daemon/egressservice.h"
 #include "netns.h"
+#include "recordinghttpserver.h"
+#include "sentinel.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -21,11 +23,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <arpa/inet.h>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
-#include <mutex>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -33,7 +33,6 @@
 #include <netinet/ip_icmp.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace airlock;
@@ -112,113 +111,6 @@ QString ipString(quint32 ip)
     return QStringLiteral("%1.%2.%3.%4").arg(ip >> 24).arg((ip >> 16) & 0xff).arg((ip >> 8) & 0xff).arg(ip & 0xff);
 }
 
-// A tiny HTTP server on 203.0.113.10:80 (the "internet" of the test).
-class UpstreamServer {
-public:
-    bool start()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(80);
-        ::inet_pton(AF_INET, "203.0.113.10", &sa.sin_addr);
-        if (::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0)
-            return false;
-        m_thread = std::thread([this] { serve(); });
-        return true;
-    }
-    void stop()
-    {
-        m_stopping = true;
-        ::shutdown(m_fd, SHUT_RDWR);
-        if (m_thread.joinable())
-            m_thread.join();
-        ::close(m_fd);
-    }
-    QList<QByteArray> requests()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_requests;
-    }
-    std::chrono::steady_clock::time_point lastRequestAt()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_lastAt;
-    }
-
-private:
-    void serve()
-    {
-        while (!m_stopping) {
-            const int c = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (c < 0)
-                return;
-            QByteArray request;
-            char buf[4096];
-            while (!request.contains("\r\n\r\n")) {
-                pollfd pfd{c, POLLIN, 0};
-                if (::poll(&pfd, 1, 3000) != 1)
-                    break;
-                const ssize_t n = ::recv(c, buf, sizeof buf, 0);
-                if (n <= 0)
-                    break;
-                request.append(buf, int(n));
-            }
-            {
-                std::lock_guard lock(m_mutex);
-                m_requests.append(request);
-                m_lastAt = std::chrono::steady_clock::now();
-            }
-            const QByteArray body = "hello from upstream\n";
-            const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(body.size()) +
-                                        "\r\nConnection: close\r\n\r\n" + body;
-            ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
-            ::close(c);
-        }
-    }
-    int m_fd = -1;
-    std::thread m_thread;
-    std::atomic<bool> m_stopping{false};
-    std::mutex m_mutex;
-    QList<QByteArray> m_requests;
-    std::chrono::steady_clock::time_point m_lastAt;
-};
-
-// A listener that must never hear from the guest.
-class Sentinel {
-public:
-    bool start(int type, quint32 ip, quint16 port)
-    {
-        m_fd = ::socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        const int one = 1;
-        ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        sa.sin_addr.s_addr = htonl(ip);
-        m_type = type;
-        return ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0 && (type != SOCK_STREAM || ::listen(m_fd, 8) == 0);
-    }
-    bool heardAnything()
-    {
-        char buf[512];
-        if (m_type == SOCK_STREAM)
-            return ::accept(m_fd, nullptr, nullptr) >= 0;
-        return ::recv(m_fd, buf, sizeof buf, MSG_DONTWAIT) >= 0;
-    }
-    ~Sentinel()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-
-private:
-    int m_fd = -1;
-    int m_type = SOCK_STREAM;
-};
-
 } // namespace
 
 class TestEgress : public QObject {
@@ -235,7 +127,7 @@ private:
     std::unique_ptr<Policy> m_policy;
     std::unique_ptr<RuleStore> m_rules;
     std::unique_ptr<EgressService> m_egress;
-    UpstreamServer m_server;
+    RecordingHttpServer m_server{QByteArrayLiteral("hello from upstream\n")}; // the "internet": 203.0.113.10:80
     quint32 m_allowedAddress = 0;
     qint64 m_denyRule = 0;
     bool m_ready = false;
@@ -365,7 +257,7 @@ private Q_SLOTS:
         resolv.write("nameserver " + kOutsideResolver.toLatin1() + "\noptions timeout:2 attempts:1\n");
         resolv.close();
 
-        QVERIFY2(m_server.start(), "cannot start the upstream test server on 203.0.113.10:80");
+        QVERIFY2(m_server.start(kUpstream, 80), "cannot start the upstream test server on 203.0.113.10:80");
         QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
         QVERIFY(hosts.open(QIODevice::WriteOnly));
         hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test\n");
@@ -678,9 +570,9 @@ private Q_SLOTS:
     void otherUdpIcmpAndIpv6AreDroppedAndRecorded()
     {
         Sentinel udp;
-        QVERIFY(udp.start(SOCK_DGRAM, 0xCB00710A, 9999)); // 203.0.113.10:9999
+        QVERIFY(udp.start(SOCK_DGRAM, kUpstream, 9999));
         Sentinel hostUdp;
-        QVERIFY(hostUdp.start(SOCK_DGRAM, kGateway, 5555));
+        QVERIFY(hostUdp.start(SOCK_DGRAM, ipString(kGateway), 5555));
         bool icmpAnswered = false;
         inNamespace(m_guestNs, [&] {
             auto sendUdp = [](const char *ip, quint16 port) {
@@ -744,7 +636,7 @@ private Q_SLOTS:
     {
         // A "host service" on the gateway address: ssh-like, any port but the broker's.
         Sentinel service;
-        QVERIFY(service.start(SOCK_STREAM, kGateway, 2222));
+        QVERIFY(service.start(SOCK_STREAM, ipString(kGateway), 2222));
         bool connected = false;
         inNamespace(m_guestNs, [&] {
             const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

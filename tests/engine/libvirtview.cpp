@@ -6,6 +6,26 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+QString airlockVolumePath(const QString &uri, const QString &volume)
+{
+    QString path;
+    virConnectPtr conn = virConnectOpen(uri.toUtf8().constData());
+    if (!conn)
+        return path;
+    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
+        virStoragePoolRefresh(pool, 0);
+        if (virStorageVolPtr vol = virStorageVolLookupByName(pool, volume.toUtf8().constData())) {
+            char *p = virStorageVolGetPath(vol);
+            path = QString::fromUtf8(p);
+            free(p);
+            virStorageVolFree(vol);
+        }
+        virStoragePoolFree(pool);
+    }
+    virConnectClose(conn);
+    return path;
+}
+
 LibvirtView libvirtObjectsMatching(const QString &uri, const QString &filter)
 {
     LibvirtView view;

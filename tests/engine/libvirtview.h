@@ -10,5 +10,7 @@ struct LibvirtView {
 };
 
 LibvirtView libvirtObjectsMatching(const QString &uri, const QString &filter);
+// Where libvirt keeps `volume` of the airlock pool (refreshed first); empty if it has none.
+QString airlockVolumePath(const QString &uri, const QString &volume);
 // Rows of `table` whose `column` equals `value` in the store at `dbPath`.
 int storeRows(const QString &dbPath, const QString &table, const QString &column, const QString &value);

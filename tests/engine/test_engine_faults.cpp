@@ -16,31 +16,9 @@
 #include <QSqlQuery>
 #include <QTest>
 #include <QThread>
-#include <libvirt/libvirt.h>
 #include <sys/stat.h>
 
 namespace {
-
-// Where libvirt keeps a volume of the airlock pool.
-QString volumePath(const QString &volume)
-{
-    QString path;
-    virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
-    if (!conn)
-        return path;
-    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
-        virStoragePoolRefresh(pool, 0);
-        if (virStorageVolPtr vol = virStorageVolLookupByName(pool, volume.toUtf8().constData())) {
-            char *p = virStorageVolGetPath(vol);
-            path = QString::fromUtf8(p);
-            free(p);
-            virStorageVolFree(vol);
-        }
-        virStoragePoolFree(pool);
-    }
-    virConnectClose(conn);
-    return path;
-}
 
 QString rootVolumeOf(const QString &image)
 {
@@ -82,9 +60,7 @@ private:
 void TestEngineFaults::initTestCase()
 {
     QString error;
-    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    const CtlResult images = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("ls")});
-    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
 }
 
 QJsonObject TestEngineFaults::row(const QString &name) const
@@ -117,7 +93,7 @@ void TestEngineFaults::damagedOrDeletedImageIsRefusedWithRebuildHint()
     QCOMPARE(m_daemon.ctl({QStringLiteral("create"), existing, QStringLiteral("--image"), m_brokenImage}).exitCode, 0);
     m_made << existing;
 
-    const QString root = volumePath(rootVolumeOf(m_brokenImage));
+    const QString root = airlockVolumePath(DaemonHarness::libvirtUri(), rootVolumeOf(m_brokenImage));
     QVERIFY2(!root.isEmpty() && QFile::exists(root), qPrintable(root));
     {
         // Garbage over the start of the root disk, as a bad copy or a stray dd would leave it.
@@ -232,7 +208,7 @@ void TestEngineFaults::fullGuestDiskIsReportedAndHostUnaffected()
     m_made << name;
     const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + name);
     QCOMPARE(view.volumes.size(), 1);
-    const QString overlay = volumePath(view.volumes.first());
+    const QString overlay = airlockVolumePath(DaemonHarness::libvirtUri(), view.volumes.first());
     QVERIFY(!overlay.isEmpty());
 
     const CtlResult fill = m_daemon.ctl({QStringLiteral("exec"), name, QStringLiteral("--timeout"), QStringLiteral("400"),

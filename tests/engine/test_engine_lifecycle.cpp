@@ -32,9 +32,7 @@ private:
 void TestEngineLifecycle::initTestCase()
 {
     QString error;
-    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    const CtlResult images = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("ls")});
-    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
 }
 
 QString TestEngineLifecycle::stateOf(const QString &name) const

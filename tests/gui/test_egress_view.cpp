@@ -8,6 +8,7 @@
 #include "views/pendingpanel.h"
 #include "widgets/decisionbar.h"
 #include "api/apiclient.h"
+#include "residentmemory.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -22,17 +23,6 @@
 using namespace airlock::ui;
 
 namespace {
-
-qint64 rssKiB()
-{
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
 
 const char *kDecisions[] = {"allowed", "denied", "pending"};
 
@@ -102,7 +92,7 @@ void TestEgressView::holdsAndFilters100kRows()
     const qint64 modelOnlyMs = timer.elapsed();
 
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
-    const qint64 rssBefore = rssKiB();
+    const qint64 rssBefore = residentKiB();
     timer.restart();
     for (int i = 0; i < kRows; i += kBatch) {
         for (int j = i; j < i + kBatch; ++j)
@@ -111,7 +101,7 @@ void TestEgressView::holdsAndFilters100kRows()
         QCoreApplication::processEvents();   // the view repaints between batches
     }
     const qint64 insertMs = timer.elapsed();
-    const qint64 rssAfter = rssKiB();
+    const qint64 rssAfter = residentKiB();
     events.clear();
     QCOMPARE(model.rowCount(), kRows);
     QCOMPARE(inserted.count(), kRows / kBatch); // one notification per batch, never per row

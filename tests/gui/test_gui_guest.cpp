@@ -12,6 +12,7 @@
 #include "dialogs/newsandboxdialog.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
+#include "netns.h"
 #include "recordinghttpserver.h"
 #include "screenshot.h"
 #include "views/mainwindow.h"
@@ -51,16 +52,6 @@ namespace {
 const QString kOutside = u"203.0.113.21"_s;
 const QByteArray kBody = "hello from the gui upstream\n";
 
-QByteArray run(const QString &program, const QStringList &args, int *exitCode = nullptr)
-{
-    QProcess p;
-    p.start(program, args);
-    p.waitForFinished(60000);
-    if (exitCode)
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return p.readAllStandardOutput() + p.readAllStandardError();
-}
-
 // Waits (without blocking the event loop) for the next modal dialog and hands it to `act`:
 // how a user answers a confirmation that QMessageBox::question / QInputDialog runs modally.
 void answerNextDialog(QObject *context, std::function<void(QWidget *)> act, int triesLeft = 400)
@@ -93,9 +84,13 @@ private:
     {
         return QStringList{u"--socket"_s, m_daemon.socketPath(), u"exec"_s, m_box, u"--"_s} + argv;
     }
+    // What the guest printed, its errors after it.
     QByteArray guestSh(const QString &script, int *exitCode)
     {
-        return run(ctlBin(), execArgs({u"sh"_s, u"-c"_s, script}), exitCode);
+        const CtlResult r = m_daemon.guestSh(m_box, script, 60000);
+        if (exitCode)
+            *exitCode = r.exitCode;
+        return r.out + r.err;
     }
     QProcess *guestCurlAsync(const QStringList &curlArgs)
     {
@@ -126,7 +121,7 @@ private:
     DaemonHarness m_daemon;
     QTemporaryDir m_dir;
     RecordingHttpServer m_upstream{kBody};
-    bool m_outsideAdded = false;
+    airlock::test::LoopbackAddress m_outside;
     QString m_box;
     std::unique_ptr<DaemonConnection> m_connection;
     std::unique_ptr<MainWindow> m_window;
@@ -135,29 +130,17 @@ private:
 
 void TestGuiGuest::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_gui_guest needs root (libvirt's system connection, nftables, an address on the namespace's loopback)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -R test_gui_guest "
-             "(tests/support/libvirt-env.sh namespace starts libvirtd there)");
+    const QString missing = airlock::test::missingVmTestPrerequisite(
+        u"test_gui_guest"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-R test_gui_guest"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
-    run(u"ip"_s, {u"link"_s, u"set"_s, u"lo"_s, u"up"_s});
-    int rc = -1;
-    const QByteArray added = run(u"ip"_s, {u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s}, &rc);
-    QVERIFY2(rc == 0 || added.contains("File exists") || added.contains("already assigned"), added.constData());
-    m_outsideAdded = true;
-    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.21:80");
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.21 gui-allow.test gui-deny.test\n");
-    hosts.close();
-    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
-
     QString error;
-    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    const CtlResult images = m_daemon.ctl({u"image"_s, u"ls"_s});
-    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));
+    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.21:80");
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.21 gui-allow.test gui-deny.test\n", {}, &error),
+             qPrintable(error));
+
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
     m_box = uniqueName(u"guig"_s);
     const CtlResult created = m_daemon.ctl({u"create"_s, m_box, u"--start"_s, u"--memory"_s, u"256"_s}, 300000);
     QVERIFY2(created.exitCode == 0, created.err.constData());
@@ -374,8 +357,7 @@ void TestGuiGuest::cleanupTestCase()
     }
     m_daemon.stop();
     m_upstream.stop();
-    if (m_outsideAdded)
-        run(u"ip"_s, {u"addr"_s, u"del"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s});
+    m_outside.remove();
 }
 
 QTEST_MAIN(TestGuiGuest)

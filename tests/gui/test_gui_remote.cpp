@@ -10,6 +10,7 @@
 #include "models/sandboxmodel.h"
 #include "screenshot.h"
 #include "views/connectionbanner.h"
+#include "showandconnect.h"
 #include "views/mainwindow.h"
 
 #include <QAction>
@@ -66,10 +67,8 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     QVERIFY2(init.exitCode == 0, init.err.constData());
 
     DaemonConnection connection(local.socketPath());
-    connection.setAutoStart(false);
     MainWindow window(&connection);
-    window.show();
-    connection.start();
+    showAndConnect(connection, window);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
     QCOMPARE(vaultOf(connection), u"uninitialised"_s);
     QVERIFY(hostAction(window, u"This computer"_s) && hostAction(window, u"This computer"_s)->isChecked());
@@ -117,10 +116,8 @@ void TestGuiRemote::aBrokenCommandSaysWhatFailed()
     DaemonProcess local;
     QVERIFY2(local.start(), qPrintable(local.log()));
     DaemonConnection connection(local.socketPath());
-    connection.setAutoStart(false);
     MainWindow window(&connection);
-    window.show();
-    connection.start();
+    showAndConnect(connection, window);
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
 
     // A program that does not exist (ssh missing, a typo).

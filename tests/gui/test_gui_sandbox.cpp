@@ -28,9 +28,7 @@ private:
 void TestGuiSandbox::initTestCase()
 {
     QString error;
-    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    const CtlResult images = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("ls")});
-    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
     m_box = uniqueName(QStringLiteral("gui"));
     const CtlResult created = m_daemon.ctl({QStringLiteral("create"), m_box, QStringLiteral("--start"), QStringLiteral("--memory"),
                                             QStringLiteral("256")});

@@ -9,6 +9,7 @@
 // so borrowing a secret never opens egress by itself (anchors.md, BoxLite #1533).
 #include "daemonharness.h"
 #include "netns.h"
+#include "recordinghttpserver.h"
 #include "tlstestserver.h"
 
 #include <QDir>
@@ -18,19 +19,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
-#include <QProcess>
 #include <QTemporaryDir>
-#include "recordinghttpserver.h"
-
 #include <QTest>
-#include <arpa/inet.h>
 #include <memory>
-#include <mutex>
-#include <netinet/in.h>
 #include <openssl/x509.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -44,34 +36,6 @@ const QByteArray kRealKey = "sk-live-REAL-4f9c1e7a2b8d6053e1c4a9f7b2d80e6c";
 const QByteArray kOtherKey = "other-REAL-93b1d7f0c2e4a6b8d0f1e3a5c7b9d2f4";
 const QByteArray kPassphrase = "correct horse battery staple secretsvm";
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runProgram(const QString &program, const QStringList &args, int timeoutMs = 120000, const QByteArray &input = {})
-{
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForStarted(5000))
-        return r;
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(2000);
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
 } // namespace
 
 class TestSecretsVm : public QObject {
@@ -80,9 +44,7 @@ class TestSecretsVm : public QObject {
 private:
     DaemonHarness m_daemon;
     QTemporaryDir m_dir;
-    QString m_ns;
-    QString m_vethHost;
-    bool m_routeAdded = false;
+    OutsideNamespace m_outside;
     std::unique_ptr<TestPki> m_pki;
     std::unique_ptr<TlsTestServer> m_https;
     std::unique_ptr<RecordingHttpServer> m_plain; // plain HTTP on 203.0.113.30:80
@@ -92,25 +54,21 @@ private:
     QLocalSocket m_events;         // subscribed to "alert"
     QByteArray m_eventBuffer;
 
-    QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
-    Run ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 300000)
+    CtlResult ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 300000)
     {
-        return runProgram(ctlBin(), QStringList{u"--socket"_s, m_daemon.socketPath()} + args, timeoutMs, input);
+        return m_daemon.ctlText(args, timeoutMs, input);
     }
-    Run guestSh(const QString &script, int timeoutMs = 120000, const QByteArray &input = {})
+    CtlResult guestSh(const QString &script, int timeoutMs = 120000, const QByteArray &input = {})
     {
-        QStringList args{u"exec"_s, m_box};
-        if (!input.isEmpty())
-            args << u"--stdin"_s;
-        return ctl(args + QStringList{u"--"_s, u"sh"_s, u"-c"_s, script}, input, timeoutMs);
+        return m_daemon.guestSh(m_box, script, timeoutMs, input);
     }
     // curl from the guest with the placeholder of API_KEY in x-api-key; prints the status code
     // on the last line.
-    Run curlWithKey(const QString &url, const QString &var = u"API_KEY"_s)
+    CtlResult curlWithKey(const QString &url, const QString &var = u"API_KEY"_s)
     {
         return guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $%1\" -w '\\n%{http_code}' '%2'"_s.arg(var, url));
     }
-    static QByteArray statusOf(const Run &r) { return r.out.trimmed().split('\n').last(); }
+    static QByteArray statusOf(const CtlResult &r) { return r.out.trimmed().split('\n').last(); }
     QList<TlsTestServer::Request> requestsTo(const QByteArray &path)
     {
         QList<TlsTestServer::Request> out;
@@ -137,11 +95,6 @@ private:
         }
         return out;
     }
-    bool sh(const QStringList &argv)
-    {
-        QByteArray out;
-        return run(argv.first(), argv.mid(1), &out) == 0;
-    }
 
 private Q_SLOTS:
     void initTestCase();
@@ -162,30 +115,14 @@ private Q_SLOTS:
 
 void TestSecretsVm::initTestCase()
 {
-    if (::geteuid() != 0)
-        QFAIL("test_secretsvm needs root (libvirt's system connection, nftables, network namespaces)");
-    QVERIFY2(!ctlBin().isEmpty(), "AIRLOCKCTL_BIN is not set: run through ctest");
-    QVERIFY2(QFile::symLinkTarget(u"/proc/self/ns/net"_s) != QFile::symLinkTarget(u"/proc/1/ns/net"_s),
-             "run inside the test network namespace: ip netns exec airlock-test ctest --preset debug -L secretsvm");
+    const QString missing = missingVmTestPrerequisite(u"test_secretsvm"_s, u"libvirt's system connection, nftables, network namespaces"_s,
+                                                      u"-L secretsvm"_s);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
 
-    // The outside: namespace m_ns with 203.0.113.30 on its loopback, reached over a veth pair.
-    const int tag = int(::getpid() % 100000);
-    m_ns = u"alsec-%1"_s.arg(tag);
-    m_vethHost = u"alsh%1"_s.arg(tag);
-    const QString vethOut = u"also%1"_s.arg(tag);
-    const QString ip = u"ip"_s;
-    QVERIFY(sh({ip, u"netns"_s, u"add"_s, m_ns}));
-    QVERIFY(sh({ip, u"link"_s, u"add"_s, m_vethHost, u"type"_s, u"veth"_s, u"peer"_s, u"name"_s, vethOut}));
-    QVERIFY(sh({ip, u"link"_s, u"set"_s, vethOut, u"netns"_s, m_ns}));
-    QVERIFY(sh({ip, u"addr"_s, u"add"_s, u"192.0.2.1/30"_s, u"dev"_s, m_vethHost}));
-    QVERIFY(sh({ip, u"link"_s, u"set"_s, m_vethHost, u"up"_s}));
-    QVERIFY(runIn(m_ns, {ip, u"link"_s, u"set"_s, u"lo"_s, u"up"_s}) == 0);
-    QVERIFY(runIn(m_ns, {ip, u"addr"_s, u"add"_s, kOutside + u"/32"_s, u"dev"_s, u"lo"_s}) == 0);
-    QVERIFY(runIn(m_ns, {ip, u"addr"_s, u"add"_s, u"192.0.2.2/30"_s, u"dev"_s, vethOut}) == 0);
-    QVERIFY(runIn(m_ns, {ip, u"link"_s, u"set"_s, vethOut, u"up"_s}) == 0);
-    QVERIFY(sh({ip, u"route"_s, u"add"_s, kOutside + u"/32"_s, u"via"_s, u"192.0.2.2"_s}));
-    m_routeAdded = true;
+    // The outside: a namespace of its own with 203.0.113.30 on its loopback, over a veth pair.
+    QString error;
+    QVERIFY2(m_outside.create(u"sec"_s, kOutside, u"192.0.2.0"_s, &error), qPrintable(error));
 
     // The HTTPS server (its own test CA) and the plain one, inside that namespace.
     m_pki = std::make_unique<TestPki>();
@@ -193,7 +130,7 @@ void TestSecretsVm::initTestCase()
     EVP_PKEY *key = nullptr;
     m_pki->issue({"api.test.example", "other.test.example"}, &cert, &key);
     bool plainUp = false;
-    inNamespace(m_ns, [&] {
+    inNamespace(m_outside.name(), [&] {
         m_https = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443);
         m_plain = std::make_unique<RecordingHttpServer>();
         plainUp = m_plain->start(u"203.0.113.30"_s, 80);
@@ -202,24 +139,13 @@ void TestSecretsVm::initTestCase()
     EVP_PKEY_free(key);
     QCOMPARE(m_https->port(), quint16(443));
     QVERIFY2(plainUp, "cannot listen on 203.0.113.30:80 in the test namespace");
-    QFile ca(m_dir.filePath(u"upstream-ca.pem"_s));
-    QVERIFY(ca.open(QIODevice::WriteOnly));
-    ca.write(m_pki->caPem());
-    ca.close();
-    QFile hosts(m_dir.filePath(u"upstream-hosts"_s));
-    QVERIFY(hosts.open(QIODevice::WriteOnly));
-    hosts.write("203.0.113.30 api.test.example other.test.example plain.test.example\n");
-    hosts.close();
-    qputenv("AIRLOCK_UPSTREAM_HOSTS", hosts.fileName().toLocal8Bit());
-    qputenv("AIRLOCK_UPSTREAM_CA", ca.fileName().toLocal8Bit());
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.30 api.test.example other.test.example plain.test.example\n",
+                                        m_pki->caPem(), &error),
+             qPrintable(error));
 
-    QString error;
     QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    // The shared data dir may hold a vault of an earlier run: a fresh one per run is not
-    // possible there, so init it when new and unlock it otherwise.
-    const QByteArray vaultState = ctl({u"--json"_s, u"vault"_s, u"status"_s}).out;
-    Run v = vaultState.contains("uninitialised") ? ctl({u"vault"_s, u"init"_s}, kPassphrase + '\n')
-                                                  : ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n');
+    // The shared data dir may hold a vault of an earlier run: a fresh one per run is not possible there.
+    CtlResult v = m_daemon.initOrUnlockVault(kPassphrase, 300000);
     QVERIFY2(v.exitCode == 0, v.err.constData());
     v = ctl({u"secret"_s, u"set"_s, u"SVM_API"_s, u"--host"_s, u"api.test.example"_s, u"--header"_s, u"x-api-key: {}"_s},
             kRealKey + '\n');
@@ -236,28 +162,19 @@ void TestSecretsVm::initTestCase()
 
 void TestSecretsVm::cleanupTestCase()
 {
-    // rm refuses a running sandbox: power it off first, and fail if anything is left behind.
-    bool removed = true;
-    if (!m_box.isEmpty()) {
-        ctl({u"kill"_s, m_box}, {}, 120000);
-        removed = ctl({u"rm"_s, m_box}, {}, 120000).exitCode == 0;
-    }
+    // Fail if anything is left behind.
+    const bool removed = m_box.isEmpty() || m_daemon.killAndRemove(m_box);
     m_daemon.stop();
     m_https.reset();
     m_plain.reset();
-    if (m_routeAdded)
-        run(u"ip"_s, {u"route"_s, u"del"_s, kOutside + u"/32"_s});
-    if (!m_vethHost.isEmpty())
-        run(u"ip"_s, {u"link"_s, u"del"_s, m_vethHost});
-    if (!m_ns.isEmpty())
-        run(u"ip"_s, {u"netns"_s, u"del"_s, m_ns});
+    m_outside.remove();
     QVERIFY2(removed, "the test's sandbox could not be removed: it would be left running");
 }
 
 void TestSecretsVm::createWithAMissingSecretOrALockedVaultMakesNothing()
 {
     const QString name = uniqueName(u"svm-bad"_s);
-    Run r = ctl({u"create"_s, name, u"--secret"_s, u"SVM_NO_SUCH=X"_s});
+    CtlResult r = ctl({u"create"_s, name, u"--secret"_s, u"SVM_NO_SUCH=X"_s});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("no secret named SVM_NO_SUCH"), r.err.constData());
 
@@ -267,19 +184,19 @@ void TestSecretsVm::createWithAMissingSecretOrALockedVaultMakesNothing()
     QVERIFY2(r.err.contains("locked") && r.err.contains("vault unlock"), r.err.constData());
     QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
 
-    const Run ls = ctl({u"--json"_s, u"ls"_s});
+    const CtlResult ls = ctl({u"--json"_s, u"ls"_s});
     QVERIFY2(!ls.out.contains(name.toUtf8()), ls.out.constData());
-    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    const CtlResult secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
     QVERIFY2(!secrets.out.contains(name.toUtf8()), "a failed create left a loan behind");
 }
 
 void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
 {
     m_box = uniqueName(u"svm"_s);
-    const Run created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
+    const CtlResult created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
                              u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--start"_s});
     QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
-    const Run env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
+    const CtlResult env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
     QCOMPARE(env.exitCode, 0);
     QMap<QByteArray, QByteArray> vars;
     for (const QByteArray &line : env.out.split('\n')) {
@@ -296,13 +213,13 @@ void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
         QCOMPARE(vars.value(name), QByteArray("/etc/ssl/certs/ca-certificates.crt"));
     // The console's shell is started by the same init that exports these (guest-init): same
     // environment as qemu-ga's children.
-    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    const CtlResult secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
     QVERIFY2(secrets.out.contains(m_box.toUtf8()), "secret ls does not show the sandbox as a borrower");
 }
 
 void TestSecretsVm::theSandboxCaJoinsTheGuestsSystemRoots()
 {
-    const Run bundle = guestSh(u"cat /etc/ssl/certs/ca-certificates.crt"_s);
+    const CtlResult bundle = guestSh(u"cat /etc/ssl/certs/ca-certificates.crt"_s);
     QCOMPARE(bundle.exitCode, 0);
     QVERIFY(bundle.out.startsWith("# Airlock sandbox CA"));
     QVERIFY2(bundle.out.count("-----BEGIN CERTIFICATE-----") > 50, "the system roots are gone from the guest's bundle");
@@ -315,7 +232,7 @@ void TestSecretsVm::theSandboxCaJoinsTheGuestsSystemRoots()
 void TestSecretsVm::borrowingASecretDoesNotOpenEgress()
 {
     // No rule yet: the flow is held for a decision, never relayed (curl gives up first).
-    const Run r = guestSh(u"curl -sS --max-time 5 -H \"x-api-key: $API_KEY\" https://api.test.example/no-rule-yet"_s);
+    const CtlResult r = guestSh(u"curl -sS --max-time 5 -H \"x-api-key: $API_KEY\" https://api.test.example/no-rule-yet"_s);
     QVERIFY(r.exitCode != 0);
     QVERIFY(requestsTo("/no-rule-yet").isEmpty());
     for (const char *host : {"api.test.example", "other.test.example", "plain.test.example"})
@@ -325,19 +242,19 @@ void TestSecretsVm::borrowingASecretDoesNotOpenEgress()
 
 void TestSecretsVm::theBoundHostReceivesTheRealValue()
 {
-    const Run r = curlWithKey(u"https://api.test.example/v1/models"_s);
+    const CtlResult r = curlWithKey(u"https://api.test.example/v1/models"_s);
     QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
     const auto got = requestsTo("/v1/models");
     QCOMPARE(got.size(), 1);
     QCOMPARE(got.first().header("x-api-key"), kRealKey);
     // The intercepted request is an egress event with its method and path.
-    const Run events = ctl({u"--json"_s, u"egress"_s, u"ls"_s, m_box});
+    const CtlResult events = ctl({u"--json"_s, u"egress"_s, u"ls"_s, m_box});
     QVERIFY2(events.out.contains("/v1/models"), events.out.right(2000).constData());
 }
 
 void TestSecretsVm::everyRequestOfAKeepAliveConnectionIsSubstituted()
 {
-    const Run r = guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $API_KEY\" https://api.test.example/ka/1 "
+    const CtlResult r = guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $API_KEY\" https://api.test.example/ka/1 "
                           "https://api.test.example/ka/2 https://api.test.example/ka/3 -w '%{num_connects} '"_s);
     QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     QList<TlsTestServer::Request> got;
@@ -356,7 +273,7 @@ void TestSecretsVm::thePlaceholderToAnotherHostIsBlockedAndAlerted()
     alerts(0); // drain
     m_eventBuffer.clear();
     // Over HTTPS to a host bound to ANOTHER secret (intercepted): refused, nothing sent on.
-    Run r = curlWithKey(u"https://other.test.example/steal"_s);
+    CtlResult r = curlWithKey(u"https://other.test.example/steal"_s);
     QCOMPARE(statusOf(r), QByteArray("403"));
     QVERIFY(requestsTo("/steal").isEmpty());
     // The other secret's own placeholder still works there.
@@ -395,17 +312,17 @@ void TestSecretsVm::theRealValueIsNeverInTheGuest()
 {
     // The patterns come in on stdin so they never appear on a command line or in a file.
     const QByteArray patterns = kRealKey + '\n' + kOtherKey + '\n';
-    const Run env = guestSh(u"env; cat /proc/cmdline"_s);
+    const CtlResult env = guestSh(u"env; cat /proc/cmdline"_s);
     QCOMPARE(env.exitCode, 0);
     QVERIFY(!env.out.contains(kRealKey) && !env.out.contains(kOtherKey));
     QVERIFY(env.out.contains(m_placeholder));
-    const Run files = guestSh(u"set --; for d in /*; do case $d in /proc|/sys|/dev) ;; *) set -- \"$@\" \"$d\";; esac; done; "
+    const CtlResult files = guestSh(u"set --; for d in /*; do case $d in /proc|/sys|/dev) ;; *) set -- \"$@\" \"$d\";; esac; done; "
                               "grep -rlF -f /proc/self/fd/0 \"$@\"; sync; echo searched"_s,
                               300000, patterns);
     QVERIFY2(files.out.trimmed() == "searched", QByteArray(files.out + files.err).constData());
     // Positive control: the same search finds the placeholder where it is (the environment
     // file init wrote to /run).
-    const Run control = guestSh(u"grep -rlF \"$API_KEY\" /run"_s);
+    const CtlResult control = guestSh(u"grep -rlF \"$API_KEY\" /run"_s);
     QVERIFY2(control.out.contains("/run/airlock.env"), control.out.constData());
 
     // The overlay disk on the host, raw bytes, after the guest synced.
@@ -414,30 +331,32 @@ void TestSecretsVm::theRealValueIsNeverInTheGuest()
     QCOMPARE(disks.size(), 1);
     const QString disk = pool.filePath(disks.first());
     for (const QByteArray &secret : {kRealKey, kOtherKey}) {
-        const Run grep = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, QString::fromLatin1(secret), disk});
-        QCOMPARE(grep.out.trimmed(), QByteArray("0"));
+        QByteArray count;
+        run(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, QString::fromLatin1(secret), disk}, &count, 120000);
+        QCOMPARE(count.trimmed(), QByteArray("0"));
     }
     // Positive control: what the guest wrote (the CA block of its bundle) is found there.
-    const Run written = runProgram(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"# Airlock sandbox CA"_s, disk});
-    QVERIFY2(written.out.trimmed().toInt() >= 1, "the disk search cannot see what the guest wrote");
+    QByteArray written;
+    run(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"# Airlock sandbox CA"_s, disk}, &written, 120000);
+    QVERIFY2(written.trimmed().toInt() >= 1, "the disk search cannot see what the guest wrote");
 }
 
 void TestSecretsVm::aForkBorrowsWhatItsOriginBorrows()
 {
-    const Run snap = ctl({u"--json"_s, u"snapshot"_s, u"create"_s, m_box});
+    const CtlResult snap = ctl({u"--json"_s, u"snapshot"_s, u"create"_s, m_box});
     QVERIFY2(snap.exitCode == 0, snap.err.constData());
     const QString id = QString::number(QJsonDocument::fromJson(snap.out).object().value("id"_L1).toInteger());
     const QString fork = uniqueName(u"svmf"_s);
-    const Run forked = ctl({u"fork"_s, m_box, id, fork, u"--start"_s});
+    const CtlResult forked = ctl({u"fork"_s, m_box, id, fork, u"--start"_s});
     QVERIFY2(forked.exitCode == 0, QByteArray(forked.err + m_daemon.log().right(3000)).constData());
     const QString origin = m_box;
     m_box = fork; // the helpers below talk to the fork
-    const Run env = guestSh(u"echo $API_KEY"_s);
-    const Run r = curlWithKey(u"https://api.test.example/from-fork"_s);
+    const CtlResult env = guestSh(u"echo $API_KEY"_s);
+    const CtlResult r = curlWithKey(u"https://api.test.example/from-fork"_s);
     const auto got = requestsTo("/from-fork");
-    const Run secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
+    const CtlResult secrets = ctl({u"--json"_s, u"secret"_s, u"ls"_s});
     ctl({u"kill"_s, fork}, {}, 120000);
-    const Run removed = ctl({u"rm"_s, fork}, {}, 120000);
+    const CtlResult removed = ctl({u"rm"_s, fork}, {}, 120000);
     m_box = origin;
     QCOMPARE(env.out.trimmed(), m_placeholder); // same placeholder: files on the forked disk keep working
     QVERIFY2(statusOf(r) == "200", QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
@@ -450,7 +369,7 @@ void TestSecretsVm::aForkBorrowsWhatItsOriginBorrows()
 void TestSecretsVm::aStartNobodyWaitsForStillInstallsTheCa()
 {
     // Take the CA out of the guest's trust store, power off, and start without waiting.
-    const Run emptied = guestSh(u": > /etc/ssl/certs/ca-certificates.crt; sync"_s);
+    const CtlResult emptied = guestSh(u": > /etc/ssl/certs/ca-certificates.crt; sync"_s);
     QCOMPARE(emptied.exitCode, 0);
     QCOMPARE(ctl({u"kill"_s, m_box}, {}, 120000).exitCode, 0);
     QLocalSocket api;
@@ -468,7 +387,7 @@ void TestSecretsVm::aStartNobodyWaitsForStillInstallsTheCa()
     QVERIFY2(reply.contains("\"result\""), reply.constData());
     // The daemon puts the CA back once the agent answers: curl through the interception works.
     QByteArray status;
-    Run r;
+    CtlResult r;
     t.restart();
     while (t.elapsed() < 120000) {
         r = curlWithKey(u"https://api.test.example/after-nowait"_s);
@@ -486,7 +405,7 @@ void TestSecretsVm::aLockedVaultGetsAReadable403()
     QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
     alerts(0); // drain
     m_eventBuffer.clear();
-    const Run r = curlWithKey(u"https://api.test.example/while-locked"_s);
+    const CtlResult r = curlWithKey(u"https://api.test.example/while-locked"_s);
     QVERIFY2(statusOf(r) == "403", QByteArray(r.out + r.err + m_daemon.log().right(4000)).constData());
     QVERIFY2(r.out.contains("vault is locked"), r.out.constData());
     QVERIFY(requestsTo("/while-locked").isEmpty());

@@ -45,6 +45,12 @@ QList<QByteArray> RecordingHttpServer::requests()
     return m_requests;
 }
 
+std::chrono::steady_clock::time_point RecordingHttpServer::lastRequestAt()
+{
+    std::lock_guard lock(m_mutex);
+    return m_lastAt;
+}
+
 void RecordingHttpServer::serve()
 {
     const QByteArray response = "HTTP/1.1 200 OK\r\nContent-Length: " + QByteArray::number(m_body.size()) +
@@ -79,6 +85,7 @@ void RecordingHttpServer::serve()
         {
             std::lock_guard lock(m_mutex);
             m_requests.append(request);
+            m_lastAt = std::chrono::steady_clock::now();
         }
         ::send(c, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
         ::close(c);

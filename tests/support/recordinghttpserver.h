@@ -2,6 +2,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -18,6 +19,8 @@ public:
     bool start(const QString &ipv4, quint16 port);
     void stop();
     QList<QByteArray> requests();
+    // When the latest request was recorded: how long a held flow took to reach "the internet".
+    std::chrono::steady_clock::time_point lastRequestAt();
 
 private:
     void serve();
@@ -26,4 +29,5 @@ private:
     std::thread m_thread;
     std::mutex m_mutex;
     QList<QByteArray> m_requests;
+    std::chrono::steady_clock::time_point m_lastAt;
 };

@@ -51,9 +51,7 @@ private:
 void TestWorkspace::initTestCase()
 {
     QString error;
-    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
-    const CtlResult images = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("ls")});
-    QVERIFY2(images.out.contains("\"tiny\""), "the tiny image is missing: test_engine_image builds it (ctest fixture)");
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
     m_repo = m_tmp.filePath(QStringLiteral("project"));
     QVERIFY(QDir().mkpath(m_repo));
     QVERIFY2(makeSampleRepository(m_repo, &error), qPrintable(error));
