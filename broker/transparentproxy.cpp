@@ -578,8 +578,14 @@ bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
             char buffer[kScanChunk];
             const ssize_t n = ::recv(f.client, buffer, sizeof buffer, MSG_DONTWAIT);
             if (n > 0) {
-                const QByteArray searched = f.scanTail + QByteArray::fromRawData(buffer, n);
-                if (const std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, searched)) {
+                // The new bytes, and the seam with the previous read (a placeholder may straddle
+                // it): no copy of the whole read.
+                const QByteArrayView fresh(buffer, n);
+                const QByteArray seam = f.scanTail + fresh.first(std::min<qsizetype>(n, kMaxSecretLength));
+                std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, fresh);
+                if (!secret)
+                    secret = m_handoff->placeholderIn(f.target.sandbox, seam);
+                if (secret) {
                     const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
                     m_handoff->exfiltration(f.target.sandbox, host, *secret);
                     f.event.decision = QStringLiteral("denied");
@@ -588,7 +594,8 @@ bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
                                          .arg(*secret, host);
                     return false;
                 }
-                f.scanTail = searched.right(kMaxSecretLength);
+                f.scanTail = n >= kMaxSecretLength ? QByteArray(buffer + n - kMaxSecretLength, kMaxSecretLength)
+                                                   : seam.right(kMaxSecretLength);
                 f.upPending.append(buffer, n);
                 moved = true;
             } else if (n == 0) {
