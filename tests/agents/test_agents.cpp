@@ -186,7 +186,15 @@ void TestAgents::initTestCase()
     QVERIFY2(m_daemon.start(dataDir, &error), qPrintable(error));
     const CtlResult v = m_daemon.initOrUnlockVault(kPassphrase);
     QVERIFY2(v.exitCode == 0, v.err.constData());
-    ctl({u"secret"_s, u"rm"_s, u"anthropic"_s}); // an earlier run's
+    // A run that crashed leaves its sandboxes (which borrow the secret) and the secret in the
+    // kept data dir: clear both, or this run would test against the old loan.
+    for (const QJsonValue &sandbox : ctl({u"ls"_s}).json().toArray()) {
+        const QString name = sandbox.toObject().value("name"_L1).toString();
+        if (name.startsWith("agt-"_L1))
+            QVERIFY2(m_daemon.killAndRemove(name), qPrintable(u"cannot remove sandbox %1 of an earlier run"_s.arg(name)));
+    }
+    const CtlResult rm = ctl({u"secret"_s, u"rm"_s, u"anthropic"_s});
+    QVERIFY2(rm.exitCode == 0 || rm.err.contains("no secret named"), rm.err.constData());
 }
 
 void TestAgents::cleanupTestCase()
