@@ -14,11 +14,8 @@
 
 #include <QDeadlineTimer>
 #include <QJsonArray>
-#include <QSet>
 #include <QSemaphore>
 #include <QSet>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <libvirt/libvirt.h>
 
 namespace airlock {
@@ -27,6 +24,8 @@ namespace {
 
 constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
+constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
+constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 
 enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
 
@@ -46,8 +45,6 @@ AgentWait waitForGuestAgent(virDomainPtr dom, QDeadlineTimer deadline, const std
     }
     return stopping ? AgentWait::Cancelled : AgentWait::ShutOff; // no domain: it is gone
 }
-constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
-constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 
 QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
 
@@ -652,12 +649,9 @@ void SandboxService::create(const Call &call)
                 -> Result<QMap<QString, QString>> {
                 QMap<QString, QString> guestEnv;
                 if (!templateName.isEmpty()) {
-                    QSqlQuery q(store.db());
-                    q.prepare(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"));
-                    q.addBindValue(templateName);
-                    q.addBindValue(id);
-                    if (!q.exec())
-                        return Error{QStringLiteral("cannot record the template of the sandbox"), q.lastError().text()};
+                    Result<qint64> recorded = store.write(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"), {templateName, id});
+                    if (!recorded)
+                        return Error{QStringLiteral("cannot record the template of the sandbox"), recorded.error().why};
                 }
                 if (!loans.isEmpty()) {
                     Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);

@@ -140,13 +140,22 @@ Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId
         env.insert(l.envVar, QString::fromLatin1(placeholder.value()));
     }
     // The CA is name-constrained to the bound hosts, so it is made after the loans.
-    Result<QByteArray> ca = vault.issueSandboxCa(store, sandboxId);
+    if (Status s = issueCa(store, sandboxId, &env); !s)
+        return s.error();
+    return env;
+}
+
+// The sandbox's own CA, and the environment that points the guest's TLS clients at the trust
+// bundle holding it.
+Status SecretBridge::issueCa(Store &store, qint64 sandboxId, QMap<QString, QString> *env)
+{
+    Result<QByteArray> ca = m_vault.vault().issueSandboxCa(store, sandboxId);
     if (!ca)
         return ca.error();
     const QMap<QString, QString> trust = trustEnvironment(guestBundlePath());
     for (auto it = trust.cbegin(); it != trust.cend(); ++it)
-        env.insert(it.key(), it.value());
-    return env;
+        env->insert(it.key(), it.value());
+    return ok();
 }
 
 Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId, const QString &origin)
@@ -159,12 +168,8 @@ Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId
         return Error{QStringLiteral("cannot fork: %1 borrows secrets and the Airlock vault is %2")
                          .arg(origin, vaultStateName(vault.state())),
                      QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), rpc::Unavailable};
-    Result<QByteArray> ca = vault.issueSandboxCa(store, forkId);
-    if (!ca)
-        return ca.error();
-    const QMap<QString, QString> trust = trustEnvironment(guestBundlePath());
-    for (auto it = trust.cbegin(); it != trust.cend(); ++it)
-        env->insert(it.key(), it.value());
+    if (Status s = issueCa(store, forkId, &env.value()); !s)
+        return s.error();
     return env;
 }
 
