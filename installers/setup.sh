@@ -75,7 +75,7 @@ case "$mode" in
         "$root/installers/install-test/fetch.sh" "$root/build/ci"
         say "running every test inside the test network namespace"
         # ctest's summary is the last thing printed.
-        exec ip netns exec airlock-test ctest --preset ci
+        exec "$root/tests/support/in-test-env.sh" ctest --preset ci
         ;;
     *) die "unknown mode '$mode': use run or test" ;;
 esac

@@ -69,8 +69,8 @@ QString missingVmTestPrerequisite(const QString &test, const QString &rootFor, c
     if (qEnvironmentVariableIsEmpty("AIRLOCKCTL_BIN"))
         return QStringLiteral("AIRLOCKCTL_BIN is not set: run through ctest");
     if (QFile::symLinkTarget(QStringLiteral("/proc/self/ns/net")) == QFile::symLinkTarget(QStringLiteral("/proc/1/ns/net")))
-        return QStringLiteral("run inside the test network namespace: ip netns exec airlock-test ctest --preset debug %1 "
-                              "(tests/support/libvirt-env.sh namespace starts libvirtd there)")
+        return QStringLiteral("run inside the test namespaces: tests/support/in-test-env.sh ctest --preset debug %1 "
+                              "(tests/support/libvirt-env.sh namespace makes them and starts the tests' libvirtd)")
             .arg(ctestFilter);
     return {};
 }

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Starts virtlogd and libvirtd (no systemd on the build machines; environment.md).
-#   libvirt-env.sh namespace   inside the network namespace `airlock-test`, which it creates:
-#                              every bridge, guest and test server lives there, so no test
-#                              packet can reach an address outside loopback and that namespace
-#   libvirt-env.sh host        on the host (for `setup.sh run` without systemd)
+# Starts virtlogd and libvirtd (no systemd on the build machines).
+#   libvirt-env.sh namespace   the tests' own libvirtd: inside the network namespace
+#                              `airlock-test` (every bridge, guest and test server lives there,
+#                              so no test packet can reach an address outside loopback and that
+#                              namespace) and inside a mount namespace of its own, whose
+#                              /run/libvirt, /etc/libvirt and /var/lib/libvirt (and airlockd's
+#                              default /run/airlock and /var/lib/airlock) are private, kept
+#                              under /var/lib/airlock-test. So the tests never meet the libvirtd
+#                              or airlockd that serve the person's own sandboxes: both run side
+#                              by side, and neither has to be stopped for the other.
+#                              Enter it with tests/support/in-test-env.sh COMMAND...
+#   libvirt-env.sh host        the host's libvirtd (for `setup.sh run` without systemd)
 set -euo pipefail
 mode=${1:-namespace}
-ns=airlock-test
+ns=${AIRLOCK_TEST_NS:-airlock-test}
+test_root=/var/lib/$ns              # the test libvirtd's private configuration and state
+mnt_dir=/run/$ns                    # holds the mount namespace's handle
+mnt=$mnt_dir/mnt
+
+say() { echo "libvirt-env.sh: $*" >&2; }
 
 # While /dev/kvm is 0600 libvirt re-probes QEMU on every start (~68 s); let the qemu user at it.
 [ -e /dev/kvm ] && chmod 0666 /dev/kvm
@@ -14,38 +26,135 @@ ns=airlock-test
 # libvirt writes network status there; without systemd-tmpfiles it may not exist yet.
 mkdir -p /var/lib/libvirt/dnsmasq /var/lib/libvirt/images
 
-running() { [ -S /run/libvirt/libvirt-sock ] && pgrep -x libvirtd >/dev/null; }
+# The libvirtd processes whose mount and network namespaces are the given ones.
+libvirtds_in() { # MNT_NS_LINK NET_NS_LINK
+    local pid
+    for pid in $(pgrep -x libvirtd || true); do
+        [ "$(readlink "/proc/$pid/ns/mnt" 2>/dev/null)" = "$1" ] || continue
+        [ "$(readlink "/proc/$pid/ns/net" 2>/dev/null)" = "$2" ] || continue
+        echo "$pid"
+    done
+}
 
-if [ "$mode" = host ] && [ -d /run/systemd/system ]; then
-    systemctl start libvirtd virtlogd
-    exit 0
-fi
+stop_pids() { # PID...
+    [ $# = 0 ] && return 0
+    kill "$@" 2>/dev/null || true
+    for _ in $(seq 50); do
+        local alive=0 pid
+        for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ $alive = 0 ] && return 0
+        sleep 0.2
+    done
+    kill -9 "$@" 2>/dev/null || true
+}
 
-prefix=()
-if [ "$mode" = namespace ]; then
+# A libvirtd in the host's mount namespace but in the test network namespace was started
+# by an earlier version of this script for the tests: it would take the host's libvirt
+# socket and state. It only ever ran test guests; stop it.
+stop_old_test_libvirtd() {
+    ip netns list | grep -qw "$ns" || return 0
+    local net pids
+    net=$(ip netns exec "$ns" readlink /proc/self/ns/net)
+    pids=$(libvirtds_in "$(readlink /proc/self/ns/mnt)" "$net")
+    [ -z "$pids" ] && return 0
+    say "stopping an earlier test libvirtd (pid $pids) that runs in the host's mount namespace"
+    stop_pids $pids
+    rm -f /run/libvirt/libvirt-sock /run/libvirt/libvirt-sock-ro /run/libvirt/libvirt-admin-sock
+}
+
+wait_for_socket() { # COMMAND-PREFIX...
+    for _ in $(seq 50); do
+        "$@" test -S /run/libvirt/libvirt-sock && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+host() {
+    if [ -d /run/systemd/system ]; then
+        systemctl start libvirtd virtlogd
+        return 0
+    fi
+    stop_old_test_libvirtd
+    if [ -n "$(libvirtds_in "$(readlink /proc/self/ns/mnt)" "$(readlink /proc/self/ns/net)")" ] &&
+       [ -S /run/libvirt/libvirt-sock ]; then
+        return 0
+    fi
+    [ -S /run/libvirt/virtlogd-sock ] || virtlogd -d
+    libvirtd -d
+    wait_for_socket env || { say "libvirtd did not start"; exit 1; }
+    echo "libvirtd running (host)"
+}
+
+# A copy of DIR's directories (not its files), owners and modes kept: the layout libvirt
+# expects, without the host's domains, networks, pools or state.
+skeleton() { # SRC DST
+    local d
+    mkdir -p "$2"
+    (cd "$1" && find . -mindepth 1 -maxdepth 2 -type d) | while read -r d; do
+        mkdir -p "$2/$d"
+        chown --reference="$1/$d" "$2/$d"
+        chmod --reference="$1/$d" "$2/$d"
+    done
+}
+
+make_mount_namespace() {
+    if [ -e "$mnt" ] && nsenter --mount="$mnt" true 2>/dev/null; then
+        return 0
+    fi
+    mkdir -p "$mnt_dir"
+    # The handle must live on a private mount, or the namespace would keep itself alive.
+    mountpoint -q "$mnt_dir" || { mount --bind "$mnt_dir" "$mnt_dir"; mount --make-private "$mnt_dir"; }
+    touch "$mnt"
+    unshare --mount="$mnt" --propagation private true
+    if [ ! -e "$test_root/etc/libvirtd.conf" ]; then
+        skeleton /etc/libvirt "$test_root/etc"
+        find /etc/libvirt -maxdepth 1 -type f -exec cp -a {} "$test_root/etc/" \;
+        cp -a /etc/libvirt/nwfilter/. "$test_root/etc/nwfilter/" 2>/dev/null || true
+    fi
+    [ -d "$test_root/lib" ] || skeleton /var/lib/libvirt "$test_root/lib"
+    mkdir -p "$test_root/lib/dnsmasq" "$test_root/lib/images" "$test_root/log/qemu" "$test_root/cache" "$test_root/airlock"
+    nsenter --mount="$mnt" sh -e -c "
+        mount -t tmpfs -o mode=0755 airlock-test-run /run/libvirt
+        mount --bind '$test_root/etc' /etc/libvirt
+        mount --bind '$test_root/lib' /var/lib/libvirt
+        mkdir -p /var/log/libvirt /var/cache/libvirt
+        mount --bind '$test_root/log' /var/log/libvirt
+        mount --bind '$test_root/cache' /var/cache/libvirt
+        # A person's own airlockd (socket and store at the defaults) stays out of the tests' reach.
+        mkdir -p /run/airlock /var/lib/airlock
+        mount -t tmpfs -o mode=0755 airlock-test-sock /run/airlock
+        mount --bind '$test_root/airlock' /var/lib/airlock"
+}
+
+namespace() {
     ip netns list | grep -qw "$ns" || ip netns add "$ns"
     ip netns exec "$ns" ip link set lo up
-    prefix=(ip netns exec "$ns")
     # Tables a test daemon left behind (a stopped airlockd keeps its table so its guests
     # stay closed) would still match reused bridge names: start every run from none.
+    local family t
     for family in inet arp; do
         for t in $(ip netns exec "$ns" nft list tables "$family" 2>/dev/null | awk '$3 ~ /^airlock/ {print $3}'); do
             ip netns exec "$ns" nft delete table "$family" "$t"
         done
     done
-fi
+    stop_old_test_libvirtd
+    make_mount_namespace
+    local inside=(nsenter --mount="$mnt" --net="/run/netns/$ns")
+    local mnt_link net_link
+    mnt_link=$(nsenter --mount="$mnt" readlink /proc/self/ns/mnt)
+    net_link=$(ip netns exec "$ns" readlink /proc/self/ns/net)
+    if [ -n "$(libvirtds_in "$mnt_link" "$net_link")" ] && "${inside[@]}" test -S /run/libvirt/libvirt-sock; then
+        return 0
+    fi
+    "${inside[@]}" test -S /run/libvirt/virtlogd-sock || "${inside[@]}" virtlogd -d -p /run/libvirt/virtlogd.pid
+    "${inside[@]}" libvirtd -d -p /run/libvirt/libvirtd.pid
+    wait_for_socket "${inside[@]}" || { say "libvirtd did not start in the test namespace"; exit 1; }
+    echo "libvirtd running (test namespace $ns, private libvirt state in $test_root)"
+}
 
-if running; then
-    # A libvirtd already serves; it must be the one in the wanted place.
-    pid=$(pgrep -xo libvirtd)
-    want=$(readlink /proc/self/ns/net)
-    [ "$mode" = namespace ] && want=$(ip netns exec "$ns" readlink /proc/self/ns/net)
-    [ "$(readlink /proc/$pid/ns/net)" = "$want" ] && exit 0
-    echo "libvirt-env.sh: a libvirtd (pid $pid) already runs in another network namespace; stop it first" >&2
-    exit 1
-fi
-pgrep -x virtlogd >/dev/null || "${prefix[@]}" virtlogd -d
-"${prefix[@]}" libvirtd -d
-for _ in $(seq 50); do running && break; sleep 0.2; done
-running || { echo "libvirt-env.sh: libvirtd did not start" >&2; exit 1; }
-echo "libvirtd running ($mode)"
+case "$mode" in
+    host) host ;;
+    namespace) namespace ;;
+    *) say "unknown mode '$mode': use namespace or host"; exit 1 ;;
+esac
