@@ -9,4 +9,4 @@ if ! nsenter --mount="$mnt" true 2>/dev/null || ! ip netns list | grep -qw "$ns"
     echo "in-test-env.sh: the test environment is not set up; run tests/support/libvirt-env.sh namespace (as root) first" >&2
     exit 1
 fi
-exec nsenter --mount="$mnt" ip netns exec "$ns" "$@"
+exec nsenter --mount="$mnt" --wd="$PWD" ip netns exec "$ns" "$@"
