@@ -173,6 +173,7 @@ private:
     bool begin();
     Next serveOne(http::RequestHead &head);
     QString strictnessError(const http::RequestHead &head, int *status) const;
+    bool checkAndInject(http::RequestHead &head);
     bool bufferChunkedBody(qint64 *bodyBytes);
     bool ensureUpstream(QString *why);
     // `alert`, when given, also raises an alert event of `alertKind` for the person at the desktop.
@@ -475,6 +476,53 @@ QString InterceptedConnection::strictnessError(const http::RequestHead &head, in
     return {};
 }
 
+// Upgrades, a foreign Host, and placeholders where they must not go are refused (false); each
+// placeholder in its own header is swapped for the real value.
+bool InterceptedConnection::checkAndInject(http::RequestHead &head)
+{
+    if (!head.header("Upgrade").isNull() || http::hasToken(head.header("Connection"), "upgrade")) {
+        deny(403, "Forbidden", QStringLiteral("protocol upgrades (websocket) are refused on connections that carry secrets"));
+        return false;
+    }
+    if (head.host != m_sni) {
+        deny(403, "Forbidden", QStringLiteral("the Host header (%1) differs from the TLS server name").arg(head.host));
+        return false;
+    }
+    // The URL, raw and percent-decoded.
+    const QByteArray decodedTarget = QByteArray::fromPercentEncoding(head.target);
+    if (auto name = placeholderIn(head.target.constData(), head.target.size()); name || (name = placeholderIn(decodedTarget.constData(), decodedTarget.size()))) {
+        const QString why = QStringLiteral("the placeholder of secret %1 is in the URL; secrets travel only in their header").arg(*name);
+        deny(403, "Forbidden", why, QStringLiteral("sandbox %1 put the placeholder of secret %2 in a URL to %3").arg(m_sandbox, *name, m_sni));
+        return false;
+    }
+    // Headers: swap the placeholder where its secret may go; anything else is an exfiltration attempt.
+    for (http::Header &h : head.headers) {
+        if (auto name = placeholderIn(h.name.constData(), h.name.size())) {
+            deny(403, "Forbidden", QStringLiteral("a header name carries the placeholder of secret %1").arg(*name),
+                 QStringLiteral("sandbox %1 put the placeholder of secret %2 in a header name to %3").arg(m_sandbox, *name, m_sni));
+            return false;
+        }
+        for (const LentSecret &s : m_secrets) {
+            if (h.value.indexOf(s.placeholder) < 0)
+                continue;
+            if (!secrethosts::matchesAny(s.hosts, m_sni)) {
+                deny(403, "Forbidden",
+                     QStringLiteral("secret %1 is not bound to this host (only to %2)").arg(s.name, s.hosts.join(QStringLiteral(", "))),
+                     QStringLiteral("sandbox %1 sent the placeholder of secret %2 to %3, which it is not bound to").arg(m_sandbox, s.name, m_sni));
+                return false;
+            }
+            if (h.name.compare(s.headerName, Qt::CaseInsensitive) != 0) {
+                deny(403, "Forbidden",
+                     QStringLiteral("secret %1 may only be sent in the %2 header, not in %3").arg(s.name, QString::fromLatin1(s.headerName), QString::fromLatin1(h.name)),
+                     QStringLiteral("sandbox %1 sent the placeholder of secret %2 in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
+                return false;
+            }
+            h.value.replace(s.placeholder, s.value->view());
+        }
+    }
+    return true;
+}
+
 InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &head)
 {
     m_bytesUp = m_bytesDown = 0;
@@ -493,46 +541,8 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
              QStringLiteral("vault_locked"));
         return Next::Close;
     }
-    if (!head.header("Upgrade").isNull() || http::hasToken(head.header("Connection"), "upgrade")) {
-        deny(403, "Forbidden", QStringLiteral("protocol upgrades (websocket) are refused on connections that carry secrets"));
+    if (!checkAndInject(head))
         return Next::Close;
-    }
-    if (head.host != m_sni) {
-        deny(403, "Forbidden", QStringLiteral("the Host header (%1) differs from the TLS server name").arg(head.host));
-        return Next::Close;
-    }
-    // The URL, raw and percent-decoded.
-    const QByteArray decodedTarget = QByteArray::fromPercentEncoding(head.target);
-    if (auto name = placeholderIn(head.target.constData(), head.target.size()); name || (name = placeholderIn(decodedTarget.constData(), decodedTarget.size()))) {
-        const QString why = QStringLiteral("the placeholder of secret %1 is in the URL; secrets travel only in their header").arg(*name);
-        deny(403, "Forbidden", why, QStringLiteral("sandbox %1 put the placeholder of secret %2 in a URL to %3").arg(m_sandbox, *name, m_sni));
-        return Next::Close;
-    }
-    // Headers: swap the placeholder where its secret may go; anything else is an exfiltration attempt.
-    for (http::Header &h : head.headers) {
-        if (auto name = placeholderIn(h.name.constData(), h.name.size())) {
-            deny(403, "Forbidden", QStringLiteral("a header name carries the placeholder of secret %1").arg(*name),
-                 QStringLiteral("sandbox %1 put the placeholder of secret %2 in a header name to %3").arg(m_sandbox, *name, m_sni));
-            return Next::Close;
-        }
-        for (const LentSecret &s : m_secrets) {
-            if (h.value.indexOf(s.placeholder) < 0)
-                continue;
-            if (!secrethosts::matchesAny(s.hosts, m_sni)) {
-                deny(403, "Forbidden",
-                     QStringLiteral("secret %1 is not bound to this host (only to %2)").arg(s.name, s.hosts.join(QStringLiteral(", "))),
-                     QStringLiteral("sandbox %1 sent the placeholder of secret %2 to %3, which it is not bound to").arg(m_sandbox, s.name, m_sni));
-                return Next::Close;
-            }
-            if (h.name.compare(s.headerName, Qt::CaseInsensitive) != 0) {
-                deny(403, "Forbidden",
-                     QStringLiteral("secret %1 may only be sent in the %2 header, not in %3").arg(s.name, QString::fromLatin1(s.headerName), QString::fromLatin1(h.name)),
-                     QStringLiteral("sandbox %1 sent the placeholder of secret %2 in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
-                return Next::Close;
-            }
-            h.value.replace(s.placeholder, s.value->view());
-        }
-    }
     // Body framing; Expect: 100-continue is answered here so the body is checked before it leaves.
     QString framingError;
     const http::BodyFraming framing = http::requestFraming(head.header("Transfer-Encoding"), head.header("Content-Length"), &framingError);
