@@ -156,25 +156,28 @@ TlsStream::Fill TlsStream::accept()
     return SSL_get_error(m_ssl, rc) == SSL_ERROR_WANT_READ ? Fill::Wait : Fill::End;
 }
 
+// One SSL_read_ex into the end of buffer(); its return code.
+int TlsStream::readRecord(size_t *n)
+{
+    const qsizetype old = m_buffer.size();
+    m_buffer.resize(old + 16384 + 64);
+    const int rc = SSL_read_ex(m_ssl, m_buffer.data() + old, 16384 + 64, n);
+    m_buffer.resize(old + (rc == 1 ? qsizetype(*n) : 0));
+    return rc;
+}
+
 bool TlsStream::fill()
 {
     m_socket->timedOut = false;
-    const qsizetype old = m_buffer.size();
-    m_buffer.resize(old + 16384 + 64);
     size_t n = 0;
-    const int rc = SSL_read_ex(m_ssl, m_buffer.data() + old, 16384 + 64, &n);
-    m_buffer.resize(old + (rc == 1 ? qsizetype(n) : 0));
-    return rc == 1 && n > 0;
+    return readRecord(&n) == 1 && n > 0;
 }
 
 TlsStream::Fill TlsStream::tryFill()
 {
     m_socket->readsWait = false;
-    const qsizetype old = m_buffer.size();
-    m_buffer.resize(old + 16384 + 64);
     size_t n = 0;
-    const int rc = SSL_read_ex(m_ssl, m_buffer.data() + old, 16384 + 64, &n);
-    m_buffer.resize(old + (rc == 1 ? qsizetype(n) : 0));
+    const int rc = readRecord(&n);
     m_socket->readsWait = true;
     if (rc == 1 && n > 0)
         return Fill::Data;

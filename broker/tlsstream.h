@@ -53,6 +53,7 @@ public:
     struct Socket; // the BIO's state (tlsstream.cpp)
 
 private:
+    int readRecord(size_t *n);
     SSL *m_ssl = nullptr;
     Socket *m_socket = nullptr; // owned by the SSL's BIO
     QByteArray m_buffer;
