@@ -26,13 +26,13 @@ bool hasToken(const QByteArray &value, const QByteArray &token)
 
 Parse parseResponseHead(const QByteArray &data, ResponseHead *out, QString *error)
 {
-    qsizetype end = data.indexOf("\r\n\r\n");
-    int sep = 4;
-    if (end < 0) {
-        end = data.indexOf("\n\n");
-        sep = 2;
-    }
-    if (end < 0) {
+    // The head ends at the first empty line, CRLF or (tolerated from upstream) bare LF.
+    const qsizetype crlf = data.indexOf("\r\n\r\n");
+    const qsizetype lf = data.indexOf("\n\n");
+    const bool useLf = lf >= 0 && (crlf < 0 || lf < crlf);
+    const qsizetype end = useLf ? lf : crlf;
+    const int sep = useLf ? 2 : 4;
+    if (end < 0 || end + sep > kMaxHead) {
         if (data.size() > kMaxHead) {
             *error = QStringLiteral("the upstream's response head is larger than 64 KiB");
             return Parse::Invalid;
@@ -65,27 +65,42 @@ Parse parseResponseHead(const QByteArray &data, ResponseHead *out, QString *erro
     return Parse::Complete;
 }
 
+// Content-Length is 1*DIGIT (RFC 9110 8.6): no sign, no spaces inside, no list.
+static bool parseLength(const QByteArray &value, qint64 *length)
+{
+    const QByteArray digits = value.trimmed();
+    if (digits.isEmpty() || digits.size() > 18)
+        return false;
+    for (char c : digits)
+        if (c < '0' || c > '9')
+            return false;
+    *length = digits.toLongLong();
+    return true;
+}
+
 static BodyFraming lengthOrChunked(const QByteArray &transferEncoding, const QByteArray &contentLength,
                                    BodyFraming::Kind otherwise, QString *error)
 {
     BodyFraming f;
     if (!transferEncoding.isNull()) {
-        if (!transferEncoding.trimmed().toLower().endsWith("chunked")) {
-            if (otherwise == BodyFraming::UntilClose) {
-                f.kind = BodyFraming::UntilClose;
-                return f;
-            }
-            *error = QStringLiteral("a request's Transfer-Encoding must end in chunked");
+        const QList<QByteArray> codings = transferEncoding.split(',');
+        const bool chunkedLast = codings.last().trimmed().compare("chunked", Qt::CaseInsensitive) == 0;
+        if (otherwise == BodyFraming::UntilClose) { // a response: anything but chunked last runs until close
+            f.kind = chunkedLast ? BodyFraming::Chunked : BodyFraming::UntilClose;
+            return f;
+        }
+        // A request: exactly "chunked"; any other coding may be framed differently upstream.
+        if (codings.size() != 1 || !chunkedLast) {
+            *error = QStringLiteral("a request's Transfer-Encoding must be exactly \"chunked\"");
             return f;
         }
         f.kind = BodyFraming::Chunked;
         return f;
     }
     if (!contentLength.isNull()) {
-        bool ok = false;
-        const qint64 n = contentLength.trimmed().toLongLong(&ok);
-        if (!ok || n < 0) {
-            *error = QStringLiteral("invalid Content-Length");
+        qint64 n = 0;
+        if (!parseLength(contentLength, &n)) {
+            *error = QStringLiteral("invalid Content-Length (it must be one decimal number)");
             return f;
         }
         f.kind = n ? BodyFraming::Length : BodyFraming::None;
@@ -108,79 +123,92 @@ BodyFraming responseFraming(const QByteArray &method, const ResponseHead &head, 
     return lengthOrChunked(head.header("Transfer-Encoding"), head.header("Content-Length"), BodyFraming::UntilClose, error);
 }
 
+namespace {
+bool hexDigit(char c, int *digit)
+{
+    if (c >= '0' && c <= '9') *digit = c - '0';
+    else if (c >= 'a' && c <= 'f') *digit = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') *digit = c - 'A' + 10;
+    else return false;
+    return true;
+}
+// A byte allowed inside a chunk extension or a trailer line: no control characters but HTAB.
+bool lineByte(char c) { return c == '\t' || (uchar(c) >= 0x20 && uchar(c) != 0x7f); }
+} // namespace
+
+// Every line ends in CRLF: a bare LF (or CR) is an error, because a server that accepts it
+// would see different chunk boundaries than a strict one (request smuggling).
 qsizetype ChunkedDecoder::feed(const char *data, qsizetype size)
 {
     qsizetype i = 0;
     while (i < size && m_state != State::Done && m_state != State::Error) {
         const char c = data[i];
-        switch (m_state) {
-        case State::Size: {
-            int digit = -1;
-            if (c >= '0' && c <= '9') digit = c - '0';
-            else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-            else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
-            if (digit >= 0) {
-                if (++m_digits > 15) { m_state = State::Error; break; }
-                m_remaining = m_remaining * 16 + quint64(digit);
-            } else if (m_digits && (c == ';' || c == ' ' || c == '\t')) {
-                m_state = State::SizeExt;
-            } else if (m_digits && c == '\r') {
-                m_state = State::SizeLf;
-            } else if (m_digits && c == '\n') {
-                m_state = m_remaining ? State::Data : State::Trailer;
-            } else {
-                m_state = State::Error;
-            }
-            ++i;
-            break;
-        }
-        case State::SizeExt:
-            if (c == '\n')
-                m_state = m_remaining ? State::Data : State::Trailer;
-            ++i;
-            break;
-        case State::SizeLf:
-            m_state = c == '\n' ? (m_remaining ? State::Data : State::Trailer) : State::Error;
-            ++i;
-            break;
-        case State::Data: {
+        if (m_state == State::Data) {
             const qsizetype take = qsizetype(std::min<quint64>(m_remaining, quint64(size - i)));
             m_remaining -= quint64(take);
             i += take;
             if (!m_remaining)
                 m_state = State::DataCr;
-            break;
+            continue;
         }
-        case State::DataCr:
-            m_state = c == '\r' ? State::DataLf : (c == '\n' ? State::Size : State::Error);
-            m_digits = 0;
-            ++i;
-            break;
-        case State::DataLf:
-            m_state = c == '\n' ? State::Size : State::Error;
-            ++i;
-            break;
-        case State::Trailer: // start of a trailer line, or the final empty line
-            if (c == '\r') m_state = State::TrailerLf;
-            else if (c == '\n') m_state = State::Done;
-            else m_state = State::TrailerLine;
-            ++i;
-            break;
-        case State::TrailerLf:
-            m_state = c == '\n' ? State::Done : State::Error;
-            ++i;
-            break;
-        case State::TrailerLine:
-            if (c == '\n')
-                m_state = State::Trailer;
-            ++i;
-            break;
-        case State::Done:
-        case State::Error:
-            break;
-        }
+        ++i;
+        m_state = next(c);
     }
     return i;
+}
+
+ChunkedDecoder::State ChunkedDecoder::next(char c)
+{
+    const State afterSize = m_remaining ? State::Data : State::Trailer;
+    switch (m_state) {
+    case State::Size: {
+        int digit = 0;
+        if (hexDigit(c, &digit)) {
+            if (++m_digits > 15)
+                return State::Error;
+            m_remaining = m_remaining * 16 + quint64(digit);
+            return State::Size;
+        }
+        if (!m_digits)
+            return State::Error;
+        if (c == ' ' || c == '\t')
+            return State::SizeWs;
+        return c == ';' ? State::SizeExt : (c == '\r' ? State::SizeLf : State::Error);
+    }
+    case State::SizeWs:
+        if (c == ' ' || c == '\t')
+            return State::SizeWs;
+        return c == ';' ? State::SizeExt : (c == '\r' ? State::SizeLf : State::Error);
+    case State::SizeExt:
+        if (c == '\r')
+            return State::SizeLf;
+        return lineByte(c) && ++m_lineBytes <= kMaxExtension ? State::SizeExt : State::Error;
+    case State::SizeLf:
+        m_lineBytes = 0;
+        return c == '\n' ? afterSize : State::Error;
+    case State::DataCr:
+        return c == '\r' ? State::DataLf : State::Error;
+    case State::DataLf:
+        m_digits = 0;
+        return c == '\n' ? State::Size : State::Error;
+    case State::Trailer: // start of a trailer line, or the final empty line
+        if (c == '\r')
+            return State::FinalLf;
+        [[fallthrough]];
+    case State::TrailerLine:
+        if (c == '\r')
+            return State::TrailerLf;
+        return lineByte(c) && ++m_trailerBytes <= kMaxTrailers ? State::TrailerLine : State::Error;
+    case State::TrailerLf:
+        return c == '\n' ? State::Trailer : State::Error;
+    case State::FinalLf:
+        return c == '\n' ? State::Done : State::Error;
+    case State::Data:
+    case State::Done:
+    case State::Error:
+        break;
+    }
+    return m_state;
 }
 
 } // namespace airlock::http

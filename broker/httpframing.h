@@ -38,17 +38,24 @@ bool hasToken(const QByteArray &value, const QByteArray &token);
 class ChunkedDecoder {
 public:
     // Consumes up to `size` bytes; returns how many belong to this body (the rest are the
-    // next message's). Sets done() at the end; error() on malformed framing.
+    // next message's). Sets done() at the end; error() on malformed framing: a line not
+    // ended by CRLF, a size of more than 15 hex digits, control characters, or more than
+    // kMaxExtension bytes of chunk extension / kMaxTrailers bytes of trailers.
     qsizetype feed(const char *data, qsizetype size);
     bool done() const { return m_state == State::Done; }
     bool error() const { return m_state == State::Error; }
 
+    static constexpr int kMaxExtension = 4096;    // per chunk-size line
+    static constexpr int kMaxTrailers = 64 * 1024; // all trailer lines together
+
 private:
-    enum class State { Size, SizeExt, SizeLf, Data, DataCr, DataLf, Trailer, TrailerLf, TrailerLine, Done, Error };
+    enum class State { Size, SizeWs, SizeExt, SizeLf, Data, DataCr, DataLf, Trailer, TrailerLine, TrailerLf, FinalLf, Done, Error };
+    State next(char c); // the state after byte `c` (every state but Data)
     State m_state = State::Size;
     quint64 m_remaining = 0;
     int m_digits = 0;
-    bool m_lineEmpty = true;
+    int m_lineBytes = 0;
+    int m_trailerBytes = 0;
 };
 
 } // namespace airlock::http

@@ -1,6 +1,7 @@
 #include "interceptor.h"
 #include "api_codes.h"
 #include "core/logging.h"
+#include "epollloop.h"
 #include "httpframing.h"
 #include "hostpattern.h"
 #include "httphead.h"
@@ -22,6 +23,7 @@
 #include <openssl/x509v3.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -32,6 +34,7 @@ namespace {
 
 constexpr unsigned char kAlpnHttp11[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
 constexpr size_t kReadAheadBytes = 64 * 1024; // several TLS records per recv
+const QString kMalformedChunked = QStringLiteral("malformed chunked body (each chunk-size line and chunk must end in CRLF)");
 
 int selectHttp11(SSL *, const unsigned char **out, unsigned char *outlen, const unsigned char *in, unsigned int inlen, void *)
 {
@@ -42,11 +45,8 @@ int selectHttp11(SSL *, const unsigned char **out, unsigned char *outlen, const 
     return SSL_TLSEXT_ERR_OK;
 }
 
-void setTimeouts(int fd, int ms)
+void setNoDelay(int fd)
 {
-    timeval tv{ms / 1000, (ms % 1000) * 1000};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
@@ -121,13 +121,18 @@ void wipe(QByteArray &bytes)
 
 } // namespace
 
-// One intercepted guest connection, served start to end on its own thread.
+// One intercepted guest connection. A worker advances it until it must wait for the guest
+// (then it is parked, holding no thread) or it ends; `done` runs when it is destroyed.
 class InterceptedConnection {
 public:
+    using Clock = std::chrono::steady_clock;
+    enum class Step { Park, Close };
+
     InterceptedConnection(Interceptor &owner, int guestFd, QString sandbox, QString sni, QByteArray prefix,
-                          UpstreamAddress upstream)
+                          UpstreamAddress upstream, std::function<void()> done)
         : m_owner(owner), m_guestFd(guestFd), m_sandbox(std::move(sandbox)), m_sni(normalizeHost(sni)),
-          m_prefix(std::move(prefix)), m_upstream(std::move(upstream))
+          m_prefix(std::move(prefix)), m_upstream(std::move(upstream)), m_done(std::move(done)),
+          m_started(Clock::now())
     {
     }
     ~InterceptedConnection()
@@ -142,20 +147,41 @@ public:
         }
         for (LentSecret &s : m_secrets)
             s.value.reset();
+        if (m_done)
+            m_done(); // the fd is closed: the proxy may give the flow's slot to another
+        m_owner.connectionEnded();
     }
 
-    void run();
+    Step advance();
+    // Refused before serving (no worker): the guest gets a reset, the record says why.
+    void refuse(const QString &reason);
+    // A parked connection whose wait ran out: recorded if it was inside a handshake or head.
+    void expire();
+    void fail(const QString &reason) { emitEvent(false, reason); }
+
+    int guestFd() const { return m_guestFd; }
+    const QString &sandbox() const { return m_sandbox; }
+    Clock::time_point parkedUntil() const { return m_parkedUntil; }
+    void releaseBuffers() { m_guest.releaseBuffers(); }
+    bool queuedNew = false; // counts against the queue limits of new flows (Interceptor's m_mutex)
 
 private:
     enum class Next { KeepAlive, Close };
-    Next serveOne();
-    bool readGuestHead(http::RequestHead *head, QString *error);
+    std::optional<Step> handshake();
+    std::optional<Step> awaitHead(http::RequestHead *head);
+    std::optional<Step> waitForGuest(Clock::time_point deadline);
+    bool begin();
+    Next serveOne(http::RequestHead &head);
+    QString strictnessError(const http::RequestHead &head, int *status) const;
+    bool checkAndInject(http::RequestHead &head);
+    bool bufferChunkedBody(qint64 *bodyBytes);
     bool ensureUpstream(QString *why);
     // `alert`, when given, also raises an alert event of `alertKind` for the person at the desktop.
     void deny(int status, const char *phrase, const QString &reason, const QString &alert = {},
               const QString &alertKind = QStringLiteral("exfiltration"));
     std::optional<QString> placeholderIn(const char *data, qsizetype size) const; // secret name
-    bool relayRequestBody(const http::BodyFraming &framing, QString *blocked);
+    bool readSmallBody(const http::BodyFraming &framing, qint64 *checkedBody);
+    bool relayRequestBody(const http::BodyFraming &framing, QString *blocked, QString *malformed);
     bool relayResponse(Next *next);
     void emitEvent(bool allowed, const QString &reason, const QString &alert = {},
                    const QString &alertKind = QStringLiteral("exfiltration"));
@@ -168,11 +194,18 @@ private:
     QString m_sni;
     QByteArray m_prefix;
     UpstreamAddress m_upstream;
+    std::function<void()> m_done;
     TlsStream m_guest;
     TlsStream m_up;
     std::vector<LentSecret> m_secrets;
     int m_longestPlaceholder = 0;
     bool m_locked = false;
+    bool m_handshaken = false;
+    Clock::time_point m_started;
+    Clock::time_point m_waitSince;   // the last response ended: the idle wait began
+    Clock::time_point m_headStart;   // the first byte of the current head came; {} before
+    Clock::time_point m_parkedUntil;
+    qsizetype m_headScanned = 0;     // bytes of the head already searched for its end
     // Per request
     QByteArray m_method;
     QByteArray m_path;
@@ -218,29 +251,101 @@ QString InterceptedConnection::lockedAlert() const
                           "(Vault → Unlock, or airlockctl vault unlock)").arg(m_sandbox, m_sni);
 }
 
-void InterceptedConnection::run()
+void InterceptedConnection::refuse(const QString &reason)
 {
-    setBlocking(m_guestFd);
-    setTimeouts(m_guestFd, m_owner.m_options.idleTimeoutMs);
+    const linger hard{1, 0};
+    ::setsockopt(m_guestFd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    emitEvent(false, reason);
+}
+
+void InterceptedConnection::expire()
+{
+    if (!m_handshaken)
+        emitEvent(false, QStringLiteral("the guest did not complete the TLS handshake within %1 s").arg(m_owner.m_options.headerTimeoutMs / 1000.0));
+    else if (m_headStart != Clock::time_point{})
+        emitEvent(false, QStringLiteral("the request head was not complete within %1 s").arg(m_owner.m_options.headerTimeoutMs / 1000.0));
+}
+
+InterceptedConnection::Step InterceptedConnection::advance()
+{
+    if (!m_handshaken) {
+        if (const std::optional<Step> wait = handshake())
+            return *wait;
+    }
+    for (;;) {
+        http::RequestHead head;
+        if (const std::optional<Step> wait = awaitHead(&head))
+            return *wait;
+        if (serveOne(head) == Next::Close)
+            return Step::Close;
+        m_waitSince = Clock::now();
+    }
+}
+
+// Waits up to lingerMs on the worker (the fast path: the guest answers at once), else parks
+// until `deadline`. Nothing (Continue) when the guest sent something.
+std::optional<InterceptedConnection::Step> InterceptedConnection::waitForGuest(Clock::time_point deadline)
+{
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0)
+        return Step::Close;
+    if (m_guest.waitReadable(int(std::min<qint64>(left, m_owner.m_options.lingerMs))))
+        return std::nullopt;
+    m_parkedUntil = deadline;
+    return Step::Park;
+}
+
+// The sandbox's CA and a leaf for the name, and the guest's TLS over the bytes already read.
+bool InterceptedConnection::begin()
+{
     Result<std::shared_ptr<SandboxCa>> ca = m_owner.m_vault.sandboxCa(m_sandbox);
     if (!ca) {
         // Without the CA key (a locked vault since airlockd started) nothing readable can be said over TLS.
         emitEvent(false, ca.error().message(), ca.error().code == kUnavailableCode ? lockedAlert() : QString(),
                   QStringLiteral("vault_locked"));
-        return;
+        return false;
     }
     Result<std::shared_ptr<const Leaf>> leaf = ca.value()->minter().leafFor(m_sni);
     if (!leaf) {
         emitEvent(false, leaf.error().message());
-        return;
+        return false;
     }
     if (!m_guest.attach(m_owner.m_serverCtx, m_guestFd, m_prefix) ||
-        SSL_use_certificate(m_guest.ssl(), leaf.value()->cert) != 1 ||
-        SSL_use_PrivateKey(m_guest.ssl(), leaf.value()->key) != 1 || SSL_accept(m_guest.ssl()) != 1) {
-        emitEvent(false, QStringLiteral("the guest's TLS handshake failed (does it trust the sandbox CA?): %1")
-                             .arg(x509util::lastError()));
-        return;
+        SSL_use_certificate(m_guest.ssl(), leaf.value()->cert) != 1 || SSL_use_PrivateKey(m_guest.ssl(), leaf.value()->key) != 1) {
+        emitEvent(false, QStringLiteral("cannot set up TLS towards the guest: %1").arg(x509util::lastError()));
+        return false;
     }
+    m_prefix.clear();
+    setNoDelay(m_guestFd);
+    m_started = Clock::now(); // the handshake's time starts on a worker, not in the queue
+    m_guest.setWaitMs(m_owner.m_options.idleTimeoutMs);
+    m_guest.setDeadline(m_started + std::chrono::milliseconds(m_owner.m_options.headerTimeoutMs));
+    return true;
+}
+
+std::optional<InterceptedConnection::Step> InterceptedConnection::handshake()
+{
+    if (!m_guest.ssl() && !begin())
+        return Step::Close;
+    const auto deadline = m_started + std::chrono::milliseconds(m_owner.m_options.headerTimeoutMs);
+    for (;;) {
+        const TlsStream::Fill f = m_guest.accept();
+        if (f == TlsStream::Fill::Data)
+            break;
+        if (f == TlsStream::Fill::End) {
+            emitEvent(false, QStringLiteral("the guest's TLS handshake failed (does it trust the sandbox CA?): %1")
+                                 .arg(x509util::lastError()));
+            return Step::Close;
+        }
+        if (const std::optional<Step> wait = waitForGuest(deadline)) {
+            if (*wait == Step::Close)
+                expire();
+            return wait;
+        }
+    }
+    m_handshaken = true;
+    m_guest.setDeadline(Clock::time_point::max());
+    m_waitSince = Clock::now();
     Result<std::vector<LentSecret>> secrets = m_owner.m_vault.lentSecrets(m_sandbox);
     if (!secrets) {
         m_locked = true;
@@ -249,27 +354,52 @@ void InterceptedConnection::run()
         for (const LentSecret &s : m_secrets)
             m_longestPlaceholder = std::max(m_longestPlaceholder, int(s.placeholder.size()));
     }
-    while (serveOne() == Next::KeepAlive) {
-    }
+    return std::nullopt;
 }
 
-bool InterceptedConnection::readGuestHead(http::RequestHead *head, QString *error)
+// Reads the next request head without waiting on a worker longer than lingerMs. The idle wait
+// before a head is bounded by idleTimeoutMs, the head itself, once begun, by headerTimeoutMs.
+std::optional<InterceptedConnection::Step> InterceptedConnection::awaitHead(http::RequestHead *head)
 {
     QByteArray &buf = m_guest.buffer();
     for (;;) {
         if (!buf.isEmpty()) {
-            http::HeadResult r = http::parseRequestHead(buf);
-            if (r.status == http::HeadResult::Status::Complete) {
-                *head = std::move(r.head);
-                return true;
-            }
-            if (r.status == http::HeadResult::Status::Invalid) {
-                *error = r.error;
-                return false;
+            if (m_headStart == Clock::time_point{})
+                m_headStart = Clock::now();
+            // Parse only once the blank line may be there: a head sent a byte at a time costs linear time.
+            const qsizetype from = std::max<qsizetype>(0, m_headScanned - 2);
+            m_headScanned = buf.size();
+            if (buf.indexOf("\n\r\n", from) >= 0 || buf.indexOf("\n\n", from) >= 0 || buf.size() > http::kMaxHead) {
+                http::HeadResult r = http::parseRequestHead(buf);
+                if (r.status == http::HeadResult::Status::Complete) {
+                    *head = std::move(r.head);
+                    m_headStart = Clock::time_point{};
+                    m_headScanned = 0;
+                    return std::nullopt;
+                }
+                if (r.status == http::HeadResult::Status::Invalid) {
+                    deny(400, "Bad Request", QStringLiteral("malformed request: %1").arg(r.error));
+                    return Step::Close;
+                }
             }
         }
-        if (!m_guest.fill())
-            return false;
+        switch (m_guest.tryFill()) {
+        case TlsStream::Fill::Data:
+            continue;
+        case TlsStream::Fill::End:
+            return Step::Close;
+        case TlsStream::Fill::Wait:
+            break;
+        }
+        const bool begun = m_headStart != Clock::time_point{};
+        const auto deadline = begun ? m_headStart + std::chrono::milliseconds(m_owner.m_options.headerTimeoutMs)
+                                    : m_waitSince + std::chrono::milliseconds(m_owner.m_options.idleTimeoutMs);
+        if (const std::optional<Step> wait = waitForGuest(deadline)) {
+            if (*wait == Step::Close && begun)
+                deny(408, "Request Timeout", QStringLiteral("the request head was not complete within %1 s")
+                                                 .arg(m_owner.m_options.headerTimeoutMs / 1000.0));
+            return wait;
+        }
     }
 }
 
@@ -293,14 +423,17 @@ bool InterceptedConnection::ensureUpstream(QString *why)
         return false;
     }
     m_owner.track(m_upFd);
-    setTimeouts(m_upFd, m_owner.m_options.idleTimeoutMs);
+    setNoDelay(m_upFd);
     const QByteArray host = m_upstream.host.toLatin1();
     if (!m_up.attach(m_owner.m_clientCtx, m_upFd) || SSL_set_tlsext_host_name(m_up.ssl(), host.constData()) != 1 ||
         X509_VERIFY_PARAM_set1_host(SSL_get0_param(m_up.ssl()), host.constData(), size_t(host.size())) != 1) {
         *why = QStringLiteral("cannot set up TLS to %1").arg(m_upstream.host);
         return false;
     }
-    if (SSL_connect(m_up.ssl()) != 1) {
+    m_up.setWaitMs(m_owner.m_options.connectTimeoutMs);
+    const int connected = SSL_connect(m_up.ssl());
+    m_up.setWaitMs(m_owner.m_options.idleTimeoutMs);
+    if (connected != 1) {
         const long verify = SSL_get_verify_result(m_up.ssl());
         *why = verify != X509_V_OK
                    ? QStringLiteral("the certificate of %1 failed verification (%2); nothing was sent")
@@ -313,48 +446,61 @@ bool InterceptedConnection::ensureUpstream(QString *why)
     return true;
 }
 
-InterceptedConnection::Next InterceptedConnection::serveOne()
+// What a strict server and a lax one could read differently, or what would echo a secret
+// back, is refused before anything goes upstream. "" when the head may go on.
+QString InterceptedConnection::strictnessError(const http::RequestHead &head, int *status) const
 {
-    m_method.clear();
-    m_path.clear();
-    m_bytesUp = m_bytesDown = 0;
-    http::RequestHead head;
-    QString error;
-    if (!readGuestHead(&head, &error)) {
-        if (!error.isEmpty())
-            deny(400, "Bad Request", QStringLiteral("malformed request: %1").arg(error));
-        return Next::Close;
+    const QByteArray &raw = m_guest.buffer();
+    for (qsizetype i = raw.indexOf('\n'); i >= 0 && i < head.headEnd; i = raw.indexOf('\n', i + 1)) {
+        if (i == 0 || raw.at(i - 1) != '\r')
+            return QStringLiteral("a line of the request head ends in a bare LF; only CRLF is accepted");
     }
-    m_method = head.method;
-    m_path = head.target;
-    QByteArray &buf = m_guest.buffer();
+    *status = 405;
+    if (head.method == "TRACE")
+        return QStringLiteral("TRACE is refused: it would echo the request, secrets included");
+    if (head.method == "CONNECT")
+        return QStringLiteral("CONNECT is refused inside an intercepted connection");
+    *status = 400;
+    if (!head.target.startsWith('/') && !(head.target == "*" && head.method == "OPTIONS"))
+        return QStringLiteral("the request target must be a path (origin-form), not %1").arg(QString::fromLatin1(head.target.left(200)));
+    const qsizetype hosts = head.headerValues("Host").size();
+    if (hosts != 1 || head.host.isEmpty())
+        return hosts > 1 ? QStringLiteral("a request with several Host headers is refused")
+                         : QStringLiteral("a request without a Host header (naming %1) is refused").arg(m_sni);
+    const qsizetype codings = head.headerValues("Transfer-Encoding").size();
+    const qsizetype lengths = head.headerValues("Content-Length").size();
+    if (codings && lengths)
+        return QStringLiteral("a request with both Transfer-Encoding and Content-Length is refused");
+    if (codings > 1 || lengths > 1)
+        return QStringLiteral("a request with several Transfer-Encoding or Content-Length headers is refused");
+    return {};
+}
 
-    if (m_locked) {
-        deny(403, "Forbidden", QStringLiteral("%1; unlock it with `airlockctl vault unlock`").arg(Vault::lockedMessage()), lockedAlert(),
-             QStringLiteral("vault_locked"));
-        return Next::Close;
-    }
+// Upgrades, a foreign Host, and placeholders where they must not go are refused (false); each
+// placeholder in its own header is swapped for the real value.
+bool InterceptedConnection::checkAndInject(http::RequestHead &head)
+{
     if (!head.header("Upgrade").isNull() || http::hasToken(head.header("Connection"), "upgrade")) {
         deny(403, "Forbidden", QStringLiteral("protocol upgrades (websocket) are refused on connections that carry secrets"));
-        return Next::Close;
+        return false;
     }
-    if (!head.host.isEmpty() && head.host != m_sni) {
+    if (head.host != m_sni) {
         deny(403, "Forbidden", QStringLiteral("the Host header (%1) differs from the TLS server name").arg(head.host));
-        return Next::Close;
+        return false;
     }
     // The URL, raw and percent-decoded.
     const QByteArray decodedTarget = QByteArray::fromPercentEncoding(head.target);
     if (auto name = placeholderIn(head.target.constData(), head.target.size()); name || (name = placeholderIn(decodedTarget.constData(), decodedTarget.size()))) {
         const QString why = QStringLiteral("the placeholder of secret %1 is in the URL; secrets travel only in their header").arg(*name);
         deny(403, "Forbidden", why, QStringLiteral("sandbox %1 put the placeholder of secret %2 in a URL to %3").arg(m_sandbox, *name, m_sni));
-        return Next::Close;
+        return false;
     }
     // Headers: swap the placeholder where its secret may go; anything else is an exfiltration attempt.
     for (http::Header &h : head.headers) {
         if (auto name = placeholderIn(h.name.constData(), h.name.size())) {
             deny(403, "Forbidden", QStringLiteral("a header name carries the placeholder of secret %1").arg(*name),
                  QStringLiteral("sandbox %1 put the placeholder of secret %2 in a header name to %3").arg(m_sandbox, *name, m_sni));
-            return Next::Close;
+            return false;
         }
         for (const LentSecret &s : m_secrets) {
             if (h.value.indexOf(s.placeholder) < 0)
@@ -363,17 +509,40 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
                 deny(403, "Forbidden",
                      QStringLiteral("secret %1 is not bound to this host (only to %2)").arg(s.name, s.hosts.join(QStringLiteral(", "))),
                      QStringLiteral("sandbox %1 sent the placeholder of secret %2 to %3, which it is not bound to").arg(m_sandbox, s.name, m_sni));
-                return Next::Close;
+                return false;
             }
             if (h.name.compare(s.headerName, Qt::CaseInsensitive) != 0) {
                 deny(403, "Forbidden",
                      QStringLiteral("secret %1 may only be sent in the %2 header, not in %3").arg(s.name, QString::fromLatin1(s.headerName), QString::fromLatin1(h.name)),
                      QStringLiteral("sandbox %1 sent the placeholder of secret %2 in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
-                return Next::Close;
+                return false;
             }
             h.value.replace(s.placeholder, s.value->view());
         }
     }
+    return true;
+}
+
+InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &head)
+{
+    m_bytesUp = m_bytesDown = 0;
+    m_method = head.method;
+    m_path = head.target;
+    QByteArray &buf = m_guest.buffer();
+    m_guest.setWaitMs(m_owner.m_options.idleTimeoutMs); // within a request, each read or write may wait this long
+
+    int status = 400;
+    if (const QString strict = strictnessError(head, &status); !strict.isEmpty()) {
+        deny(status, status == 405 ? "Method Not Allowed" : "Bad Request", strict);
+        return Next::Close;
+    }
+    if (m_locked) {
+        deny(403, "Forbidden", QStringLiteral("%1; unlock it with `airlockctl vault unlock`").arg(Vault::lockedMessage()), lockedAlert(),
+             QStringLiteral("vault_locked"));
+        return Next::Close;
+    }
+    if (!checkAndInject(head))
+        return Next::Close;
     // Body framing; Expect: 100-continue is answered here so the body is checked before it leaves.
     QString framingError;
     const http::BodyFraming framing = http::requestFraming(head.header("Transfer-Encoding"), head.header("Content-Length"), &framingError);
@@ -390,18 +559,9 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
                             (head.version == "HTTP/1.0" && !http::hasToken(head.header("Connection"), "keep-alive"));
     buf.remove(0, head.headEnd);
 
-    // A small body is read whole and checked before anything is sent.
-    if (framing.kind == http::BodyFraming::Length && framing.length <= m_owner.m_options.bufferedBodyLimit) {
-        while (buf.size() < framing.length) {
-            if (!m_guest.fill())
-                return Next::Close;
-        }
-        if (auto name = placeholderIn(buf.constData(), qsizetype(framing.length))) {
-            deny(403, "Forbidden", QStringLiteral("the request body carries the placeholder of secret %1").arg(*name),
-                 QStringLiteral("sandbox %1 put the placeholder of secret %2 in a request body to %3").arg(m_sandbox, *name, m_sni));
-            return Next::Close;
-        }
-    }
+    qint64 checkedBody = -1; // a small body is read whole and checked before anything is sent; -1: streamed
+    if (!readSmallBody(framing, &checkedBody))
+        return Next::Close;
     QString why;
     if (!ensureUpstream(&why)) {
         deny(502, "Bad Gateway", why);
@@ -411,11 +571,9 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
     for (http::Header &h : head.headers)
         wipe(h.value); // the real value: cleansed as soon as it is on the wire
     // A small body already checked whole goes out with the head, in one write.
-    qint64 bodyWithHead = 0;
-    if (framing.kind == http::BodyFraming::Length && framing.length <= m_owner.m_options.bufferedBodyLimit) {
-        bodyWithHead = framing.length;
-        wire.append(buf.constData(), qsizetype(bodyWithHead));
-        buf.remove(0, qsizetype(bodyWithHead));
+    if (checkedBody > 0) {
+        wire.append(buf.constData(), qsizetype(checkedBody));
+        buf.remove(0, qsizetype(checkedBody));
     }
     const bool sent = m_up.write(wire);
     m_bytesUp += wire.size();
@@ -424,15 +582,18 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
         deny(502, "Bad Gateway", QStringLiteral("the connection to %1 broke").arg(m_sni));
         return Next::Close;
     }
-    QString blocked;
-    if (!bodyWithHead && !relayRequestBody(framing, &blocked)) {
-        if (!blocked.isEmpty()) {
+    QString blocked, malformed;
+    if (checkedBody < 0 && !relayRequestBody(framing, &blocked, &malformed)) {
+        if (!blocked.isEmpty() || !malformed.isEmpty()) {
             // Cut the upstream connection mid-body: the request never completes there.
             linger hard{1, 0};
             ::setsockopt(m_upFd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+        }
+        if (!blocked.isEmpty())
             deny(403, "Forbidden", QStringLiteral("the request body carries the placeholder of secret %1").arg(blocked),
                  QStringLiteral("sandbox %1 put the placeholder of secret %2 in a request body to %3").arg(m_sandbox, blocked, m_sni));
-        }
+        else if (!malformed.isEmpty())
+            deny(400, "Bad Request", malformed);
         return Next::Close;
     }
     Next next = closeAfter ? Next::Close : Next::KeepAlive;
@@ -442,7 +603,48 @@ InterceptedConnection::Next InterceptedConnection::serveOne()
     return closeAfter ? Next::Close : next;
 }
 
-bool InterceptedConnection::relayRequestBody(const http::BodyFraming &framing, QString *blocked)
+// A body that ends within bufferedBodyLimit (Content-Length, or chunked and complete by then)
+// is read whole: its placeholder check and its framing come before the upstream sees the head.
+// *checkedBody: its size (sent with the head), or -1 when it is streamed instead.
+bool InterceptedConnection::readSmallBody(const http::BodyFraming &framing, qint64 *checkedBody)
+{
+    QByteArray &buf = m_guest.buffer();
+    const qint64 limit = m_owner.m_options.bufferedBodyLimit;
+    if (framing.kind == http::BodyFraming::None || framing.kind == http::BodyFraming::UntilClose) {
+        *checkedBody = 0;
+        return true;
+    }
+    if (framing.kind == http::BodyFraming::Length && framing.length <= limit) {
+        while (buf.size() < framing.length) {
+            if (!m_guest.fill())
+                return false;
+        }
+        *checkedBody = framing.length;
+    } else if (framing.kind == http::BodyFraming::Chunked) {
+        http::ChunkedDecoder decoder;
+        qsizetype fed = 0;
+        while (!decoder.done() && buf.size() <= limit) {
+            fed += decoder.feed(buf.constData() + fed, buf.size() - fed);
+            if (decoder.error()) {
+                deny(400, "Bad Request", QStringLiteral("%1; nothing was sent").arg(kMalformedChunked));
+                return false;
+            }
+            if (!decoder.done() && !m_guest.fill())
+                return false;
+        }
+        *checkedBody = decoder.done() ? fed : -1;
+    }
+    if (*checkedBody <= 0)
+        return true;
+    if (auto name = placeholderIn(buf.constData(), qsizetype(*checkedBody))) {
+        deny(403, "Forbidden", QStringLiteral("the request body carries the placeholder of secret %1").arg(*name),
+             QStringLiteral("sandbox %1 put the placeholder of secret %2 in a request body to %3").arg(m_sandbox, *name, m_sni));
+        return false;
+    }
+    return true;
+}
+
+bool InterceptedConnection::relayRequestBody(const http::BodyFraming &framing, QString *blocked, QString *malformed)
 {
     QByteArray &buf = m_guest.buffer();
     QByteArray tail; // the last bytes sent, so a placeholder split across reads is still seen
@@ -481,8 +683,10 @@ bool InterceptedConnection::relayRequestBody(const http::BodyFraming &framing, Q
             if (buf.isEmpty() && !m_guest.fill())
                 return false;
             const qsizetype n = decoder.feed(buf.constData(), buf.size());
-            if (decoder.error())
+            if (decoder.error()) {
+                *malformed = kMalformedChunked;
                 return false;
+            }
             if (!checkAndSend(n))
                 return false;
         }
@@ -576,14 +780,37 @@ bool InterceptedConnection::relayResponse(Next *next)
 Interceptor::Interceptor(Vault &vault, Options options, EventSink sink)
     : m_vault(vault), m_options(std::move(options)), m_sink(std::move(sink))
 {
+    m_options.maxWorkers = std::max(1, m_options.maxWorkers);
+    m_options.maxWorkersPerSandbox = std::clamp(m_options.maxWorkersPerSandbox, 1, m_options.maxWorkers);
+    m_workers.reserve(size_t(m_options.maxWorkers)); // starting a worker never reallocates
 }
 
 Interceptor::~Interceptor()
 {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        for (int fd : m_fds)
+            ::shutdown(fd, SHUT_RDWR); // wakes every wait: workers finish at once
+        m_work.notify_all();
+    }
+    for (std::thread &t : m_workers)
+        t.join();
+    std::deque<Connection> queued;
+    {
+        std::lock_guard lock(m_mutex);
+        queued.swap(m_queue);
+    }
+    queued.clear();
+    if (m_parker) {
+        m_parker->call([this] {
+            for (const auto &[fd, connection] : m_parked)
+                m_parker->remove(fd);
+            m_parked.clear();
+        });
+        m_parker->stop();
+    }
     std::unique_lock lock(m_mutex);
-    m_stopping = true;
-    for (int fd : m_fds)
-        ::shutdown(fd, SHUT_RDWR);
     m_idle.wait(lock, [this] { return m_active.load() == 0; });
     SSL_CTX_free(m_serverCtx);
     SSL_CTX_free(m_clientCtx);
@@ -617,6 +844,10 @@ Status Interceptor::init()
             return Error{QStringLiteral("cannot load the upstream CA file %1").arg(m_options.extraCaFile),
                          QStringLiteral("AIRLOCK_UPSTREAM_CA must name a readable PEM certificate (%1)").arg(x509util::lastError())};
     }
+    // Connections waiting for their guest sit here, holding no worker.
+    m_parker = std::make_unique<EpollLoop>();
+    m_parker->start(QStringLiteral("alk-icpt-park"), [this] { expireParked(); }, 200);
+    m_parker->post([] { ::pthread_setname_np(::pthread_self(), "alk-icpt-park"); });
     return ok();
 }
 
@@ -653,24 +884,183 @@ void Interceptor::untrack(int fd)
     m_fds.erase(fd);
 }
 
-void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                         const UpstreamAddress &upstream)
+void Interceptor::connectionEnded()
 {
-    if (!track(guestFd)) {
+    std::lock_guard lock(m_mutex);
+    if (m_active.fetch_sub(1) == 1)
+        m_idle.notify_all();
+}
+
+int Interceptor::workerThreads()
+{
+    std::lock_guard lock(m_mutex);
+    return int(m_workers.size());
+}
+
+QString Interceptor::admit(const QString &sandbox)
+{
+    if (m_stopping)
+        return QStringLiteral("airlockd is stopping");
+    if (m_active.load() >= m_options.maxConnections)
+        return QStringLiteral("%1 intercepted connections are open, the limit").arg(m_options.maxConnections);
+    if (m_newQueuedTotal >= m_options.maxQueued)
+        return QStringLiteral("every intercept worker is busy and %1 new connections already wait for one").arg(m_newQueuedTotal);
+    const auto own = m_newQueued.find(sandbox);
+    if (own != m_newQueued.end() && own->second >= m_options.maxQueuedPerSandbox)
+        return QStringLiteral("the sandbox's intercept workers are busy and %1 of its new connections already wait for one")
+            .arg(own->second);
+    return {};
+}
+
+bool Interceptor::startWorker(QString *why)
+{
+    try {
+        std::function<void()> body = [this] { workerLoop(); };
+        m_workers.push_back(m_options.startThread ? m_options.startThread(std::move(body)) : std::thread(std::move(body)));
+        return true;
+    } catch (const std::exception &e) { // std::system_error: no thread left (EAGAIN), or no memory
+        *why = QStringLiteral("no intercept worker could be started (%1)").arg(QString::fromLocal8Bit(e.what()));
+        qCWarning(lcBroker) << *why;
+        return false;
+    }
+}
+
+// A queued connection finds an idle worker, or a new one if the pool may grow. False only when
+// there is no worker at all and none could be started.
+bool Interceptor::ensureWorker(QString *why)
+{
+    if (int(m_queue.size()) > m_idleWorkers && int(m_workers.size()) < m_options.maxWorkers && !startWorker(why))
+        return !m_workers.empty(); // the workers there are will get to it
+    m_work.notify_one();
+    return true;
+}
+
+void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
+                         const UpstreamAddress &upstream, std::function<void()> done)
+{
+    m_active.fetch_add(1);
+    Connection connection;
+    try {
+        connection = std::make_unique<InterceptedConnection>(*this, guestFd, sandbox, sni, alreadyRead, upstream, std::move(done));
+    } catch (const std::bad_alloc &) {
         ::close(guestFd);
+        if (done)
+            done();
+        connectionEnded();
         return;
     }
-    m_active.fetch_add(1);
-    std::thread([this, guestFd, sandbox, sni, alreadyRead, upstream] {
-        ::pthread_setname_np(::pthread_self(), "alk-intercept"); // visible in top -H; benchmarks count its CPU
-        {
-            InterceptedConnection connection(*this, guestFd, sandbox, sni, alreadyRead, upstream);
-            connection.run();
-        }
+    QString why;
+    {
         std::lock_guard lock(m_mutex);
-        if (m_active.fetch_sub(1) == 1)
-            m_idle.notify_all();
-    }).detach();
+        why = admit(sandbox);
+        if (why.isEmpty()) {
+            m_queue.push_back(std::move(connection));
+            if (ensureWorker(&why)) {
+                m_fds.insert(guestFd);
+                m_queue.back()->queuedNew = true;
+                ++m_newQueued[sandbox];
+                ++m_newQueuedTotal;
+                return;
+            }
+            connection = std::move(m_queue.back());
+            m_queue.pop_back();
+        }
+    }
+    qCWarning(lcBroker) << "refused an intercepted connection of sandbox" << sandbox << "to" << sni << ":" << why;
+    connection->refuse(why); // the guest gets a reset; `done` runs as it goes
+}
+
+Interceptor::Connection Interceptor::nextJob(std::unique_lock<std::mutex> &lock)
+{
+    for (;;) {
+        if (m_stopping)
+            return {};
+        for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
+            const auto busy = m_busy.find((*it)->sandbox());
+            if (busy != m_busy.end() && busy->second >= m_options.maxWorkersPerSandbox)
+                continue; // that sandbox has its share; its flows wait for its own workers
+            Connection c = std::move(*it);
+            m_queue.erase(it);
+            if (c->queuedNew) {
+                c->queuedNew = false;
+                --m_newQueuedTotal;
+                if (--m_newQueued[c->sandbox()] == 0)
+                    m_newQueued.erase(c->sandbox());
+            }
+            return c;
+        }
+        ++m_idleWorkers;
+        m_work.wait(lock);
+        --m_idleWorkers;
+    }
+}
+
+void Interceptor::workerLoop()
+{
+    ::pthread_setname_np(::pthread_self(), "alk-intercept"); // visible in top -H; benchmarks count its CPU
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        Connection c = nextJob(lock);
+        if (!c)
+            return;
+        const QString sandbox = c->sandbox();
+        ++m_busy[sandbox];
+        lock.unlock();
+        try {
+            if (c->advance() == InterceptedConnection::Step::Park)
+                park(std::move(c));
+        } catch (const std::exception &e) { // out of memory for a buffer: this connection ends, airlockd goes on
+            qCWarning(lcBroker) << "an intercepted connection of sandbox" << sandbox << "failed:" << e.what();
+            if (c)
+                c->fail(QStringLiteral("airlockd could not serve the connection (%1)").arg(QString::fromLocal8Bit(e.what())));
+        }
+        c.reset(); // closes it (outside the lock: it untracks its fds)
+        lock.lock();
+        if (--m_busy[sandbox] == 0)
+            m_busy.erase(sandbox);
+    }
+}
+
+// The connection waits for the guest on the parker's epoll, without a worker.
+void Interceptor::park(Connection connection)
+{
+    connection->releaseBuffers();
+    auto shared = std::make_shared<Connection>(std::move(connection)); // std::function needs a copyable capture
+    m_parker->post([this, shared] {
+        Connection c = std::move(*shared);
+        const int fd = c->guestFd();
+        const bool watched = m_parker->add(fd, EPOLLIN | EPOLLRDHUP, [this, fd](uint32_t) {
+            const auto it = m_parked.find(fd);
+            if (it == m_parked.end())
+                return;
+            m_parker->remove(fd);
+            Connection woken = std::move(it->second);
+            m_parked.erase(it);
+            std::lock_guard lock(m_mutex);
+            if (m_stopping)
+                return; // `woken` closes after the lock is released
+            m_queue.push_back(std::move(woken));
+            QString why;
+            ensureWorker(&why); // it was served before, so a worker exists
+
+        });
+        if (watched)
+            m_parked.emplace(fd, std::move(c));
+    });
+}
+
+void Interceptor::expireParked()
+{
+    const auto now = InterceptedConnection::Clock::now();
+    for (auto it = m_parked.begin(); it != m_parked.end();) {
+        if (now < it->second->parkedUntil()) {
+            ++it;
+            continue;
+        }
+        m_parker->remove(it->first);
+        it->second->expire();
+        it = m_parked.erase(it);
+    }
 }
 
 } // namespace airlock

@@ -2,8 +2,8 @@
 // The intercepting relay for hosts a sandbox's secrets are bound to (design.md, "Injection").
 // The transparent proxy (egress) accepts the guest's TCP flow, peeks the ClientHello, decides
 // the flow is allowed, sees (needsInterception) that a secret is bound to the name, and hands
-// the connected socket over with the bytes it already read. From there, on the connection's
-// own thread, this:
+// the connected socket over with the bytes it already read. From there, on a worker of a
+// bounded pool, this:
 //   1. terminates the guest's TLS with a leaf minted by the sandbox's CA (ALPN: http/1.1 only);
 //   2. connects upstream and verifies it fully (system roots + AIRLOCK_UPSTREAM_CA, host name)
 //      before a single request byte is sent; a failure answers 502 and sends nothing;
@@ -12,7 +12,17 @@
 //      (websocket), relays the body unchanged (Content-Length or chunked) and the response back;
 //   4. blocks a request whose URL or body carries a placeholder, or whose headers carry one
 //      of a secret not bound to this host (403 naming the reason + an "alert" event);
-//   5. with the vault locked, answers 403 "the Airlock vault is locked".
+//   5. with the vault locked, answers 403 "the Airlock vault is locked";
+//   6. refuses what a strict server and a lax one could read differently: bare LF line ends
+//      (head and chunk lines), absolute-form targets, CONNECT, TRACE, a Host other than the
+//      TLS name or none, Transfer-Encoding with Content-Length, anything but exactly chunked.
+// Threads: at most maxWorkers workers serve connections that have bytes to handle. A connection
+// waiting for the guest (its handshake, or the next request on keep-alive) is parked on one
+// epoll thread and holds no worker; one sandbox gets at most maxWorkersPerSandbox workers, so
+// a guest holding slow connections delays only itself. Every wait is bounded (the handshake
+// and each request head by headerTimeoutMs, each read or write by idleTimeoutMs). When no
+// worker can take a new flow (the queue is full, or no worker thread could be started) the
+// flow is refused with a reset and an event that says why; the process never dies of it.
 #include "core/result.h"
 
 #include <QByteArray>
@@ -20,14 +30,21 @@
 #include <QString>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <openssl/types.h>
 #include <set>
+#include <thread>
+#include <vector>
 
 namespace airlock {
 
+class EpollLoop;
+class InterceptedConnection;
 class Vault;
 
 struct UpstreamAddress {
@@ -55,14 +72,24 @@ class Interceptor {
 public:
     struct Options {
         QString extraCaFile;         // AIRLOCK_UPSTREAM_CA (tests); empty: system roots only
-        int idleTimeoutMs = 60000;   // a keep-alive connection idle this long is closed
+        int idleTimeoutMs = 60000;   // a keep-alive connection idle this long is closed; also per read/write
+        int headerTimeoutMs = 10000; // the TLS handshake, and each request head once begun, within this
         int connectTimeoutMs = 10000;
         qint64 bufferedBodyLimit = 256 * 1024; // bodies up to this are checked whole before sending
+        int maxWorkers = 64;              // threads serving connections, started as needed
+        int maxWorkersPerSandbox = 16;    // one sandbox never holds more of them
+        int maxQueued = 256;              // new flows waiting for a worker, all sandboxes together
+        int maxQueuedPerSandbox = 32;     // ... and of one sandbox
+        int maxConnections = 8192;        // open intercepted connections (parked ones too)
+        int lingerMs = 20;                // a worker waits this long for the next request before parking
+        // How a worker thread is started; tests make it fail. Empty: std::thread.
+        std::function<std::thread(std::function<void()>)> startThread;
     };
-    using EventSink = std::function<void(const InterceptEvent &)>; // called on connection threads
+    // Called on workers, the parker, or (for a refused flow) the caller of handle().
+    using EventSink = std::function<void(const InterceptEvent &)>;
 
     Interceptor(Vault &vault, Options options, EventSink sink);
-    ~Interceptor(); // shuts every connection down and waits for their threads
+    ~Interceptor(); // shuts every connection down and joins the workers
 
     Status init();  // builds the TLS contexts (fails clearly on an unreadable CA file)
 
@@ -73,17 +100,28 @@ public:
     // `bytes` carry, if any. The caller blocks the flow and raises an "exfiltration" alert.
     std::optional<QString> placeholderOwner(const QString &sandbox, QByteArrayView bytes);
 
-    // Takes ownership of `guestFd` (connected, blocking or not) and serves it on a thread of
-    // its own; returns at once.
+    // Takes ownership of `guestFd` (connected, blocking or not) and queues it for a worker;
+    // returns at once. `done` runs exactly once, on any thread, when the flow has ended or was
+    // refused (the transparent proxy keeps the flow's slot until then).
     void handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                const UpstreamAddress &upstream);
+                const UpstreamAddress &upstream, std::function<void()> done = {});
 
     int activeConnections() const { return m_active.load(); }
+    int workerThreads();
 
 private:
     friend class InterceptedConnection;
+    using Connection = std::unique_ptr<InterceptedConnection>;
     bool track(int fd);
     void untrack(int fd);
+    void connectionEnded();
+    QString admit(const QString &sandbox); // "" or why a new flow cannot be queued (m_mutex held)
+    bool startWorker(QString *why);        // m_mutex held
+    bool ensureWorker(QString *why);       // m_mutex held
+    void workerLoop();
+    Connection nextJob(std::unique_lock<std::mutex> &lock); // waits; null when stopping
+    void park(Connection connection);
+    void expireParked();
 
     Vault &m_vault;
     Options m_options;
@@ -93,8 +131,19 @@ private:
     std::atomic<int> m_active{0};
     std::mutex m_mutex;
     std::condition_variable m_idle;
+    std::condition_variable m_work;
     std::set<int> m_fds;
     bool m_stopping = false;
+    // The pool (m_mutex):
+    std::vector<std::thread> m_workers;
+    int m_idleWorkers = 0;
+    std::deque<Connection> m_queue;
+    std::map<QString, int> m_busy;       // sandbox -> workers serving it
+    std::map<QString, int> m_newQueued;  // sandbox -> new flows in m_queue
+    int m_newQueuedTotal = 0;
+    // Parked connections (the parker's thread only):
+    std::unique_ptr<EpollLoop> m_parker;
+    std::map<int, Connection> m_parked;  // by guest fd
 };
 
 } // namespace airlock

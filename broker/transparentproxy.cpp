@@ -218,7 +218,7 @@ void TransparentProxy::onAccept(const QString &sandbox)
         Flow &ref = *f;
         m_flows.emplace(id, std::move(f));
         ++it->flows;
-        if (it->flows > m_limits.maxFlows) {
+        if (it->flows + it->handedOff->load() > m_limits.maxFlows) {
             deny(ref, QStringLiteral("the sandbox has %1 connections open, its limit").arg(m_limits.maxFlows));
             continue;
         }
@@ -481,7 +481,12 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
         const int fd = f->client;
         m_loop.remove(fd);
         f->client = -1;
-        m_handoff->take(fd, f->target.sandbox, f->target.host, f->head, QHostAddress(ip), f->target.port);
+        // The flow keeps its slot in the sandbox's limit until the interceptor says it ended.
+        const auto s = m_sandboxes.constFind(f->target.sandbox);
+        const auto slots = s != m_sandboxes.constEnd() ? s->handedOff : std::make_shared<std::atomic<int>>(0);
+        slots->fetch_add(1);
+        m_handoff->take(fd, f->target.sandbox, f->target.host, f->head, QHostAddress(ip), f->target.port,
+                        [slots] { slots->fetch_sub(1); });
         finish(*f, false);
         return;
     }

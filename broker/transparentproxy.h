@@ -17,6 +17,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -127,6 +128,8 @@ private:
         SandboxNet net;
         int listener = -1;
         int flows = 0;
+        // Flows handed to the FlowHandoff and not ended yet (it counts down from any thread).
+        std::shared_ptr<std::atomic<int>> handedOff = std::make_shared<std::atomic<int>>(0);
     };
 
     void onAccept(const QString &sandbox);

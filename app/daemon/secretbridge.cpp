@@ -226,9 +226,9 @@ bool SecretBridge::wants(const QString &sandbox, const QString &host)
 }
 
 void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-                        const QHostAddress &upstream, quint16 port)
+                        const QHostAddress &upstream, quint16 port, std::function<void()> done)
 {
-    m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port});
+    m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port}, std::move(done));
 }
 
 std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByteArrayView bytes)

@@ -9,6 +9,8 @@
 #include "core/config.h"
 #include "core/store.h"
 #include "daemon/egressservice.h"
+#include "flowhandoff.h"
+#include "transparentproxy.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
 #include "sentinel.h"
@@ -26,6 +28,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <mutex>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -111,6 +114,47 @@ QString ipString(quint32 ip)
     return QStringLiteral("%1.%2.%3.%4").arg(ip >> 24).arg((ip >> 16) & 0xff).arg((ip >> 8) & 0xff).arg(ip & 0xff);
 }
 
+// Stands in for the interceptor: takes every flow to held.test and keeps it (and its `done`)
+// until the test ends it, so the proxy's accounting of handed-off flows can be watched.
+class HeldHandoff : public FlowHandoff {
+public:
+    bool wants(const QString &, const QString &host) override { return host == QLatin1String("held.test"); }
+    void take(int guestFd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16,
+              std::function<void()> done) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_held.push_back({guestFd, std::move(done)});
+        ++m_taken;
+    }
+    std::optional<QString> placeholderIn(const QString &, QByteArrayView) override { return std::nullopt; }
+    void exfiltration(const QString &, const QString &, const QString &) override {}
+    int taken()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_taken;
+    }
+    // Ends up to `n` held flows as the interceptor would: closes them, then reports the end.
+    void end(size_t n)
+    {
+        std::vector<std::pair<int, std::function<void()>>> ending;
+        {
+            std::lock_guard lock(m_mutex);
+            n = std::min(n, m_held.size());
+            ending.assign(m_held.begin(), m_held.begin() + qsizetype(n));
+            m_held.erase(m_held.begin(), m_held.begin() + qsizetype(n));
+        }
+        for (auto &[fd, done] : ending) {
+            ::close(fd);
+            done();
+        }
+    }
+
+private:
+    std::mutex m_mutex;
+    std::vector<std::pair<int, std::function<void()>>> m_held;
+    int m_taken = 0;
+};
+
 } // namespace
 
 class TestEgress : public QObject {
@@ -126,6 +170,7 @@ private:
     std::unique_ptr<ApiServer> m_api;
     std::unique_ptr<Policy> m_policy;
     std::unique_ptr<RuleStore> m_rules;
+    HeldHandoff m_held; // outlives m_egress
     std::unique_ptr<EgressService> m_egress;
     RecordingHttpServer m_server{QByteArrayLiteral("hello from upstream\n")}; // the "internet": 203.0.113.10:80
     quint32 m_allowedAddress = 0;
@@ -260,7 +305,7 @@ private Q_SLOTS:
         QVERIFY2(m_server.start(kUpstream, 80), "cannot start the upstream test server on 203.0.113.10:80");
         QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
         QVERIFY(hosts.open(QIODevice::WriteOnly));
-        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test\n");
+        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test held.test\n");
         hosts.close();
 
         DaemonConfig config = DaemonConfig::defaults();
@@ -289,6 +334,7 @@ private Q_SLOTS:
         access.daemonUid = ::geteuid();
         m_api = std::make_unique<ApiServer>(access);
         m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, m_policy.get(), m_rules.get());
+        m_egress->setFlowHandoff(&m_held);
         Status started = m_egress->start();
         QVERIFY2(started, qPrintable(started.error().message()));
         m_egress->registerMethods(*m_api);
@@ -806,6 +852,63 @@ private Q_SLOTS:
         QByteArray out;
         QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("http://allowed.test/again")}, &out), 0);
         QCOMPARE(out, QByteArray("hello from upstream\n"));
+    }
+
+    void interceptedFlowsCountAgainstTheFlowLimit()
+    {
+        // A flow handed to the interceptor keeps its slot until the interceptor reports its end:
+        // a guest cannot open more than maxFlows connections by aiming them at a bound host.
+        Rule allow;
+        allow.allow = true;
+        allow.pattern = QStringLiteral("held.test");
+        allow.port = 443;
+        QVERIFY(m_rules->add(allow));
+        const DnsReply name = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("held.test"), 1));
+        QVERIFY(name.a);
+        const int limit = TransparentProxy::Limits{}.maxFlows;
+        const auto connectGuest = [&] {
+            int fd = -1;
+            inNamespace(m_guestNs, [&] {
+                fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                sockaddr_in sa{};
+                sa.sin_family = AF_INET;
+                sa.sin_port = htons(443);
+                sa.sin_addr.s_addr = htonl(name.a);
+                if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0) {
+                    ::close(fd);
+                    fd = -1;
+                }
+            });
+            return fd;
+        };
+        std::vector<int> guests;
+        for (int i = 0; i < limit; ++i) {
+            guests.push_back(connectGuest()); // sends nothing: handed over once firstBytesMs passed
+            QVERIFY(guests.back() >= 0);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(m_held.taken(), limit, 15000);
+        // One more: over the limit, reset, on record, and never handed over.
+        const int extra = connectGuest();
+        QVERIFY(extra >= 0);
+        pollfd p{extra, POLLIN, 0};
+        QCOMPARE(::poll(&p, 1, 5000), 1);
+        char byte = 0;
+        QVERIFY(::recv(extra, &byte, 1, 0) <= 0);
+        ::close(extra);
+        QVERIFY(!waitEvent([](const QJsonObject &o) {
+                    return o.value(QLatin1String("host")).toString() == QLatin1String("held.test") &&
+                           o.value(QLatin1String("reason")).toString().contains(QLatin1String("connections open, its limit"));
+                }).isEmpty());
+        QCOMPARE(m_held.taken(), limit);
+        // The interceptor reports one flow's end: its slot is free for the next one.
+        m_held.end(1);
+        const int next = connectGuest();
+        QVERIFY(next >= 0);
+        QTRY_COMPARE_WITH_TIMEOUT(m_held.taken(), limit + 1, 5000);
+        ::close(next);
+        for (int fd : guests)
+            ::close(fd);
+        m_held.end(size_t(limit));
     }
 };
 

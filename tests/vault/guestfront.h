@@ -6,7 +6,9 @@
 
 #include "clienthello.h"
 
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -40,6 +42,8 @@ public:
         ::close(m_fd);
     }
     quint16 port() const { return m_port; }
+    // Flows the interceptor reported ended (or refused), as the transparent proxy counts them.
+    int ended() const { return m_ended->load(); }
 
 private:
     void loop()
@@ -62,7 +66,7 @@ private:
                 ::close(c);
                 continue;
             }
-            m_interceptor.handle(c, m_sandbox, hello.sni, peeked, m_route(hello.sni));
+            m_interceptor.handle(c, m_sandbox, hello.sni, peeked, m_route(hello.sni), [ended = m_ended] { ++*ended; });
         }
     }
     Interceptor &m_interceptor;
@@ -71,6 +75,7 @@ private:
     int m_fd = -1;
     quint16 m_port = 0;
     std::thread m_thread;
+    std::shared_ptr<std::atomic<int>> m_ended = std::make_shared<std::atomic<int>>(0); // outlives the Front
 };
 
 } // namespace airlock

@@ -9,15 +9,21 @@
 #include "tlstestserver.h"
 #include "vault.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <mutex>
 #include <netinet/in.h>
+#include <poll.h>
 #include <openssl/evp.h>
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <sys/socket.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -54,6 +60,11 @@ private Q_SLOTS:
     void vaultLockedSinceStartRaisesAnAlert();
     void plainFlowGuardFindsPlaceholders();
     void guestTrustBundleWorksForCurl();
+    void ambiguousRequestsAreRefusedBeforeUpstream_data();
+    void ambiguousRequestsAreRefusedBeforeUpstream();
+    void slowConnectionsDoNotGrowThreadsPastThePool();
+    void fullQueueRefusesCleanly();
+    void noWorkerThreadIsRefusedCleanly();
 
 private:
     CurlResult curl(const QString &host, const QStringList &args);
@@ -421,6 +432,288 @@ void TestInterceptor::guestTrustBundleWorksForCurl()
     QVERIFY(p.waitForFinished(30000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
     QCOMPARE(m_good->requests().last().header("x-api-key"), kAlpha);
+}
+
+namespace {
+
+// A guest TLS client with exact control over its bytes: it can stop after its ClientHello,
+// after the handshake, or in the middle of a request.
+class RawGuest {
+public:
+    enum class Stop { AfterHello, AfterHandshake };
+    RawGuest(quint16 port, const char *sni, Stop stop = Stop::AfterHandshake)
+    {
+        m_ctx = SSL_CTX_new(TLS_client_method());
+        SSL_CTX_set_verify(m_ctx, SSL_VERIFY_NONE, nullptr); // the tests look at what the interceptor does, not at trust
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(port);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(m_fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0)
+            return;
+        const timeval tv{10, 0};
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        m_ssl = SSL_new(m_ctx);
+        SSL_set_tlsext_host_name(m_ssl, sni);
+        if (stop == Stop::AfterHello) {
+            // The ClientHello is made in memory and sent; the answer is never read.
+            BIO *out = BIO_new(BIO_s_mem());
+            SSL_set_bio(m_ssl, BIO_new(BIO_s_mem()), out);
+            SSL_connect(m_ssl);
+            char *hello = nullptr;
+            const long size = BIO_get_mem_data(out, &hello);
+            m_ok = size > 0 && ::send(m_fd, hello, size_t(size), MSG_NOSIGNAL) == size;
+            return;
+        }
+        SSL_set_fd(m_ssl, m_fd);
+        m_ok = SSL_connect(m_ssl) == 1;
+    }
+    ~RawGuest()
+    {
+        SSL_free(m_ssl);
+        SSL_CTX_free(m_ctx);
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    bool ok() const { return m_ok; }
+    bool send(const QByteArray &bytes) { return SSL_write(m_ssl, bytes.constData(), int(bytes.size())) == int(bytes.size()); }
+    // Everything until the interceptor closes (or `ms` pass).
+    QByteArray readAll(int ms = 10000)
+    {
+        const timeval tv{ms / 1000, (ms % 1000) * 1000};
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        QByteArray out;
+        char buf[4096];
+        int n = 0;
+        while ((n = SSL_read(m_ssl, buf, sizeof buf)) > 0)
+            out.append(buf, n);
+        return out;
+    }
+    // True once the interceptor closed the socket (EOF or reset) within `ms`; what came before is dropped.
+    bool closedWithin(int ms)
+    {
+        QElapsedTimer t;
+        t.start();
+        char buf[4096];
+        while (t.elapsed() < ms) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, int(ms - t.elapsed())) <= 0)
+                return false;
+            const ssize_t n = ::recv(m_fd, buf, sizeof buf, MSG_DONTWAIT);
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+                return true;
+        }
+        return false;
+    }
+
+private:
+    SSL_CTX *m_ctx = nullptr;
+    SSL *m_ssl = nullptr;
+    int m_fd = -1;
+    bool m_ok = false;
+};
+
+int threadsNamed(const QByteArray &name)
+{
+    int n = 0;
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+        if (comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == name)
+            ++n;
+    }
+    return n;
+}
+
+// An interceptor with a test's own options, fronted like the fixture's, recording its events.
+struct OwnInterceptor {
+    OwnInterceptor(Vault &vault, Interceptor::Options options, const QString &upstreamCa, quint16 upstreamPort)
+        : interceptor(vault, withCa(std::move(options), upstreamCa),
+                      [this](const InterceptEvent &e) {
+                          std::lock_guard lock(mutex);
+                          seen.append(e);
+                      }),
+          ready(interceptor.init()),
+          front(interceptor, QStringLiteral("box"), [upstreamPort](const QString &sni) {
+              return UpstreamAddress{sni, QHostAddress(QHostAddress::LocalHost), upstreamPort};
+          })
+    {
+    }
+    static Interceptor::Options withCa(Interceptor::Options options, const QString &ca)
+    {
+        options.extraCaFile = ca;
+        return options;
+    }
+    QList<InterceptEvent> events()
+    {
+        std::lock_guard lock(mutex);
+        return seen;
+    }
+    std::mutex mutex;
+    QList<InterceptEvent> seen;
+    Interceptor interceptor;
+    bool ready;
+    Front front;
+};
+
+} // namespace
+
+void TestInterceptor::ambiguousRequestsAreRefusedBeforeUpstream_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QList<int>>("statuses");
+    const QByteArray host = "Host: api.bound.test\r\n";
+    const QList<int> bad{400};
+    QTest::newRow("bare LF head") << QByteArray("GET / HTTP/1.1\nHost: api.bound.test\n\n") << bad;
+    QTest::newRow("one bare LF line") << QByteArray("GET / HTTP/1.1\r\nHost: api.bound.test\nX-A: b\r\n\r\n") << bad;
+    QTest::newRow("TRACE") << QByteArray("TRACE / HTTP/1.1\r\n" + host + "\r\n") << QList<int>{405};
+    QTest::newRow("CONNECT") << QByteArray("CONNECT api.bound.test:443 HTTP/1.1\r\n" + host + "\r\n") << QList<int>{400, 405};
+    QTest::newRow("absolute-form") << QByteArray("GET http://other.bound.test/x HTTP/1.1\r\n" + host + "\r\n") << bad;
+    QTest::newRow("no Host, HTTP/1.0") << QByteArray("GET / HTTP/1.0\r\n\r\n") << bad;
+    QTest::newRow("no Host, HTTP/1.1") << QByteArray("GET / HTTP/1.1\r\n\r\n") << bad;
+    QTest::newRow("other Host") << QByteArray("GET / HTTP/1.1\r\nHost: other.bound.test\r\n\r\n") << QList<int>{403};
+    QTest::newRow("TE and CL") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n") << bad;
+    QTest::newRow("TE not exactly chunked") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: xchunked\r\n\r\n0\r\n\r\n") << bad;
+    QTest::newRow("TE gzip, chunked") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n") << bad;
+    QTest::newRow("signed CL") << QByteArray("POST / HTTP/1.1\r\n" + host + "Content-Length: +5\r\n\r\nhello") << bad;
+    QTest::newRow("chunk size bare LF") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n") << bad;
+    QTest::newRow("chunk end bare LF") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\n0\r\n\r\n") << bad;
+    QTest::newRow("last chunk bare LF") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\n\n") << bad;
+    QTest::newRow("chunk longer than its size") << QByteArray("POST / HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n\r\n5\r\nhelloX\r\n0\r\n\r\n") << bad;
+}
+
+void TestInterceptor::ambiguousRequestsAreRefusedBeforeUpstream()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QList<int>, statuses);
+    const qint64 upstreamBytes = m_good->applicationBytes();
+    const int before = int(m_good->requests().size());
+    RawGuest guest(m_front->port(), "api.bound.test");
+    QVERIFY(guest.ok());
+    QVERIFY(guest.send(request));
+    const QByteArray answer = guest.readAll();
+    const int status = answer.mid(9, 3).toInt();
+    QVERIFY2(answer.startsWith("HTTP/1.1 ") && statuses.contains(status), answer.constData());
+    QVERIFY2(answer.contains("Airlock blocked this request"), answer.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    QCOMPARE(m_good->applicationBytes(), upstreamBytes); // not one byte reached the upstream
+    const QList<InterceptEvent> ev = events();
+    QVERIFY(!ev.isEmpty());
+    QVERIFY(!ev.last().allowed);
+    QVERIFY(!ev.last().reason.isEmpty());
+}
+
+void TestInterceptor::slowConnectionsDoNotGrowThreadsPastThePool()
+{
+    // Connections stalled in their handshake, idle after it, or sending a head slowly hold no
+    // worker: the pool stays at its size, a normal request still goes through at once, and
+    // the stalled ones are closed when their time is up.
+    Interceptor::Options options;
+    options.maxWorkers = 3;
+    options.headerTimeoutMs = 2500;
+    OwnInterceptor own(*m_vault, options, m_dir.filePath(QStringLiteral("upstream-ca.pem")), m_good->port());
+    QVERIFY(own.ready);
+    Interceptor &interceptor = own.interceptor;
+    Front &front = own.front;
+    const int threadsBefore = threadsNamed("alk-intercept");
+    constexpr int kEach = 15;
+    std::vector<std::unique_ptr<RawGuest>> stalled, idle, slow;
+    for (int i = 0; i < kEach; ++i) {
+        stalled.push_back(std::make_unique<RawGuest>(front.port(), "api.bound.test", RawGuest::Stop::AfterHello));
+        QVERIFY(stalled.back()->ok());
+        idle.push_back(std::make_unique<RawGuest>(front.port(), "api.bound.test"));
+        slow.push_back(std::make_unique<RawGuest>(front.port(), "api.bound.test"));
+        QVERIFY(idle.back()->ok() && slow.back()->ok());
+        QVERIFY(slow.back()->send("GET /slow HTTP/1.1\r\nHost: api.bou"));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(interceptor.activeConnections(), 3 * kEach, 2000);
+    QVERIFY2(interceptor.workerThreads() <= options.maxWorkers, qPrintable(QString::number(interceptor.workerThreads())));
+    const int threadsNow = threadsNamed("alk-intercept") - threadsBefore;
+    QVERIFY2(threadsNow <= options.maxWorkers, qPrintable(QStringLiteral("%1 intercept threads for %2 connections").arg(threadsNow).arg(3 * kEach)));
+    // Another guest connection is served at once.
+    QElapsedTimer t;
+    t.start();
+    RawGuest normal(front.port(), "api.bound.test");
+    QVERIFY(normal.ok());
+    QVERIFY(normal.send("GET /while-others-stall HTTP/1.1\r\nHost: api.bound.test\r\nConnection: close\r\n\r\n"));
+    const QByteArray answer = normal.readAll();
+    QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
+    QVERIFY2(t.elapsed() < 1500, qPrintable(QString::number(t.elapsed()))); // not after the stalled ones' 2.5 s
+    // Past headerTimeoutMs the stalled handshakes and slow heads are gone; the idle ones stay.
+    for (auto &g : stalled)
+        QVERIFY(g->closedWithin(5000));
+    for (auto &g : slow)
+        QVERIFY(g->closedWithin(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(front.ended(), 2 * kEach + 1, 5000);
+    QCOMPARE(interceptor.activeConnections(), kEach);
+    const QList<InterceptEvent> seen = own.events();
+    QCOMPARE(int(std::count_if(seen.begin(), seen.end(), [](const InterceptEvent &e) {
+                 return e.reason.contains(QLatin1String("did not complete the TLS handshake within 2.5 s"));
+             })), kEach);
+    QCOMPARE(int(std::count_if(seen.begin(), seen.end(), [](const InterceptEvent &e) {
+                 return e.reason.contains(QLatin1String("request head was not complete within 2.5 s"));
+             })), kEach);
+    idle.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(front.ended(), 3 * kEach + 1, 3000);
+}
+
+void TestInterceptor::fullQueueRefusesCleanly()
+{
+    // One worker, held by a request whose body comes slowly; one new flow may wait for it;
+    // the next is refused with a reset and a reason, and its slot is given back.
+    Interceptor::Options options;
+    options.maxWorkers = 1;
+    options.maxQueued = 1;
+    OwnInterceptor own(*m_vault, options, m_dir.filePath(QStringLiteral("upstream-ca.pem")), m_good->port());
+    QVERIFY(own.ready);
+    Interceptor &interceptor = own.interceptor;
+    Front &front = own.front;
+    const qint64 upstreamBefore = m_good->applicationBytes();
+    RawGuest busy(front.port(), "api.bound.test");
+    QVERIFY(busy.ok());
+    QVERIFY(busy.send("POST /slow-body HTTP/1.1\r\nHost: api.bound.test\r\nContent-Length: 1000000\r\n\r\n" + QByteArray(300 * 1024, 'x')));
+    // Part of the body reached the upstream: the worker relays it and waits for the rest.
+    QTRY_VERIFY_WITH_TIMEOUT(m_good->applicationBytes() > upstreamBefore + 100 * 1024, 10000);
+    QCOMPARE(interceptor.workerThreads(), 1);
+    RawGuest waiting(front.port(), "api.bound.test", RawGuest::Stop::AfterHello);
+    QTRY_COMPARE_WITH_TIMEOUT(interceptor.activeConnections(), 2, 3000);
+    RawGuest refused(front.port(), "api.bound.test");
+    QVERIFY(!refused.ok()); // reset instead of a handshake
+    QTRY_COMPARE_WITH_TIMEOUT(front.ended(), 1, 3000);
+    const QList<InterceptEvent> seen = own.events();
+    QVERIFY(!seen.isEmpty());
+    QVERIFY2(seen.last().reason.contains(QLatin1String("every intercept worker is busy")), qPrintable(seen.last().reason));
+    QVERIFY(!seen.last().allowed);
+    QCOMPARE(interceptor.activeConnections(), 2);
+    QCOMPARE(interceptor.workerThreads(), 1);
+}
+
+void TestInterceptor::noWorkerThreadIsRefusedCleanly()
+{
+    // The thread cannot be started (as when the process is out of threads): the flow is
+    // refused with a reason, its slot is given back, and nothing else happens.
+    Interceptor::Options options;
+    options.startThread = [](std::function<void()>) -> std::thread {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again), "cannot create a thread");
+    };
+    OwnInterceptor own(*m_vault, options, m_dir.filePath(QStringLiteral("upstream-ca.pem")), m_good->port());
+    QVERIFY(own.ready);
+    Interceptor &interceptor = own.interceptor;
+    Front &front = own.front;
+    const int before = int(m_good->requests().size());
+    for (int i = 0; i < 3; ++i) {
+        RawGuest guest(front.port(), "api.bound.test");
+        QVERIFY(!guest.ok());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(front.ended(), 3, 3000);
+    QCOMPARE(interceptor.activeConnections(), 0);
+    QCOMPARE(interceptor.workerThreads(), 0);
+    QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> seen = own.events();
+    QCOMPARE(seen.size(), 3);
+    for (const InterceptEvent &e : seen)
+        QVERIFY2(e.reason.contains(QLatin1String("no intercept worker could be started")), qPrintable(e.reason));
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
