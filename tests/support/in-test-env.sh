@@ -5,7 +5,7 @@
 set -euo pipefail
 ns=${AIRLOCK_TEST_NS:-airlock-test}
 mnt=/run/$ns/mnt
-if ! nsenter --mount="$mnt" true 2>/dev/null || ! ip netns list | grep -qw "$ns"; then
+if ! nsenter --mount="$mnt" true 2>/dev/null || ! ip netns list 2>/dev/null | grep -qw "$ns"; then
     echo "in-test-env.sh: the test environment is not set up; run tests/support/libvirt-env.sh namespace (as root) first" >&2
     exit 1
 fi

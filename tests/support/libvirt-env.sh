@@ -26,14 +26,36 @@ say() { echo "libvirt-env.sh: $*" >&2; }
 # libvirt writes network status there; without systemd-tmpfiles it may not exist yet.
 mkdir -p /var/lib/libvirt/dnsmasq /var/lib/libvirt/images
 
-# The libvirtd processes whose mount and network namespaces are the given ones.
-libvirtds_in() { # MNT_NS_LINK NET_NS_LINK
-    local pid
+# The tests' libvirtd is told apart by what it sees at /run/libvirt: the private tmpfs
+# made below.
+private_run_source=airlock-test-run
+
+# The libvirtd processes in network namespace NET_NS_LINK that see the host's /run/libvirt
+# ("host") or the tests' private one ("private").
+libvirtds() { # host|private NET_NS_LINK
+    local pid source
     for pid in $(pgrep -x libvirtd || true); do
-        [ "$(readlink "/proc/$pid/ns/mnt" 2>/dev/null)" = "$1" ] || continue
         [ "$(readlink "/proc/$pid/ns/net" 2>/dev/null)" = "$2" ] || continue
-        echo "$pid"
+        source=$(findmnt --task "$pid" -n -o SOURCE /run/libvirt 2>/dev/null || true)
+        if [ "$source" = "$private_run_source" ]; then
+            [ "$1" = private ] && echo "$pid"
+        else
+            [ "$1" = host ] && echo "$pid"
+        fi
     done
+    return 0
+}
+
+# Daemons must not keep what the caller had open (a test's lock file, ctest's pipes):
+# closes every descriptor but 0, 1 and 2, then runs the daemon.
+start_daemon() { # COMMAND...
+    (
+        for fd in /proc/self/fd/*; do
+            fd=${fd##*/}
+            [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null
+        done
+        exec "$@"
+    )
 }
 
 stop_pids() { # PID...
@@ -52,10 +74,10 @@ stop_pids() { # PID...
 # by an earlier version of this script for the tests: it would take the host's libvirt
 # socket and state. It only ever ran test guests; stop it.
 stop_old_test_libvirtd() {
-    ip netns list | grep -qw "$ns" || return 0
+    ip netns list 2>/dev/null | grep -qw "$ns" || return 0
     local net pids
     net=$(ip netns exec "$ns" readlink /proc/self/ns/net)
-    pids=$(libvirtds_in "$(readlink /proc/self/ns/mnt)" "$net")
+    pids=$(libvirtds host "$net")
     [ -z "$pids" ] && return 0
     say "stopping an earlier test libvirtd (pid $pids) that runs in the host's mount namespace"
     stop_pids $pids
@@ -76,12 +98,11 @@ host() {
         return 0
     fi
     stop_old_test_libvirtd
-    if [ -n "$(libvirtds_in "$(readlink /proc/self/ns/mnt)" "$(readlink /proc/self/ns/net)")" ] &&
-       [ -S /run/libvirt/libvirt-sock ]; then
+    if [ -n "$(libvirtds host "$(readlink /proc/self/ns/net)")" ] && [ -S /run/libvirt/libvirt-sock ]; then
         return 0
     fi
-    [ -S /run/libvirt/virtlogd-sock ] || virtlogd -d
-    libvirtd -d
+    [ -S /run/libvirt/virtlogd-sock ] || start_daemon virtlogd -d
+    start_daemon libvirtd -d
     wait_for_socket env || { say "libvirtd did not start"; exit 1; }
     echo "libvirtd running (host)"
 }
@@ -115,7 +136,7 @@ make_mount_namespace() {
     [ -d "$test_root/lib" ] || skeleton /var/lib/libvirt "$test_root/lib"
     mkdir -p "$test_root/lib/dnsmasq" "$test_root/lib/images" "$test_root/log/qemu" "$test_root/cache" "$test_root/airlock"
     nsenter --mount="$mnt" sh -e -c "
-        mount -t tmpfs -o mode=0755 airlock-test-run /run/libvirt
+        mount -t tmpfs -o mode=0755 $private_run_source /run/libvirt
         mount --bind '$test_root/etc' /etc/libvirt
         mount --bind '$test_root/lib' /var/lib/libvirt
         mkdir -p /var/log/libvirt /var/cache/libvirt
@@ -127,8 +148,24 @@ make_mount_namespace() {
         mount --bind '$test_root/airlock' /var/lib/airlock"
 }
 
+# Started from inside the test environment (a test that stopped the tests' libvirtd to
+# see what its guests can reach meanwhile): start it again in place, tables kept.
+restart_inside() {
+    if [ -n "$(libvirtds private "$(readlink /proc/self/ns/net)")" ] && test -S /run/libvirt/libvirt-sock; then
+        return 0
+    fi
+    test -S /run/libvirt/virtlogd-sock || start_daemon virtlogd -d -p /run/libvirt/virtlogd.pid
+    start_daemon libvirtd -d -p /run/libvirt/libvirtd.pid
+    wait_for_socket env || { say "libvirtd did not start"; exit 1; }
+    echo "libvirtd running again (inside the test namespaces)"
+}
+
 namespace() {
-    ip netns list | grep -qw "$ns" || ip netns add "$ns"
+    if [ "$(findmnt -n -o SOURCE /run/libvirt 2>/dev/null)" = "$private_run_source" ]; then
+        restart_inside
+        return
+    fi
+    ip netns list 2>/dev/null | grep -qw "$ns" || ip netns add "$ns"
     ip netns exec "$ns" ip link set lo up
     # Tables a test daemon left behind (a stopped airlockd keeps its table so its guests
     # stay closed) would still match reused bridge names: start every run from none.
@@ -141,14 +178,12 @@ namespace() {
     stop_old_test_libvirtd
     make_mount_namespace
     local inside=(nsenter --mount="$mnt" --net="/run/netns/$ns")
-    local mnt_link net_link
-    mnt_link=$(nsenter --mount="$mnt" readlink /proc/self/ns/mnt)
-    net_link=$(ip netns exec "$ns" readlink /proc/self/ns/net)
-    if [ -n "$(libvirtds_in "$mnt_link" "$net_link")" ] && "${inside[@]}" test -S /run/libvirt/libvirt-sock; then
+    if [ -n "$(libvirtds private "$(ip netns exec "$ns" readlink /proc/self/ns/net)")" ] &&
+       "${inside[@]}" test -S /run/libvirt/libvirt-sock; then
         return 0
     fi
-    "${inside[@]}" test -S /run/libvirt/virtlogd-sock || "${inside[@]}" virtlogd -d -p /run/libvirt/virtlogd.pid
-    "${inside[@]}" libvirtd -d -p /run/libvirt/libvirtd.pid
+    "${inside[@]}" test -S /run/libvirt/virtlogd-sock || start_daemon "${inside[@]}" virtlogd -d -p /run/libvirt/virtlogd.pid
+    start_daemon "${inside[@]}" libvirtd -d -p /run/libvirt/libvirtd.pid
     wait_for_socket "${inside[@]}" || { say "libvirtd did not start in the test namespace"; exit 1; }
     echo "libvirtd running (test namespace $ns, private libvirt state in $test_root)"
 }
