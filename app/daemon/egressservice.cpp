@@ -73,6 +73,10 @@ Status EgressService::start()
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
 
+    EventLog::Limits eventLimits;
+    eventLimits.retention.days = m_config.eventRetentionDays;
+    eventLimits.retention.maxBytes = qint64(m_config.eventRetentionMib) * 1024 * 1024;
+    m_events.setLimits(eventLimits);
     if (Status s = m_events.start(m_config.databasePath(), [this](const std::vector<EgressEvent> &batch) { publish(batch); }); !s)
         return s;
     DnsResolver::Limits dnsLimits;
@@ -161,6 +165,7 @@ Status EgressService::sandboxUp(const SandboxNet &net)
         m_dns->detach(net.name);
         return s;
     }
+    m_events.setSandboxId(net.name, net.sandboxId); // its events are keyed by this sandbox from now on
     std::lock_guard lock(m_mutex);
     m_sandboxes = next;
     qCInfo(lcBroker) << "egress enforced for" << net.name << "on" << net.bridge << "guest" << ipv4ToString(net.guestIp);
@@ -212,6 +217,7 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
             qCWarning(lcBroker) << a.error().message();
             continue;
         }
+        m_events.setSandboxId(s.name, s.sandboxId);
         attached.append(s);
     }
     Status applied = m_nft->apply(attached);
