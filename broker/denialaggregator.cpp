@@ -19,6 +19,7 @@ bool DenialAggregator::absorb(const EgressEvent &e, Clock::time_point now)
         a.row = e;
         a.row.count = count;
         a.changed = true;
+        m_anyChanged = true;
         return true;
     }
     const bool first = !m_seen.contains(e.id, true);
@@ -30,6 +31,7 @@ bool DenialAggregator::absorb(const EgressEvent &e, Clock::time_point now)
     if (it != m_byKey.end() && now < it->windowEnd) {
         ++it->row.count;
         it->changed = true;
+        m_anyChanged = true;
         m_folded.set(e.id);
         return true;
     }
@@ -47,6 +49,7 @@ bool DenialAggregator::absorb(const EgressEvent &e, Clock::time_point now)
     a.windowEnd = now + std::chrono::milliseconds(m_limits.windowMs);
     m_byKey.insert(key, std::move(a));
     m_keyOfRow.insert(e.id, key);
+    m_anyChanged = true;
     return true;
 }
 
@@ -67,6 +70,7 @@ bool DenialAggregator::makeRoom(Clock::time_point now)
 
 void DenialAggregator::takeChanged(std::vector<EgressEvent> *out, Clock::time_point now)
 {
+    m_anyChanged = false;
     for (auto it = m_byKey.begin(); it != m_byKey.end();) {
         if (it->changed) {
             out->push_back(it->row);

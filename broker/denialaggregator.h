@@ -15,15 +15,17 @@
 
 namespace airlock {
 
+struct DenialLimits {
+    int windowMs = 10000; // identical denials this close to the first are one row
+    int maxKeys = 1024;   // distinct denials folded at once; beyond: recorded one by one
+};
+
 class DenialAggregator {
 public:
     using Clock = std::chrono::steady_clock;
-    struct Limits {
-        int windowMs = 10000; // identical denials this close to the first are one row
-        int maxKeys = 1024;   // distinct denials folded at once; beyond: recorded one by one
-    };
+    using Limits = DenialLimits;
 
-    explicit DenialAggregator(Limits limits = {}) : m_limits(limits) {}
+    explicit DenialAggregator(Limits limits = Limits()) : m_limits(limits) {}
 
     // True when `e` was absorbed here (it reaches the store through takeChanged());
     // false: the caller records it as usual.
@@ -32,6 +34,7 @@ public:
     // forgets the ones whose window has passed.
     void takeChanged(std::vector<EgressEvent> *out, Clock::time_point now);
     qsizetype size() const { return m_byKey.size(); }
+    bool anyChanged() const { return m_anyChanged; }
 
 private:
     struct Aggregate {
@@ -47,6 +50,7 @@ private:
     QHash<qint64, QString> m_keyOfRow; // an aggregate's own attempt id -> its key
     IdWindow m_seen;                   // attempts already recorded once
     IdWindow m_folded;                 // attempts counted in an aggregate (their updates are dropped)
+    bool m_anyChanged = false;
 };
 
 } // namespace airlock

@@ -219,8 +219,7 @@ bool EventLog::prepareUpsert(sqlite3 *db)
         "ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, rule = excluded.rule, reason = excluded.reason, "
         "host = excluded.host, sni = excluded.sni, method = excluded.method, path = excluded.path, "
         "proto = excluded.proto, bytes_up = excluded.bytes_up, bytes_down = excluded.bytes_down, "
-        "duration_ms = excluded.duration_ms, count = max(count, excluded.count), "
-        "sandbox_id = COALESCE(sandbox_id, excluded.sandbox_id)";
+        "duration_ms = excluded.duration_ms, count = max(count, excluded.count)"; // sandbox_id: the first write's
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_upsert, nullptr) == SQLITE_OK;
 }
 
@@ -230,7 +229,7 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         const QByteArray utf8 = value.toUtf8();
         sqlite3_bind_text(m_upsert, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
     };
-    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    // Inside the transaction run() began.
     for (const EgressEvent &e : events) {
         sqlite3_bind_int64(m_upsert, 1, e.id);
         bindText(2, e.sandbox);
@@ -345,27 +344,36 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
         retain(sqlite);
         auto nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRetentionEveryMs);
         for (;;) {
-            std::deque<EgressEvent> queue;
-            std::vector<EgressEvent> changed;
-            QHash<QString, qint64> lost;
             std::deque<std::function<void()>> jobs;
-            bool stopping;
+            bool stopping, work;
             {
                 std::unique_lock lock(m_mutex);
                 m_cv.wait_for(lock, std::chrono::milliseconds(kFlushMs), [this] { return m_stopping || !m_jobs.empty(); });
-                queue.swap(m_queue);
-                m_queuedBytes = 0;
-                m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
-                lost.swap(m_lost);
                 jobs.swap(m_jobs);
                 stopping = m_stopping;
+                work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
             }
-            const std::vector<EgressEvent> events = takeBatch(queue, changed, lost);
-            if (!events.empty()) {
+            std::vector<EgressEvent> events;
+            // The write lock first: while another connection holds it, the events stay queued
+            // (bounded; record() counts what does not fit) instead of being lost here.
+            if (work && sqlite3_exec(sqlite, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK) {
+                std::deque<EgressEvent> queue;
+                std::vector<EgressEvent> changed;
+                QHash<QString, qint64> lost;
+                {
+                    std::lock_guard lock(m_mutex);
+                    queue.swap(m_queue);
+                    m_queuedBytes = 0;
+                    m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
+                    lost.swap(m_lost);
+                }
+                events = takeBatch(queue, changed, lost);
                 writeBatch(sqlite, events);
                 m_written += qint64(events.size());
                 if (m_listener)
                     m_listener(events);
+            } else if (work) {
+                qCWarning(lcBroker) << "egress events wait: the database is busy:" << sqlite3_errmsg(sqlite);
             }
             for (auto &job : jobs)
                 job();

@@ -1,6 +1,7 @@
 #include "eventretention.h"
 #include "egressevent.h"
 
+#include <algorithm>
 #include <sqlite3.h>
 
 namespace airlock::eventretention {
@@ -74,11 +75,15 @@ Result<bool> enforce(sqlite3 *db, const EventRetention &retention, const QDateTi
         deleted += n;
     }
     // Then the size: the oldest rows go while the pages in use exceed the cap.
-    while (more() && usedBytes(db) > retention.maxBytes) {
+    for (qint64 used = usedBytes(db); more() && used > retention.maxBytes; used = usedBytes(db)) {
         const qint64 oldest = scalar(db, "SELECT id FROM egress_events ORDER BY id LIMIT 1");
         if (oldest < 0)
             return false; // what is left is not events: nothing more is ours to delete
-        const int n = deleteBelow(db, oldest + kChunk);
+        // About as many ids as the excess takes, so the cap is met without emptying the table.
+        const qint64 span = scalar(db, "SELECT max(id) FROM egress_events") - oldest + 1;
+        const qint64 perId = std::max<qint64>(1, used / std::max<qint64>(1, span));
+        const qint64 ids = std::clamp<qint64>((used - retention.maxBytes) / perId + 1, 64, kChunk);
+        const int n = deleteBelow(db, oldest + ids);
         if (n < 0)
             return failure(db);
         deleted += n;
