@@ -13,6 +13,7 @@
 #include <QTest>
 #include <chrono>
 #include <future>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace airlock;
@@ -68,6 +69,13 @@ QJsonArray query(EventLog &log, const QString &sandbox)
     return rows.get_future().get();
 }
 
+long voluntarySwitches()
+{
+    rusage usage{};
+    ::getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_nvcsw;
+}
+
 qint64 residentBytes()
 {
     QFile f(QStringLiteral("/proc/self/statm"));
@@ -119,25 +127,27 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     constexpr int kFlood = 1000000;
     const qint64 rssBefore = residentBytes();
     std::chrono::nanoseconds slowest{0};
-    int overMs = 0; // a loaded machine may preempt a few; a waiting record() would be many
+    // Waiting (a lock, the disk) is a voluntary context switch; being preempted on a loaded
+    // machine is not, so this tells a record() that blocks from one that was merely slow.
+    const long waitsBefore = voluntarySwitches();
     const auto t0 = Clock::now();
     EgressEvent e = makeEvent(log, QStringLiteral("allowed"), QStringLiteral("flood.test"));
     for (int i = 0; i < kFlood; ++i) {
         e.id = log.nextId();
         const auto before = Clock::now();
         log.record(e);
-        const auto took = Clock::now() - before;
-        slowest = std::max(slowest, took);
-        overMs += took > std::chrono::milliseconds(1) ? 1 : 0;
+        slowest = std::max(slowest, Clock::now() - before);
     }
+    const long waits = voluntarySwitches() - waitsBefore;
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const qint64 grown = residentBytes() - rssBefore;
-    qInfo("%d records in %.2f s, slowest record() %lld us, %d over 1 ms, queue %lld bytes, resident +%lld MiB, "
+    qInfo("%d records in %.2f s, slowest record() %lld us, %ld waits, queue %lld bytes, resident +%lld MiB, "
           "%lld dropped", kFlood, seconds, qint64(std::chrono::duration_cast<std::chrono::microseconds>(slowest).count()),
-          overMs, qint64(log.queuedBytes()), grown / (1024 * 1024), log.dropped());
+          waits, qint64(log.queuedBytes()), grown / (1024 * 1024), log.dropped());
     QVERIFY(log.queuedBytes() <= limits.maxQueuedBytes);
     QVERIFY2(grown < 64 * 1024 * 1024, "a flood grew the daemon's memory");
-    QVERIFY2(slowest < std::chrono::milliseconds(100) && overMs < 100, "record() waited");
+    QVERIFY2(slowest < std::chrono::milliseconds(100), "record() took too long");
+    QVERIFY2(waits < 50, "record() waited"); // the writer's short critical sections may cost a few
     QVERIFY(log.dropped() > 0);
 
     QVERIFY(m_store.db().commit());
