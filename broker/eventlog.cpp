@@ -161,7 +161,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
     done(rows);
 }
 
-void EventLog::flush()
+void EventLog::runAndWait(const std::function<void()> &job)
 {
     if (!m_thread.joinable())
         return;
@@ -169,27 +169,8 @@ void EventLog::flush()
     std::future<void> waited = done.get_future();
     {
         std::lock_guard lock(m_mutex);
-        m_jobs.push_back([&done] { done.set_value(); });
-    }
-    m_cv.notify_all();
-    waited.wait();
-}
-
-void EventLog::enforceRetention()
-{
-    if (!m_thread.joinable())
-        return;
-    std::promise<void> done;
-    std::future<void> waited = done.get_future();
-    {
-        std::lock_guard lock(m_mutex);
-        m_jobs.push_back([this, &done] {
-            sqlite3 *db = nullptr;
-            const QVariant handle = m_db.driver()->handle();
-            if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0)
-                db = *static_cast<sqlite3 *const *>(handle.constData());
-            if (db)
-                retain(db);
+        m_jobs.push_back([&job, &done] {
+            job();
             done.set_value();
         });
     }
@@ -197,18 +178,28 @@ void EventLog::enforceRetention()
     waited.wait();
 }
 
-void EventLog::retain(sqlite3 *db)
+void EventLog::flush()
 {
-    // Until caught up, without starving the batches: a pass deletes a bounded number of rows.
-    for (int pass = 0; pass < 1000; ++pass) {
-        const Result<bool> more = eventretention::enforce(db, m_limits.retention, QDateTime::currentDateTimeUtc());
-        if (!more) {
-            qCWarning(lcBroker) << more.error().message() << more.error().why;
-            return;
+    runAndWait([] {});
+}
+
+void EventLog::enforceRetention()
+{
+    runAndWait([this] {
+        while (retainOnce()) {
         }
-        if (!more.value())
-            return;
+    });
+}
+
+bool EventLog::retainOnce()
+{
+    // One bounded pass (kMaxRowsPerPass rows): a big backlog is worked off between batches.
+    const Result<bool> more = eventretention::enforce(m_sqlite, m_limits.retention, QDateTime::currentDateTimeUtc());
+    if (!more) {
+        qCWarning(lcBroker) << more.error().message();
+        return false;
     }
+    return more.value();
 }
 
 bool EventLog::prepareUpsert(sqlite3 *db)
@@ -341,8 +332,8 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
             return;
         }
         opened->set_value(ok());
-        retain(sqlite);
-        auto nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRetentionEveryMs);
+        m_sqlite = sqlite;
+        auto nextRetention = std::chrono::steady_clock::now(); // at once, then every kRetentionEveryMs
         for (;;) {
             std::deque<std::function<void()>> jobs;
             bool stopping, work;
@@ -378,14 +369,15 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
             for (auto &job : jobs)
                 job();
             if (std::chrono::steady_clock::now() >= nextRetention) {
-                retain(sqlite);
-                nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRetentionEveryMs);
+                const bool behind = retainOnce();
+                nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(behind ? 0 : kRetentionEveryMs);
             }
             if (stopping && events.empty())
                 break;
         }
         sqlite3_finalize(m_upsert);
         m_upsert = nullptr;
+        m_sqlite = nullptr;
         m_db = QSqlDatabase();
     }
 }

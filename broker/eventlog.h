@@ -90,9 +90,11 @@ private:
     // The queue, the changed aggregates and the dropped-rows, as the rows to write.
     std::vector<EgressEvent> takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
                                        QHash<QString, qint64> &lost);
-    void retain(sqlite3 *db);
+    bool retainOnce(); // true: more is left to delete
+    void runAndWait(const std::function<void()> &job); // on the writer thread, after what is queued
     void runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done);
     sqlite3_stmt *m_upsert = nullptr; // writer thread only
+    sqlite3 *m_sqlite = nullptr;      // writer thread only: its connection
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
