@@ -153,6 +153,7 @@ Status EgressService::sandboxUp(const SandboxNet &net)
     next.erase(std::remove_if(next.begin(), next.end(), [&](const SandboxNet &s) { return s.name == net.name || s.bridge == net.bridge; }),
                next.end());
     next.append(net);
+    m_events.setSandboxId(net.name, net.sandboxId); // its events are keyed by this sandbox from its first one
     // Listeners first: when the rules redirect to them they already answer.
     if (Status s = m_dns->attach(net); !s)
         return s;
@@ -165,7 +166,6 @@ Status EgressService::sandboxUp(const SandboxNet &net)
         m_dns->detach(net.name);
         return s;
     }
-    m_events.setSandboxId(net.name, net.sandboxId); // its events are keyed by this sandbox from now on
     std::lock_guard lock(m_mutex);
     m_sandboxes = next;
     qCInfo(lcBroker) << "egress enforced for" << net.name << "on" << net.bridge << "guest" << ipv4ToString(net.guestIp);
@@ -208,6 +208,7 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
     }
     QList<SandboxNet> attached;
     for (const SandboxNet &s : running) {
+        m_events.setSandboxId(s.name, s.sandboxId);
         if (Status a = m_dns->attach(s); !a) {
             qCWarning(lcBroker) << a.error().message();
             continue;
@@ -217,7 +218,6 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
             qCWarning(lcBroker) << a.error().message();
             continue;
         }
-        m_events.setSandboxId(s.name, s.sandboxId);
         attached.append(s);
     }
     Status applied = m_nft->apply(attached);
