@@ -36,6 +36,7 @@ QJsonObject EgressEvent::toJson() const
         {QStringLiteral("bytes_up"), bytesUp},
         {QStringLiteral("bytes_down"), bytesDown},
         {QStringLiteral("duration_ms"), durationMs},
+        {QStringLiteral("count"), count},
     };
 }
 

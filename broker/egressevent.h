@@ -18,13 +18,15 @@ struct EgressEvent {
     QString sni;
     QString method;
     QString path;
-    QString decision;        // "allowed" | "denied" | "pending"
+    QString decision;        // "allowed" | "denied" | "pending"; "dropped": events the log had no room for
     qint64 rule = 0;         // the rule that decided; 0 = none (default policy, a check)
     QString reason;
     qint64 bytesUp = 0;
     qint64 bytesDown = 0;
     qint64 durationMs = 0;
     qint64 pendingItem = 0;  // while pending: the id of the item it waits in (not stored)
+    qint64 count = 1;        // identical denials folded into this row (DenialAggregator), or events dropped
+    qint64 sandboxId = 0;    // the sandbox's row id, set by EventLog::record (0 = unknown); not shown
 
     QJsonObject toJson() const;
     // "2026-11-30T15:43:37.123Z": fast (QDateTime::toString is slow on the event hot path).

@@ -18,6 +18,7 @@ Status EventLog::start(const QString &databasePath, BatchListener listener)
 {
     m_listener = std::move(listener);
     m_stopping = false;
+    m_aggregator = DenialAggregator(m_limits.aggregation);
     std::promise<Status> opened;
     std::future<Status> result = opened.get_future();
     m_thread = std::thread([this, databasePath, &opened] { run(databasePath, &opened); });
@@ -39,13 +40,52 @@ void EventLog::stop()
     m_thread.join();
 }
 
+namespace {
+
+// What a queued event costs in memory, roughly: the struct and its strings' characters.
+qsizetype footprint(const EgressEvent &e)
+{
+    const qsizetype chars = e.sandbox.size() + e.proto.size() + e.host.size() + e.ip.size() + e.sni.size() +
+                            e.method.size() + e.path.size() + e.decision.size() + e.reason.size();
+    return qsizetype(sizeof(EgressEvent)) + 2 * chars + 64;
+}
+
+} // namespace
+
 void EventLog::record(const EgressEvent &event)
 {
-    {
-        std::lock_guard lock(m_mutex);
-        m_queue.push_back(event);
+    const auto now = DenialAggregator::Clock::now();
+    std::lock_guard lock(m_mutex);
+    EgressEvent e = event;
+    if (!e.sandboxId)
+        e.sandboxId = m_sandboxIds.value(e.sandbox);
+    if (m_aggregator.absorb(e, now))
+        return;
+    const qsizetype cost = footprint(e);
+    if (m_queuedBytes + cost > m_limits.maxQueuedBytes) {
+        // Full: counted, written later as one row; the proxy loop never waits for room.
+        ++m_lost[e.sandbox];
+        m_dropped.fetch_add(1, std::memory_order_relaxed);
+        return;
     }
+    m_queuedBytes += cost;
+    m_queue.push_back(std::move(e));
     // The writer wakes on its own every kFlushMs: batching is the point.
+}
+
+void EventLog::setSandboxId(const QString &name, qint64 id)
+{
+    std::lock_guard lock(m_mutex);
+    if (id > 0)
+        m_sandboxIds.insert(name, id);
+    else
+        m_sandboxIds.remove(name);
+}
+
+qsizetype EventLog::queuedBytes() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_queuedBytes;
 }
 
 void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done)
@@ -55,56 +95,73 @@ void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)
         done(Error{QStringLiteral("the egress event log is not running"), QStringLiteral("see the airlockd log")});
         return;
     }
-    m_jobs.push_back([this, q, done = std::move(done)] {
-        QSqlQuery sql(m_db);
-        QString where = QStringLiteral("WHERE 1");
-        if (!q.sandbox.isEmpty())
-            where += QStringLiteral(" AND sandbox = :sandbox");
-        if (q.beforeId > 0)
-            where += QStringLiteral(" AND id < :before");
-        if (q.ownerUid >= 0)
-            where += QStringLiteral(" AND sandbox IN (SELECT name FROM sandboxes WHERE owner_uid = :uid)");
-        sql.prepare(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
-                                   "decision, rule, reason, bytes_up, bytes_down, duration_ms FROM egress_events ") +
-                    where + QStringLiteral(" ORDER BY id DESC LIMIT :limit) ORDER BY id ASC"));
-        if (!q.sandbox.isEmpty())
-            sql.bindValue(QStringLiteral(":sandbox"), q.sandbox);
-        if (q.beforeId > 0)
-            sql.bindValue(QStringLiteral(":before"), q.beforeId);
-        if (q.ownerUid >= 0)
-            sql.bindValue(QStringLiteral(":uid"), q.ownerUid);
-        sql.bindValue(QStringLiteral(":limit"), qBound(1, q.limit, kMaxLimit));
-        if (!sql.exec()) {
-            done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
-            return;
-        }
-        QJsonArray rows;
-        while (sql.next()) {
-            EgressEvent e;
-            e.id = sql.value(0).toLongLong();
-            e.sandbox = sql.value(1).toString();
-            e.time = QDateTime::fromString(sql.value(2).toString(), Qt::ISODateWithMs);
-            e.proto = sql.value(3).toString();
-            e.host = sql.value(4).toString();
-            e.ip = sql.value(5).toString();
-            e.port = sql.value(6).toInt();
-            e.sni = sql.value(7).toString();
-            e.method = sql.value(8).toString();
-            e.path = sql.value(9).toString();
-            e.decision = sql.value(10).toString();
-            e.rule = sql.value(11).toLongLong();
-            e.reason = sql.value(12).toString();
-            e.bytesUp = sql.value(13).toLongLong();
-            e.bytesDown = sql.value(14).toLongLong();
-            e.durationMs = sql.value(15).toLongLong();
-            rows.append(e.toJson());
-        }
-        done(rows);
-    });
+    m_jobs.push_back([this, q, done = std::move(done)] { runQuery(q, done); });
     m_cv.notify_all();
 }
 
-void EventLog::flush()
+void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done)
+{
+    // The sandbox that bears the name now, by id; the name only when none does.
+    qint64 sandboxId = 0;
+    if (!q.sandbox.isEmpty()) {
+        QSqlQuery id(m_db);
+        id.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
+        id.addBindValue(q.sandbox);
+        if (id.exec() && id.next())
+            sandboxId = id.value(0).toLongLong();
+    }
+    QSqlQuery sql(m_db);
+    QString where = QStringLiteral("WHERE 1");
+    if (sandboxId)
+        where += QStringLiteral(" AND sandbox_id = :sandbox_id");
+    else if (!q.sandbox.isEmpty())
+        where += QStringLiteral(" AND sandbox = :sandbox");
+    if (q.beforeId > 0)
+        where += QStringLiteral(" AND id < :before");
+    if (q.ownerUid >= 0)
+        where += QStringLiteral(" AND sandbox_id IN (SELECT id FROM sandboxes WHERE owner_uid = :uid)");
+    sql.prepare(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
+                               "decision, rule, reason, bytes_up, bytes_down, duration_ms, count FROM egress_events ") +
+                where + QStringLiteral(" ORDER BY id DESC LIMIT :limit) ORDER BY id ASC"));
+    if (sandboxId)
+        sql.bindValue(QStringLiteral(":sandbox_id"), sandboxId);
+    else if (!q.sandbox.isEmpty())
+        sql.bindValue(QStringLiteral(":sandbox"), q.sandbox);
+    if (q.beforeId > 0)
+        sql.bindValue(QStringLiteral(":before"), q.beforeId);
+    if (q.ownerUid >= 0)
+        sql.bindValue(QStringLiteral(":uid"), q.ownerUid);
+    sql.bindValue(QStringLiteral(":limit"), qBound(1, q.limit, kMaxLimit));
+    if (!sql.exec()) {
+        done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
+        return;
+    }
+    QJsonArray rows;
+    while (sql.next()) {
+        EgressEvent e;
+        e.id = sql.value(0).toLongLong();
+        e.sandbox = sql.value(1).toString();
+        e.time = QDateTime::fromString(sql.value(2).toString(), Qt::ISODateWithMs);
+        e.proto = sql.value(3).toString();
+        e.host = sql.value(4).toString();
+        e.ip = sql.value(5).toString();
+        e.port = sql.value(6).toInt();
+        e.sni = sql.value(7).toString();
+        e.method = sql.value(8).toString();
+        e.path = sql.value(9).toString();
+        e.decision = sql.value(10).toString();
+        e.rule = sql.value(11).toLongLong();
+        e.reason = sql.value(12).toString();
+        e.bytesUp = sql.value(13).toLongLong();
+        e.bytesDown = sql.value(14).toLongLong();
+        e.durationMs = sql.value(15).toLongLong();
+        e.count = sql.value(16).toLongLong();
+        rows.append(e.toJson());
+    }
+    done(rows);
+}
+
+void EventLog::runAndWait(const std::function<void()> &job)
 {
     if (!m_thread.joinable())
         return;
@@ -112,21 +169,48 @@ void EventLog::flush()
     std::future<void> waited = done.get_future();
     {
         std::lock_guard lock(m_mutex);
-        m_jobs.push_back([&done] { done.set_value(); });
+        m_jobs.push_back([&job, &done] {
+            job();
+            done.set_value();
+        });
     }
     m_cv.notify_all();
     waited.wait();
+}
+
+void EventLog::flush()
+{
+    runAndWait([] {});
+}
+
+void EventLog::enforceRetention()
+{
+    runAndWait([this] {
+        while (retainOnce()) {
+        }
+    });
+}
+
+bool EventLog::retainOnce()
+{
+    // One bounded pass (kMaxRowsPerPass rows): a big backlog is worked off between batches.
+    const Result<bool> more = eventretention::enforce(m_sqlite, m_limits.retention, QDateTime::currentDateTimeUtc());
+    if (!more) {
+        qCWarning(lcBroker) << more.error().message();
+        return false;
+    }
+    return more.value();
 }
 
 bool EventLog::prepareUpsert(sqlite3 *db)
 {
     static const char sql[] =
         "INSERT INTO egress_events(id, sandbox, time, proto, host, ip, port, sni, method, path, decision, rule, "
-        "reason, bytes_up, bytes_down, duration_ms) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "reason, bytes_up, bytes_down, duration_ms, count, sandbox_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, rule = excluded.rule, reason = excluded.reason, "
         "host = excluded.host, sni = excluded.sni, method = excluded.method, path = excluded.path, "
         "proto = excluded.proto, bytes_up = excluded.bytes_up, bytes_down = excluded.bytes_down, "
-        "duration_ms = excluded.duration_ms";
+        "duration_ms = excluded.duration_ms, count = max(count, excluded.count)"; // sandbox_id: the first write's
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_upsert, nullptr) == SQLITE_OK;
 }
 
@@ -136,7 +220,7 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         const QByteArray utf8 = value.toUtf8();
         sqlite3_bind_text(m_upsert, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
     };
-    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    // Inside the transaction run() began.
     for (const EgressEvent &e : events) {
         sqlite3_bind_int64(m_upsert, 1, e.id);
         bindText(2, e.sandbox);
@@ -157,6 +241,11 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         sqlite3_bind_int64(m_upsert, 14, e.bytesUp);
         sqlite3_bind_int64(m_upsert, 15, e.bytesDown);
         sqlite3_bind_int64(m_upsert, 16, e.durationMs);
+        sqlite3_bind_int64(m_upsert, 17, e.count);
+        if (e.sandboxId)
+            sqlite3_bind_int64(m_upsert, 18, e.sandboxId);
+        else
+            sqlite3_bind_null(m_upsert, 18);
         if (sqlite3_step(m_upsert) != SQLITE_DONE)
             qCWarning(lcBroker) << "cannot store egress event" << e.id << sqlite3_errmsg(db);
         sqlite3_reset(m_upsert);
@@ -165,6 +254,53 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         qCWarning(lcBroker) << "cannot commit egress events" << sqlite3_errmsg(db);
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     }
+}
+
+std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
+                                             QHash<QString, qint64> &lost)
+{
+    // Several updates of one attempt in a batch: only the last is written (it keeps the
+    // sandbox id the first one was stamped with).
+    QHash<qint64, qsizetype> last;
+    std::vector<EgressEvent> events;
+    events.reserve(queue.size() + changed.size() + size_t(lost.size()));
+    const auto add = [&](EgressEvent &&e) {
+        const auto it = last.constFind(e.id);
+        if (it == last.constEnd()) {
+            last.insert(e.id, qsizetype(events.size()));
+            events.push_back(std::move(e));
+            return;
+        }
+        EgressEvent &earlier = events[size_t(*it)];
+        if (!e.sandboxId)
+            e.sandboxId = earlier.sandboxId;
+        e.count = std::max(e.count, earlier.count);
+        earlier = std::move(e);
+    };
+    for (EgressEvent &e : queue)
+        add(std::move(e));
+    for (EgressEvent &e : changed)
+        add(std::move(e));
+    for (auto it = lost.cbegin(); it != lost.cend(); ++it) {
+        // The loss is itself on record: one row per sandbox saying how many were not kept.
+        EgressEvent e;
+        e.id = nextId();
+        e.sandbox = it.key();
+        {
+            std::lock_guard lock(m_mutex);
+            e.sandboxId = m_sandboxIds.value(e.sandbox);
+        }
+        e.time = QDateTime::currentDateTimeUtc();
+        e.proto = QStringLiteral("log");
+        e.decision = QStringLiteral("dropped");
+        e.count = it.value();
+        e.reason = QStringLiteral("%1 egress events were not recorded: the event log's queue was full "
+                                  "(more than %2 MiB waiting for the disk)")
+                       .arg(it.value())
+                       .arg(m_limits.maxQueuedBytes / (1024 * 1024));
+        add(std::move(e));
+    }
+    return events;
 }
 
 void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
@@ -196,43 +332,52 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
             return;
         }
         opened->set_value(ok());
+        m_sqlite = sqlite;
+        auto nextRetention = std::chrono::steady_clock::now(); // at once, then every kRetentionEveryMs
         for (;;) {
-            std::deque<EgressEvent> batch;
             std::deque<std::function<void()>> jobs;
-            bool stopping;
+            bool stopping, work;
             {
                 std::unique_lock lock(m_mutex);
                 m_cv.wait_for(lock, std::chrono::milliseconds(kFlushMs), [this] { return m_stopping || !m_jobs.empty(); });
-                batch.swap(m_queue);
                 jobs.swap(m_jobs);
                 stopping = m_stopping;
+                work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
             }
-            if (!batch.empty()) {
-                // Several updates of one attempt in a batch: only the last is written.
-                QHash<qint64, qsizetype> last;
-                std::vector<EgressEvent> events;
-                events.reserve(batch.size());
-                for (EgressEvent &e : batch) {
-                    const auto it = last.constFind(e.id);
-                    if (it != last.constEnd()) {
-                        events[size_t(*it)] = std::move(e);
-                    } else {
-                        last.insert(e.id, qsizetype(events.size()));
-                        events.push_back(std::move(e));
-                    }
+            std::vector<EgressEvent> events;
+            // The write lock first: while another connection holds it, the events stay queued
+            // (bounded; record() counts what does not fit) instead of being lost here.
+            if (work && sqlite3_exec(sqlite, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK) {
+                std::deque<EgressEvent> queue;
+                std::vector<EgressEvent> changed;
+                QHash<QString, qint64> lost;
+                {
+                    std::lock_guard lock(m_mutex);
+                    queue.swap(m_queue);
+                    m_queuedBytes = 0;
+                    m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
+                    lost.swap(m_lost);
                 }
+                events = takeBatch(queue, changed, lost);
                 writeBatch(sqlite, events);
                 m_written += qint64(events.size());
                 if (m_listener)
                     m_listener(events);
+            } else if (work) {
+                qCWarning(lcBroker) << "egress events wait: the database is busy:" << sqlite3_errmsg(sqlite);
             }
             for (auto &job : jobs)
                 job();
-            if (stopping && batch.empty())
+            if (std::chrono::steady_clock::now() >= nextRetention) {
+                const bool behind = retainOnce();
+                nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(behind ? 0 : kRetentionEveryMs);
+            }
+            if (stopping && events.empty())
                 break;
         }
         sqlite3_finalize(m_upsert);
         m_upsert = nullptr;
+        m_sqlite = nullptr;
         m_db = QSqlDatabase();
     }
 }

@@ -4,9 +4,18 @@
 // a listener that streams it to clients. Ids are given out at once (not by SQLite), so a
 // pending attempt can be named before it is written; a changed attempt is written again
 // under its id.
+//
+// A guest cannot grow it: the queue to the writer holds at most Limits::maxQueuedBytes
+// (beyond, events are counted per sandbox and written as one "dropped" row saying how many);
+// identical denials are folded into one row with a count (DenialAggregator); the table is
+// trimmed by age and size (EventRetention) on the writer's thread. record() only takes a
+// short lock: it never waits on SQLite.
 #include "core/result.h"
+#include "denialaggregator.h"
 #include "egressevent.h"
+#include "eventretention.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QSqlDatabase>
 #include <atomic>
@@ -24,7 +33,10 @@ struct sqlite3_stmt;
 namespace airlock {
 
 struct EventQuery {
-    QString sandbox;          // "" = all
+    // "" = all; else the sandbox that has this name now (by its id: a removed sandbox's
+    // history never shows under a new one of the same name), or, when none has, the rows
+    // recorded under the name (the history of removed sandboxes).
+    QString sandbox;
     qint64 beforeId = 0;      // 0 = newest
     int limit = 100;
     qint64 ownerUid = -1;     // >= 0: only sandboxes this uid owns
@@ -36,17 +48,34 @@ public:
 
     static constexpr int kFlushMs = 50;
     static constexpr int kMaxLimit = 1000;
+    static constexpr int kRetentionEveryMs = 60000;
+
+    struct Limits {
+        qsizetype maxQueuedBytes = 32 * 1024 * 1024; // about 50,000 typical events
+        DenialAggregator::Limits aggregation;
+        EventRetention retention;
+    };
 
     EventLog() = default;
     ~EventLog();
 
+    // Set before start().
+    void setLimits(const Limits &limits) { m_limits = limits; }
     // Opens the writer's own connection to `databasePath` and starts its thread.
     Status start(const QString &databasePath, BatchListener listener);
     void stop();
 
     qint64 nextId() { return m_nextId.fetch_add(1); }
-    // Thread-safe; never blocks on the disk.
+    // Thread-safe; never blocks on the disk. Stamps the event with its sandbox's id.
     void record(const EgressEvent &event);
+    // The daemon tells which sandbox id a name stands for when its network comes up; events
+    // recorded for the name from then on are keyed by that id (no query on the proxy loop).
+    void setSandboxId(const QString &name, qint64 id);
+    // Runs retention now and waits for it (tests; the writer runs it every kRetentionEveryMs).
+    void enforceRetention();
+    // The bytes waiting for the writer, and the events dropped so far because it was full.
+    qsizetype queuedBytes() const;
+    qint64 dropped() const { return m_dropped.load(); }
     // Runs on the writer thread after what was recorded before it is written.
     void query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done);
     // Waits until everything recorded so far is written (tests, benchmarks, shutdown).
@@ -58,15 +87,28 @@ private:
     void run(const QString &databasePath, std::promise<Status> *opened);
     bool prepareUpsert(sqlite3 *db);
     void writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events);
+    // The queue, the changed aggregates and the dropped-rows, as the rows to write.
+    std::vector<EgressEvent> takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
+                                       QHash<QString, qint64> &lost);
+    bool retainOnce(); // true: more is left to delete
+    void runAndWait(const std::function<void()> &job); // on the writer thread, after what is queued
+    void runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done);
     sqlite3_stmt *m_upsert = nullptr; // writer thread only
+    sqlite3 *m_sqlite = nullptr;      // writer thread only: its connection
     std::thread m_thread;
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::condition_variable m_cv;
     std::deque<EgressEvent> m_queue;
+    qsizetype m_queuedBytes = 0;
+    QHash<QString, qint64> m_lost;         // sandbox -> events dropped since the last batch
+    QHash<QString, qint64> m_sandboxIds;   // name -> sandboxes.id
+    DenialAggregator m_aggregator;
     std::deque<std::function<void()>> m_jobs;
     bool m_stopping = false;
+    Limits m_limits;
     std::atomic<qint64> m_nextId{1};
     std::atomic<qint64> m_written{0};
+    std::atomic<qint64> m_dropped{0};
     BatchListener m_listener;
     QSqlDatabase m_db; // writer thread only
 };

@@ -15,6 +15,7 @@ struct SandboxNet {
     quint32 guestIp = 0;   // host order: the one address the guest may send from
     quint32 gatewayIp = 0; // host order: the bridge's own address; the broker listens here
     QString mac;        // "52:54:00:..": the one MAC the guest may send from
+    qint64 sandboxId = 0;  // sandboxes.id: its egress events are keyed by it (0 = none recorded)
 };
 
 // Ports the broker listens on, on each sandbox's gateway address. Nothing else on the host

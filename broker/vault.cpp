@@ -215,7 +215,7 @@ Status Vault::open()
     if (!s)
         return s.error();
     m_store = std::move(s.value());
-    return ok();
+    return reloadLoans(m_store, 0);
 }
 
 Store &Vault::store()
@@ -460,7 +460,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     const QString headerText = header->text();
     const int length = int(value.size());
     Store &db = store();
-    return db.transaction([&]() -> Status {
+    const Status stored = db.transaction([&]() -> Status {
         QSqlQuery q(db.db());
         q.prepare(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"));
         q.addBindValue(name);
@@ -504,6 +504,9 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         m_lentCache.clear();
         return ok();
     });
+    if (!stored)
+        return stored;
+    return reloadLoans(db, 0); // its hosts may have changed for every sandbox borrowing it
 }
 
 Result<QList<SecretInfo>> Vault::secrets(uid_t viewer)
@@ -548,9 +551,11 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
         if (!q.exec())
             return sqlError(QStringLiteral("cannot remove secret %1").arg(name), q);
         qCInfo(lcVault) << "secret" << name << "removed";
-        QMutexLocker locker(&m_mutex);
-        m_lentCache.clear();
-        return ok();
+        {
+            QMutexLocker locker(&m_mutex);
+            m_lentCache.clear();
+        }
+        return reloadLoans(store(), 0);
     }
     return Error{QStringLiteral("no secret named %1").arg(name), QStringLiteral("see `airlockctl secret ls`"), kNotFoundCode};
 }
@@ -590,8 +595,13 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
                          ? QStringLiteral("the sandbox already borrows it; name it once")
                          : ins.lastError().text(),
                      kConflictCode};
-    QMutexLocker locker(&m_mutex);
-    m_lentCache.clear();
+    {
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
+    }
+    // Read inside the caller's transaction: the snapshot holds the loan once it commits.
+    if (Status s = reloadLoans(db, sandboxId); !s)
+        return s.error();
     return placeholder;
 }
 
@@ -611,16 +621,60 @@ Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &ori
     QMap<QString, QString> env;
     for (const QSqlRecord &r : rows.value())
         env.insert(r.value(0).toString(), r.value(1).toString());
-    QMutexLocker locker(&m_mutex);
-    m_lentCache.clear();
+    {
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.clear();
+    }
+    if (Status s = reloadLoans(db, forkId); !s)
+        return s.error();
     return env;
 }
 
 void Vault::forgetSandbox(const QString &sandboxName)
 {
-    QMutexLocker locker(&m_mutex);
-    m_lentCache.remove(sandboxName);
-    m_cas.remove(sandboxName);
+    {
+        QMutexLocker locker(&m_mutex);
+        m_lentCache.remove(sandboxName);
+        m_cas.remove(sandboxName);
+    }
+    // Its loans went with its row (or with a rolled-back create): what is committed now.
+    if (Status s = reloadLoans(); !s)
+        qCWarning(lcVault) << "cannot reload the loans after" << sandboxName << ":" << s.error().message();
+}
+
+Status Vault::reloadLoans() { return reloadLoans(store(), 0); }
+
+Status Vault::reloadLoans(Store &db, qint64 sandboxId)
+{
+    QSqlQuery q(db.db());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT sb.name, s.name, s.hosts_json, ss.placeholder FROM sandbox_secrets ss "
+                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id") +
+              (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()) + QStringLiteral(" ORDER BY sb.name, s.name"));
+    if (sandboxId)
+        q.addBindValue(sandboxId);
+    if (!q.exec())
+        return sqlError(QStringLiteral("cannot read the secrets sandboxes borrow"), q);
+    LoanSnapshot::Map all;
+    while (q.next()) {
+        SandboxLoans &loans = all[q.value(0).toString()];
+        for (const QString &h : hostsFromJson(q.value(2).toString())) {
+            if (!loans.hosts.contains(h))
+                loans.hosts.append(h);
+        }
+        loans.placeholders.append({q.value(1).toString(), q.value(3).toString().toLatin1()});
+    }
+    q.finish();
+    if (!sandboxId) {
+        m_loans.replace(std::move(all));
+        return ok();
+    }
+    Result<std::optional<QSqlRecord>> name = db.firstRow(QStringLiteral("SELECT name FROM sandboxes WHERE id = ?"), {sandboxId});
+    if (!name)
+        return name.error();
+    if (name->has_value())
+        m_loans.replaceSandbox(name->value().value(0).toString(), all.value(name->value().value(0).toString()));
+    return ok();
 }
 
 Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
@@ -637,34 +691,12 @@ Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, c
 
 Result<QStringList> Vault::boundHosts(const QString &sandboxName)
 {
-    QSqlQuery q(store().db());
-    q.prepare(QStringLiteral("SELECT s.hosts_json FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
-                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
-    q.addBindValue(sandboxName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
-    QStringList hosts;
-    while (q.next()) {
-        for (const QString &h : hostsFromJson(q.value(0).toString())) {
-            if (!hosts.contains(h))
-                hosts.append(h);
-        }
-    }
-    return hosts;
+    return m_loans.of(sandboxName).hosts;
 }
 
 Result<QList<QPair<QString, QByteArray>>> Vault::placeholders(const QString &sandboxName)
 {
-    QSqlQuery q(store().db());
-    q.prepare(QStringLiteral("SELECT s.name, ss.placeholder FROM sandbox_secrets ss JOIN secrets s ON s.id = ss.secret_id "
-                             "JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE sb.name = ?"));
-    q.addBindValue(sandboxName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
-    QList<QPair<QString, QByteArray>> out;
-    while (q.next())
-        out.append({q.value(0).toString(), q.value(1).toString().toLatin1()});
-    return out;
+    return m_loans.of(sandboxName).placeholders;
 }
 
 Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)

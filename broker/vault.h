@@ -1,6 +1,7 @@
 #pragma once
 #include "core/result.h"
 #include "core/store.h"
+#include "loansnapshot.h"
 #include "securebytes.h"
 
 #include <QHash>
@@ -87,10 +88,16 @@ public:
     Result<QMap<QString, QString>> inheritLoans(Store &store, const QString &originSandbox, qint64 forkId);
 
     // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
+    // This and placeholders() answer from memory (LoanSnapshot): the proxy's loop asks them
+    // per flow and must never wait on SQLite. The snapshot follows every change made here
+    // (secret set/rm, lend, inherit, forgetSandbox); call reloadLoans() after a transaction
+    // that lent (a sandbox create or fork) has committed or rolled back.
     Result<QStringList> boundHosts(const QString &sandboxName);
 
     // (secret name, placeholder) of every secret the sandbox borrows; works while locked.
     Result<QList<QPair<QString, QByteArray>>> placeholders(const QString &sandboxName);
+    // Rereads every loan from the committed rows (any thread: its own connection).
+    Status reloadLoans();
 
     // For the intercepting proxy: every secret the sandbox borrows, decrypted.
     // Fails with code Unavailable and "the Airlock vault is locked" while locked.
@@ -113,6 +120,8 @@ public:
 
 private:
     Store &store();
+    // Every loan (sandboxId 0), or one sandbox's, read on `db` (inside its transaction).
+    Status reloadLoans(Store &db, qint64 sandboxId);
     Result<SecureBytes> keyCopy() const;
     Result<SecureBytes> decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
                                          const QString &header, int valueLength, const QByteArray &nonce,
@@ -127,6 +136,7 @@ private:
     // Decrypted secrets per sandbox while unlocked, so a new intercepted connection costs no
     // database round trip; dropped on lock and on any change to secrets or loans.
     QHash<QString, std::vector<LentSecret>> m_lentCache;
+    LoanSnapshot m_loans;
 };
 
 } // namespace airlock

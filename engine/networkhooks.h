@@ -17,6 +17,7 @@ struct SandboxNetwork {
     QString guestIp; // dotted quad
     QString gateway; // the bridge's own address (the guest's default route and resolver)
     QString mac;     // the guest's MAC
+    qint64 id = 0;   // the sandbox's row id
 };
 
 class NetworkHooks {

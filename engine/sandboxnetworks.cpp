@@ -19,13 +19,14 @@ bool hasStopped(const QString &state)
 Result<SandboxNetwork> SandboxEngine::networkOf(const QString &name)
 {
     QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac FROM sandboxes s "
+    q.prepare(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac, s.id FROM sandboxes s "
                              "JOIN networks n ON n.name = s.network WHERE s.name = ?"));
     q.addBindValue(name);
     if (!q.exec() || !q.next())
         return Error{QStringLiteral("the network of %1 is not recorded").arg(name),
                      QStringLiteral("remove the sandbox and create it again")};
-    return SandboxNetwork{name, q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString()};
+    return SandboxNetwork{name, q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                          q.value(4).toLongLong()};
 }
 
 Status SandboxEngine::guardNetwork(const QString &name)

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <cstdio>
+#include <utility>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -63,7 +64,12 @@ int main(int argc, char **argv)
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Directory for the store and images."), QStringLiteral("dir"));
     const QCommandLineOption libvirtUri(QStringLiteral("libvirt-uri"), QStringLiteral("libvirt connection URI."), QStringLiteral("uri"));
     const QCommandLineOption accel(QStringLiteral("accel"), QStringLiteral("auto, kvm or tcg."), QStringLiteral("mode"));
-    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel});
+    const QCommandLineOption retentionDays(QStringLiteral("event-retention-days"),
+                                           QStringLiteral("Keep egress events this many days (default 30)."), QStringLiteral("days"));
+    const QCommandLineOption retentionMib(QStringLiteral("event-retention-mib"),
+                                          QStringLiteral("Keep egress events while the database fits this many MiB (default 1024)."),
+                                          QStringLiteral("mib"));
+    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel, retentionDays, retentionMib});
     parser.process(app);
 
     DaemonConfig config = DaemonConfig::defaults();
@@ -73,6 +79,25 @@ int main(int argc, char **argv)
     if (parser.isSet(libvirtUri)) config.libvirtUri = parser.value(libvirtUri);
     if (parser.isSet(accel) && !parseAccel(parser.value(accel), &config.accel)) {
         std::fprintf(stderr, "airlockd: --accel %s : use auto, kvm or tcg\n", qPrintable(parser.value(accel)));
+        return 2;
+    }
+    for (const auto &[name, max] : {std::pair{"AIRLOCK_EVENT_RETENTION_DAYS", kMaxRetentionDays},
+                                    std::pair{"AIRLOCK_EVENT_RETENTION_MIB", kMaxRetentionMib}}) {
+        int unused = 0;
+        const QString text = qEnvironmentVariable(name);
+        if (!text.isEmpty() && !parseRetention(text, max, &unused)) {
+            std::fprintf(stderr, "airlockd: %s=%s : give a whole number from 1 to %d\n", name, qPrintable(text), max);
+            return 2;
+        }
+    }
+    if (parser.isSet(retentionDays) && !parseRetention(parser.value(retentionDays), kMaxRetentionDays, &config.eventRetentionDays)) {
+        std::fprintf(stderr, "airlockd: --event-retention-days %s : give a whole number of days from 1 to %d\n",
+                     qPrintable(parser.value(retentionDays)), kMaxRetentionDays);
+        return 2;
+    }
+    if (parser.isSet(retentionMib) && !parseRetention(parser.value(retentionMib), kMaxRetentionMib, &config.eventRetentionMib)) {
+        std::fprintf(stderr, "airlockd: --event-retention-mib %s : give a whole number of MiB from 1 to %d\n",
+                     qPrintable(parser.value(retentionMib)), kMaxRetentionMib);
         return 2;
     }
 

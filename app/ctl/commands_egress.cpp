@@ -31,10 +31,13 @@ void printRow(const QJsonObject &e)
     const QString host = field(e, "host").isEmpty() ? field(e, "ip") : field(e, "host");
     QString what = field(e, "method").isEmpty() ? QString() : field(e, "method") + QLatin1Char(' ') + field(e, "path");
     const QString rule = e.value(QLatin1String("rule")).isNull() ? QStringLiteral("-") : field(e, "rule");
+    // A row that stands for several identical denials says how many.
+    const qint64 count = e.value(QLatin1String("count")).toInteger(1);
+    const QString reason = count > 1 ? QStringLiteral("(%1 times) %2").arg(count).arg(field(e, "reason")) : field(e, "reason");
     std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s%s\n", qPrintable(field(e, "id")), qPrintable(field(e, "sandbox")),
                 qPrintable(field(e, "time")), qPrintable(field(e, "proto")), qPrintable(host + QLatin1Char(':') + field(e, "port")),
                 qPrintable(field(e, "bytes_up") + QLatin1Char('/') + field(e, "bytes_down")), qPrintable(field(e, "decision")),
-                qPrintable(rule), qPrintable(field(e, "reason")), qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')));
+                qPrintable(rule), qPrintable(reason), qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')));
 }
 
 void printHeader()

@@ -9,6 +9,7 @@ Result<SandboxNet> EgressNetworkHooks::toSandboxNet(const SandboxNetwork &n)
     net.name = n.name;
     net.bridge = n.bridge;
     net.mac = n.mac;
+    net.sandboxId = n.id;
     if (!parseIpv4(n.guestIp, &net.guestIp) || !parseIpv4(n.gateway, &net.gatewayIp))
         return Error{QStringLiteral("the network of sandbox %1 is recorded wrongly").arg(n.name),
                      QStringLiteral("guest address \"%1\", gateway \"%2\"; remove the sandbox and create it again")

@@ -73,6 +73,10 @@ Status EgressService::start()
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
 
+    EventLog::Limits eventLimits;
+    eventLimits.retention.days = m_config.eventRetentionDays;
+    eventLimits.retention.maxBytes = qint64(m_config.eventRetentionMib) * 1024 * 1024;
+    m_events.setLimits(eventLimits);
     if (Status s = m_events.start(m_config.databasePath(), [this](const std::vector<EgressEvent> &batch) { publish(batch); }); !s)
         return s;
     DnsResolver::Limits dnsLimits;
@@ -149,6 +153,7 @@ Status EgressService::sandboxUp(const SandboxNet &net)
     next.erase(std::remove_if(next.begin(), next.end(), [&](const SandboxNet &s) { return s.name == net.name || s.bridge == net.bridge; }),
                next.end());
     next.append(net);
+    m_events.setSandboxId(net.name, net.sandboxId); // its events are keyed by this sandbox from its first one
     // Listeners first: when the rules redirect to them they already answer.
     if (Status s = m_dns->attach(net); !s)
         return s;
@@ -203,6 +208,7 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
     }
     QList<SandboxNet> attached;
     for (const SandboxNet &s : running) {
+        m_events.setSandboxId(s.name, s.sandboxId);
         if (Status a = m_dns->attach(s); !a) {
             qCWarning(lcBroker) << a.error().message();
             continue;

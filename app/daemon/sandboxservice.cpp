@@ -400,11 +400,15 @@ void SandboxService::registerMethods(ApiServer &api)
             if (m_secrets)
                 lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
             auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
+            if (m_secrets)
+                m_secrets->loansCommitted(); // committed or rolled back: the proxy's snapshot follows
             if (!r)
                 return call.fail(r.error());
             if (m_inheritRules) {
                 if (Status s = m_inheritRules(sandbox, newName); !s) {
                     e.remove(newName, call.peer().uid); // a fork that reaches less than its origin is not what was asked
+                    if (m_secrets)
+                        m_secrets->forget(newName);
                     return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
                                            s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
                 }
@@ -432,8 +436,11 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
                 e.releaseStoppedNetworks();
-                if (removeOnFailure)
+                if (removeOnFailure) {
                     e.remove(name, call.peer().uid);
+                    if (m_secrets)
+                        m_secrets->forget(name);
+                }
                 publishState(e, name, call.peer().uid);
                 call.fail(rpc::Failed, why + (removeOnFailure ? QStringLiteral("; the new sandbox was removed") : QString()));
             });
@@ -677,6 +684,8 @@ void SandboxService::create(const Call &call)
                 m_secrets->forget(r.name); // a CA issued inside the rolled-back transaction
             return call.fail(created.error());
         }
+        if (m_secrets)
+            m_secrets->loansCommitted();
         for (const Rule &rule : std::as_const(*added))
             m_policy->add(rule);
         QJsonObject reply = created.value();
@@ -688,6 +697,8 @@ void SandboxService::create(const Call &call)
         // create --start is one step for the caller: a sandbox that cannot boot is not kept.
         if (Status s = e.startSandbox(r.name, r.owner); !s) {
             e.remove(r.name, r.owner);
+            if (m_secrets)
+                m_secrets->forget(r.name);
             publishState(e, r.name, r.owner);
             return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
         }

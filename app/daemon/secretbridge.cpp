@@ -184,6 +184,12 @@ void SecretBridge::forget(const QString &sandbox)
     m_vault.vault().forgetSandbox(sandbox);
 }
 
+void SecretBridge::loansCommitted()
+{
+    if (Status s = m_vault.vault().reloadLoans(); !s)
+        qCWarning(lcVault) << "cannot reread the loans:" << s.error().message();
+}
+
 Status SecretBridge::installTrust(virDomainPtr domain, const QByteArray &caPem)
 {
     const QString path = guestBundlePath();

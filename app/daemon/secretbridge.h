@@ -58,6 +58,9 @@ public:
     QByteArray caPem(const QString &sandbox);
     // The sandbox is gone (or its create failed): its CA and decrypted secrets leave memory.
     void forget(const QString &sandbox);
+    // A create or fork transaction that lent has ended: the proxy's in-memory view of the
+    // loans (Vault::boundHosts / placeholders) is reread from what was committed.
+    void loansCommitted();
     // Puts `caPem` in front of the guest's system roots (any thread; the agent must answer).
     static Status installTrust(virDomainPtr domain, const QByteArray &caPem);
 

@@ -72,6 +72,18 @@ void DaemonConfig::applyEnvironment()
         accel = a;
     upstreamHostsFile = envOr("AIRLOCK_UPSTREAM_HOSTS", upstreamHostsFile);
     upstreamCaFile = envOr("AIRLOCK_UPSTREAM_CA", upstreamCaFile);
+    parseRetention(qEnvironmentVariable("AIRLOCK_EVENT_RETENTION_DAYS"), kMaxRetentionDays, &eventRetentionDays);
+    parseRetention(qEnvironmentVariable("AIRLOCK_EVENT_RETENTION_MIB"), kMaxRetentionMib, &eventRetentionMib);
+}
+
+bool parseRetention(const QString &text, int max, int *out)
+{
+    bool ok = false;
+    const int v = text.trimmed().toInt(&ok);
+    if (!ok || v < 1 || v > max)
+        return false;
+    *out = v;
+    return true;
 }
 
 QString DaemonConfig::databasePath() const { return dataDir + QStringLiteral("/airlock.db"); }

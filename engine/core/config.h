@@ -15,6 +15,10 @@ struct DaemonConfig {
     AccelChoice accel = AccelChoice::Auto;
     QString upstreamHostsFile; // tests only: AIRLOCK_UPSTREAM_HOSTS
     QString upstreamCaFile;    // tests only: AIRLOCK_UPSTREAM_CA
+    // Egress events are kept this long and while they fit this size, whichever ends first
+    // (AIRLOCK_EVENT_RETENTION_DAYS / _MIB, --event-retention-days / -mib).
+    int eventRetentionDays = 30;
+    int eventRetentionMib = 1024;
 
     static DaemonConfig defaults();        // embedded defaults for this user
     void applyEnvironment();               // AIRLOCK_SOCKET, AIRLOCK_HOME, ...
@@ -27,6 +31,11 @@ struct DaemonConfig {
 QString defaultSocketPath();
 QString defaultDataDir();
 QString defaultLibvirtUri();
+
+// A retention setting: a whole number from 1 to `max`; false on anything else.
+bool parseRetention(const QString &text, int max, int *out);
+constexpr int kMaxRetentionDays = 36500;
+constexpr int kMaxRetentionMib = 16 * 1024 * 1024;
 
 QString accelName(AccelChoice a);
 bool parseAccel(const QString &text, AccelChoice *out);

@@ -195,6 +195,17 @@ CREATE TABLE sandbox_cas (
     created        TEXT NOT NULL
 )
 )SQL")},
+        // Denials folded into one row carry how many they were; rows name their sandbox by
+        // id, so a sandbox created later under a removed one's name starts with no history.
+        // SQLite gives a new row the largest id + 1, so a removed sandbox's id can come back:
+        // its events let go of it (the trigger) and stay readable by name.
+        {2, QStringLiteral("egress event counts and sandbox ids"), QStringLiteral(R"SQL(
+ALTER TABLE egress_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE egress_events ADD COLUMN sandbox_id INTEGER;
+UPDATE egress_events SET sandbox_id = (SELECT id FROM sandboxes WHERE sandboxes.name = egress_events.sandbox);
+CREATE INDEX egress_events_by_sandbox_id ON egress_events(sandbox_id, id);
+CREATE TRIGGER egress_events_forget_sandbox AFTER DELETE ON sandboxes BEGIN UPDATE egress_events SET sandbox_id = NULL WHERE sandbox_id = OLD.id; END
+)SQL")},
     };
     return steps;
 }

@@ -165,6 +165,7 @@ private Q_SLOTS:
     void rulesFollowTheSandboxAndSurviveADaemonRestart();
     void aSandboxWhoseNetworkCannotBeGuardedDoesNotStart();
     void aGuestThatPowersItselfOffIsNoLongerGuarded();
+    void aSandboxCreatedUnderARemovedOnesNameHasNoHistory();
 };
 
 void TestEgressVm::initTestCase()
@@ -564,6 +565,18 @@ void TestEgressVm::aGuestThatPowersItselfOffIsNoLongerGuarded()
     QVERIFY2(!nftTable().contains(m_aGw.toLatin1()), "the rules of a guest that powered itself off stayed");
     QCOMPARE(sandboxRow(m_a).value("state"_L1).toString(), u"stopped"_s);
     p->waitForFinished(10000);
+}
+
+void TestEgressVm::aSandboxCreatedUnderARemovedOnesNameHasNoHistory()
+{
+    // A's attempts are keyed by its sandbox id: the next sandbox named A starts empty.
+    QVERIFY(!events(m_a).isEmpty());
+    QCOMPARE(m_daemon.ctl({u"rm"_s, m_a}).exitCode, 0);
+    QVERIFY2(!events(m_a).isEmpty(), "a removed sandbox's history is still readable by its name");
+    QCOMPARE(m_daemon.ctl({u"create"_s, m_a, u"--memory"_s, u"256"_s}).exitCode, 0);
+    const CtlResult fresh = m_daemon.ctl({u"egress"_s, u"ls"_s, m_a}, 30000);
+    QCOMPARE(fresh.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(fresh.out).array().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestEgressVm)

@@ -83,6 +83,9 @@ EgressRecord EgressModel::parse(const QJsonObject &o)
     const QJsonValue rule = o.value(QLatin1String("rule"));
     r.rule = rule.isDouble() ? intern(tr("rule #%1").arg(rule.toInteger())) : intern(rule.toString());
     r.reason = intern(o.value(QLatin1String("reason")).toString());
+    // Identical denials folded into one row (or events the log dropped): say how many.
+    if (const qint64 n = o.value(QLatin1String("count")).toInteger(1); n > 1)
+        r.reason = tr("%1 (×%2)").arg(r.reason).arg(n);
     r.port = o.value(QLatin1String("port")).toInt();
     r.decision = decisionFromText(o.value(QLatin1String("decision")).toString());
     r.bytesUp = o.value(QLatin1String("bytes_up")).toInteger();
