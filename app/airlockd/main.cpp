@@ -63,7 +63,11 @@ int main(int argc, char **argv)
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Directory for the store and images."), QStringLiteral("dir"));
     const QCommandLineOption libvirtUri(QStringLiteral("libvirt-uri"), QStringLiteral("libvirt connection URI."), QStringLiteral("uri"));
     const QCommandLineOption accel(QStringLiteral("accel"), QStringLiteral("auto, kvm or tcg."), QStringLiteral("mode"));
-    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel});
+    const QCommandLineOption socketGroup(QStringLiteral("socket-group"),
+                                         QStringLiteral("Share the socket with this group's members (root only; the system "
+                                                        "socket uses the group airlock)."),
+                                         QStringLiteral("group"));
+    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel, socketGroup});
     parser.process(app);
 
     DaemonConfig config = DaemonConfig::defaults();
@@ -85,6 +89,7 @@ int main(int argc, char **argv)
 
     SignalWatcher signalWatcher;
     Daemon daemon(config);
+    daemon.setSocketGroup(parser.value(socketGroup));
     QObject::connect(&signalWatcher, &SignalWatcher::terminationRequested, &app, [](int sig) {
         qCInfo(lcDaemon) << "signal" << sig << "received, shutting down";
         QCoreApplication::quit();
