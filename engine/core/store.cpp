@@ -195,6 +195,11 @@ CREATE TABLE sandbox_cas (
     created        TEXT NOT NULL
 )
 )SQL")},
+        // Who built each image, so only they (or root) may remove or rebuild it; NULL (built
+        // before this step) counts as root's.
+        {2, QStringLiteral("images record who built them"), QStringLiteral(R"SQL(
+ALTER TABLE images ADD COLUMN owner_uid INTEGER
+)SQL")},
     };
     return steps;
 }
