@@ -232,6 +232,7 @@ private Q_SLOTS:
     void imagesBelongToWhoBuiltThem();
     void oneUserCannotTakeEveryConnection();
     void aBuildIsCancelledOnlyByWhoStartedIt();
+    void everyMethodIsNamedByThePolicy();
 
 private:
     bool seedStore(QString *error);
@@ -512,6 +513,15 @@ void TestMultiUser::aBuildIsCancelledOnlyByWhoStartedIt()
     QVERIFY2(cancelled.contains(QLatin1String("result")), QJsonDocument(cancelled).toJson().constData());
     QVERIFY(build.waitForFinished(60000));
     QVERIFY2(build.exitCode() != 0 && build.readAllStandardError().contains("cancel"), "the cancelled build did not fail as cancelled");
+}
+
+// A method the policy does not name would be served to administrators only, silently
+// breaking it for members: the daemon says so at start, and here that must never appear.
+void TestMultiUser::everyMethodIsNamedByThePolicy()
+{
+    const QString log = m_daemon->log();
+    QVERIFY2(log.contains(QLatin1String("listening on")), qPrintable(log));
+    QVERIFY2(!log.contains(QLatin1String("is not named by the peer policy")), qPrintable(log));
 }
 
 QTEST_GUILESS_MAIN(TestMultiUser)
