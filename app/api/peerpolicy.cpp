@@ -195,16 +195,16 @@ bool PeerPolicy::knows(const QString &method) { return ruleOf(method) != nullptr
 
 std::optional<Refusal> PeerPolicy::check(uid_t uid, const QString &method, const QJsonObject &params) const
 {
-    if (isAdministrator(uid))
-        return std::nullopt;
     const MethodRule *rule = ruleOf(method);
-    if (!rule)
-        return Refusal{rpc::PermissionDenied, administratorsOnly(method)};
-    if (const QString why = variantForAdministrators(method, params); !why.isEmpty())
-        return Refusal{rpc::PermissionDenied, why};
-    if (rule->need == Need::Administrator)
-        return Refusal{rpc::PermissionDenied, administratorsOnly(method)};
-    if (rule->need != Need::Owner)
+    if (!isAdministrator(uid)) {
+        if (!rule)
+            return Refusal{rpc::PermissionDenied, administratorsOnly(method)};
+        if (const QString why = variantForAdministrators(method, params); !why.isEmpty())
+            return Refusal{rpc::PermissionDenied, why};
+        if (rule->need == Need::Administrator)
+            return Refusal{rpc::PermissionDenied, administratorsOnly(method)};
+    }
+    if (!rule || rule->need != Need::Owner || actsOnEverything(uid))
         return std::nullopt;
     QString key = keyOf(params, rule->param);
     if (key.isEmpty() && method == QLatin1String("image.build"))
@@ -212,7 +212,7 @@ std::optional<Refusal> PeerPolicy::check(uid_t uid, const QString &method, const
     if (key.isEmpty())
         return std::nullopt; // nothing named: the handler answers with the caller's own (or a usage error)
     const std::optional<uid_t> owner = ownerOf(rule->kind, key);
-    if (!owner || *owner == uid)
+    if (!owner || mayActOn(uid, *owner))
         return std::nullopt; // no such object: the handler says so (or makes it)
     return Refusal{rpc::PermissionDenied, whose(rule->kind, key)};
 }
@@ -236,7 +236,7 @@ std::optional<uid_t> PeerPolicy::ownerOf(ObjectKind kind, const QString &key) co
 
 bool PeerPolicy::mayActOnSandbox(uid_t uid, const QString &name) const
 {
-    if (isAdministrator(uid))
+    if (actsOnEverything(uid))
         return true;
     const std::optional<uid_t> owner = ownerOf(ObjectKind::Sandbox, name);
     return owner && *owner == uid;

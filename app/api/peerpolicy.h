@@ -47,10 +47,11 @@ struct Refusal {
 
 // The one place that answers who may do what with airlockd: which peers are admitted,
 // how many connections each uid may hold, whether uid U may call method M on the object
-// its params name, and whether U may see an event. Administrators are root and the
-// daemon's own user (for a per-user daemon that is its user; for the system service, root).
-// Everyone else acts only on what they own. Thread-safe once the lookups are set (before
-// the server listens): services ask it from their own threads.
+// its params name, and whether U may see an event. Everyone acts on what their uid owns;
+// root acts on everything. Administrators (root and the daemon's own user: for the system
+// service that is root alone) also administer the vault and make global rules, but even
+// the daemon's own user acts only on its own sandboxes (root's stay root's). Thread-safe
+// once the lookups are set (before the server listens): services ask it from any thread.
 class PeerPolicy {
 public:
     // The owner of the object named `key`, or nothing when there is no such object.
@@ -65,7 +66,8 @@ public:
 
     const AccessPolicy &access() const { return m_access; }
     bool isAdministrator(uid_t uid) const { return uid == 0 || uid == m_access.daemonUid; }
-    bool mayActOn(uid_t uid, uid_t owner) const { return isAdministrator(uid) || uid == owner; }
+    static bool actsOnEverything(uid_t uid) { return uid == 0; }
+    static bool mayActOn(uid_t uid, uid_t owner) { return actsOnEverything(uid) || uid == owner; }
 
     // Root, the daemon's own user and, for the system service, members of its group.
     bool admit(const PeerCredentials &peer, QString *why) const;

@@ -3,6 +3,7 @@
 #include "core/store.h"
 
 #include <QSqlQuery>
+#include <unistd.h>
 
 namespace airlock {
 
@@ -17,7 +18,9 @@ void OwnerDirectory::reload(Store &store)
     }
     while (q.next())
         sandboxes.insert(q.value(0).toString(), {q.value(1).toLongLong(), uid_t(q.value(2).toLongLong())});
-    if (!q.exec(QStringLiteral("SELECT name, coalesce(owner_uid, 0) FROM images"))) {
+    q.prepare(QStringLiteral("SELECT name, coalesce(owner_uid, ?) FROM images"));
+    q.addBindValue(qint64(::geteuid()));
+    if (!q.exec()) {
         qCWarning(lcDaemon) << "cannot read who built the images; keeping what was known";
         return;
     }

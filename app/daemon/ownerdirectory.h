@@ -21,7 +21,8 @@ public:
     // On the thread that owns `store`; a failure keeps what was known.
     void reload(Store &store);
     std::optional<Sandbox> sandbox(const QString &name) const;
-    // An image built before builders were recorded belongs to the administrators (uid 0).
+    // An image built before builders were recorded is the daemon's own user's (root's for
+    // the system service).
     std::optional<uid_t> imageOwner(const QString &name) const;
 
 private:
