@@ -69,7 +69,11 @@ int main(int argc, char **argv)
     const QCommandLineOption retentionMib(QStringLiteral("event-retention-mib"),
                                           QStringLiteral("Keep egress events while the database fits this many MiB (default 1024)."),
                                           QStringLiteral("mib"));
-    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel, retentionDays, retentionMib});
+    const QCommandLineOption socketGroup(QStringLiteral("socket-group"),
+                                         QStringLiteral("Share the socket with this group's members (root only; the system "
+                                                        "socket uses the group airlock)."),
+                                         QStringLiteral("group"));
+    parser.addOptions({foreground, socket, dataDir, libvirtUri, accel, retentionDays, retentionMib, socketGroup});
     parser.process(app);
 
     DaemonConfig config = DaemonConfig::defaults();
@@ -110,6 +114,7 @@ int main(int argc, char **argv)
 
     SignalWatcher signalWatcher;
     Daemon daemon(config);
+    daemon.setSocketGroup(parser.value(socketGroup));
     QObject::connect(&signalWatcher, &SignalWatcher::terminationRequested, &app, [](int sig) {
         qCInfo(lcDaemon) << "signal" << sig << "received, shutting down";
         QCoreApplication::quit();

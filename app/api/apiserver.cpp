@@ -69,15 +69,16 @@ Status ApiServer::listen(const QString &path)
 
     m_server = new QLocalServer(this);
     // Bind with a umask so the socket is never, even briefly, wider than its final mode.
-    const mode_t oldMask = ::umask(m_policy.groupAccess ? 0117 : 0177);
+    const AccessPolicy &access = m_policy.access();
+    const mode_t oldMask = ::umask(access.groupAccess ? 0117 : 0177);
     const bool listening = m_server->listen(path);
     ::umask(oldMask);
     if (!listening)
         return Error{what, m_server->errorString()};
     const QByteArray native = QFile::encodeName(path);
-    if (::chmod(native.constData(), m_policy.groupAccess ? 0660 : 0600) != 0)
+    if (::chmod(native.constData(), access.groupAccess ? 0660 : 0600) != 0)
         return Error{what, QStringLiteral("cannot set the socket's mode")};
-    if (m_policy.groupAccess && ::chown(native.constData(), static_cast<uid_t>(-1), m_policy.group) != 0)
+    if (access.groupAccess && ::chown(native.constData(), static_cast<uid_t>(-1), access.group) != 0)
         return Error{what, QStringLiteral("cannot give the socket to the airlock group")};
     m_path = path;
     m_server->setMaxPendingConnections(64);
@@ -86,7 +87,12 @@ Status ApiServer::listen(const QString &path)
     return ok();
 }
 
-void ApiServer::registerMethod(const QString &method, Handler handler) { m_handlers.insert(method, std::move(handler)); }
+void ApiServer::registerMethod(const QString &method, Handler handler)
+{
+    if (!PeerPolicy::knows(method))
+        qCWarning(lcApi) << "method" << method << "is not named by the peer policy: only administrators may call it";
+    m_handlers.insert(method, std::move(handler));
+}
 
 void ApiServer::onNewConnection()
 {
@@ -96,9 +102,8 @@ void ApiServer::onNewConnection()
         const bool known = peerCredentials(int(socket->socketDescriptor()), &peer);
         if (!known)
             why = QStringLiteral("the peer's credentials cannot be read");
-        if (!known || !admitPeer(peer, m_policy, &why) || m_connections.size() >= kMaxConnections) {
-            if (why.isEmpty())
-                why = QStringLiteral("too many clients are connected (%1); close some and retry").arg(kMaxConnections);
+        if (!known || !m_policy.admit(peer, &why) ||
+            !m_policy.mayConnect(peer.uid, m_connectionsOf.value(peer.uid), int(m_connections.size()), kMaxConnections, &why)) {
             qCWarning(lcApi) << "refused client pid" << peer.pid << "uid" << peer.uid << ":" << why;
             socket->write(rpc::encodeError(QJsonValue::Null, rpc::PermissionDenied, QStringLiteral("refused: ") + why));
             socket->disconnectFromServer();
@@ -107,7 +112,12 @@ void ApiServer::onNewConnection()
         }
         auto *connection = new ApiConnection(this, socket, peer);
         m_connections.insert(connection);
-        connect(connection, &QObject::destroyed, this, [this, connection] { m_connections.remove(connection); });
+        ++m_connectionsOf[peer.uid];
+        connect(connection, &QObject::destroyed, this, [this, connection, uid = peer.uid] {
+            m_connections.remove(connection);
+            if (--m_connectionsOf[uid] <= 0)
+                m_connectionsOf.remove(uid);
+        });
     }
 }
 
@@ -133,6 +143,11 @@ void ApiServer::dispatch(ApiConnection *connection, const QByteArray &line)
                 call.fail(rpc::InvalidParams, QStringLiteral("every topic must be a string"));
                 return;
             }
+            if (const std::optional<Refusal> refused = m_policy.checkTopic(call.peer().uid, t.toString());
+                refused && request.method == QLatin1String("subscribe")) {
+                call.fail(refused->code, refused->message);
+                return;
+            }
         }
         for (const QJsonValue &t : topics.toArray()) {
             if (request.method == QLatin1String("subscribe"))
@@ -149,15 +164,20 @@ void ApiServer::dispatch(ApiConnection *connection, const QByteArray &line)
         call.fail(rpc::MethodNotFound, QStringLiteral("unknown method \"%1\"; see `airlockctl --help`").arg(request.method));
         return;
     }
+    if (const std::optional<Refusal> refused = m_policy.check(call.peer().uid, request.method, request.params)) {
+        qCInfo(lcApi) << "refused" << request.method << "to uid" << call.peer().uid;
+        call.fail(refused->code, refused->message);
+        return;
+    }
     (*handler)(call);
 }
 
-void ApiServer::publish(const QString &topic, const QJsonObject &data)
+void ApiServer::publish(const QString &topic, const QJsonObject &data, const Audience &audience)
 {
     QByteArray line;
     const auto targets = m_connections; // write() may drop a slow subscriber
     for (ApiConnection *c : targets) {
-        if (!c->topics().contains(topic))
+        if (!c->topics().contains(topic) || !m_policy.maySee(c->peer().uid, audience))
             continue;
         if (line.isEmpty())
             line = rpc::encodeNotification(QStringLiteral("event"),
@@ -166,15 +186,20 @@ void ApiServer::publish(const QString &topic, const QJsonObject &data)
     }
 }
 
-void ApiServer::post(const QString &topic, const QJsonObject &data)
+void ApiServer::post(const QString &topic, const QJsonObject &data, const Audience &audience)
 {
-    QMetaObject::invokeMethod(this, [this, topic, data] { publish(topic, data); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, [this, topic, data, audience] { publish(topic, data, audience); }, Qt::QueuedConnection);
+}
+
+void ApiServer::postAbout(const QString &sandbox, const QString &topic, const QJsonObject &data)
+{
+    post(topic, data, m_policy.audienceOfSandbox(sandbox));
 }
 
 void ApiServer::postAlert(const QString &sandbox, const QString &kind, const QString &message)
 {
-    post(QStringLiteral("alert"),
-         {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("kind"), kind}, {QStringLiteral("message"), message}});
+    postAbout(sandbox, QStringLiteral("alert"),
+              {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("kind"), kind}, {QStringLiteral("message"), message}});
 }
 
 ApiConnection::ApiConnection(ApiServer *server, QLocalSocket *socket, PeerCredentials peer)

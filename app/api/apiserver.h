@@ -42,8 +42,9 @@ private:
     bool m_notification = false;
 };
 
-// The daemon's socket: line framing, limits, the peer check, method dispatch and
-// subscriptions. It knows nothing about sandboxes; the daemon registers the methods.
+// The daemon's socket: line framing, limits, method dispatch and subscriptions. Every
+// connection, call and event passes its PeerPolicy; it knows nothing about sandboxes (the
+// services register the methods and tell the policy who owns what).
 class ApiServer : public QObject {
     Q_OBJECT
 public:
@@ -61,13 +62,20 @@ public:
     Status listen(const QString &path);
     QString path() const { return m_path; }
 
+    // `method` must be one the PeerPolicy names (an unnamed one is served to administrators only).
     void registerMethod(const QString &method, Handler handler);
     QStringList methods() const { return m_handlers.keys(); }
 
-    // Pushes {topic, data} as an "event" notification to every subscriber of `topic`.
-    void publish(const QString &topic, const QJsonObject &data);
+    PeerPolicy &policy() { return m_policy; }
+    const PeerPolicy &policy() const { return m_policy; }
+
+    // Pushes {topic, data} as an "event" notification to every subscriber of `topic` the
+    // policy lets see `audience`.
+    void publish(const QString &topic, const QJsonObject &data, const Audience &audience);
     // The same from any thread (workers, relay threads): queued onto the server's thread.
-    void post(const QString &topic, const QJsonObject &data);
+    void post(const QString &topic, const QJsonObject &data, const Audience &audience);
+    // An event about the sandbox `sandbox`, for its owner (looked up now); any thread.
+    void postAbout(const QString &sandbox, const QString &topic, const QJsonObject &data);
     // An "alert" event the UI shows prominently: {sandbox, kind, message}; any thread.
     void postAlert(const QString &sandbox, const QString &kind, const QString &message);
     int connectionCount() const { return int(m_connections.size()); }
@@ -77,11 +85,12 @@ private:
     void onNewConnection();
     void dispatch(ApiConnection *connection, const QByteArray &line);
 
-    AccessPolicy m_policy;
+    PeerPolicy m_policy;
     QLocalServer *m_server = nullptr;
     QString m_path;
     QHash<QString, Handler> m_handlers;
     QSet<ApiConnection *> m_connections;
+    QHash<uid_t, int> m_connectionsOf;
 };
 
 // One client socket.

@@ -13,16 +13,25 @@ namespace airlock {
 
 namespace {
 
-// The installed system service shares its socket with the `airlock` group.
-AccessPolicy accessPolicyFor(const DaemonConfig &config)
+// The installed system service shares its socket with the `airlock` group; root's daemon
+// shares it with another group when told to (--socket-group).
+Result<AccessPolicy> accessPolicyFor(const DaemonConfig &config, const QString &socketGroup)
 {
     AccessPolicy policy;
     policy.daemonUid = ::geteuid();
-    if (policy.daemonUid == 0 && config.socketPath == QLatin1String("/run/airlock/airlockd.sock")) {
-        if (const group *g = ::getgrnam("airlock")) {
-            policy.groupAccess = true;
-            policy.group = g->gr_gid;
-        }
+    if (!socketGroup.isEmpty() && policy.daemonUid != 0)
+        return Error{QStringLiteral("cannot share the socket with group %1").arg(socketGroup),
+                     QStringLiteral("only root's airlockd serves several users; drop --socket-group")};
+    const bool system = config.socketPath == QLatin1String("/run/airlock/airlockd.sock");
+    if (policy.daemonUid != 0 || (socketGroup.isEmpty() && !system))
+        return policy;
+    const QString name = socketGroup.isEmpty() ? QStringLiteral("airlock") : socketGroup;
+    if (const group *g = ::getgrnam(name.toLocal8Bit().constData())) {
+        policy.groupAccess = true;
+        policy.group = g->gr_gid;
+    } else if (!socketGroup.isEmpty()) {
+        return Error{QStringLiteral("there is no group %1").arg(socketGroup),
+                     QStringLiteral("create it (groupadd %1) or name another with --socket-group").arg(socketGroup)};
     }
     return policy;
 }
@@ -59,7 +68,10 @@ Status Daemon::start()
         return store.error();
     m_store = std::move(store.value());
 
-    m_api = std::make_unique<ApiServer>(accessPolicyFor(m_config));
+    Result<AccessPolicy> access = accessPolicyFor(m_config, m_socketGroup);
+    if (!access)
+        return access.error();
+    m_api = std::make_unique<ApiServer>(access.value());
     m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
 
     m_services = makeServices(*this);

@@ -18,6 +18,10 @@ public:
     explicit Daemon(DaemonConfig config, QObject *parent = nullptr);
     ~Daemon() override;
 
+    // Shares the socket (mode 0660) with the members of `group` (root's daemon only); set
+    // before start(). Without it only the system socket is shared, with the group airlock.
+    void setSocketGroup(const QString &group) { m_socketGroup = group; }
+
     // Lock, open the store, start the services, listen. On error nothing is left listening.
     Status start();
     void stop();
@@ -29,6 +33,7 @@ public:
 
 private:
     DaemonConfig m_config;
+    QString m_socketGroup;
     InstanceLock m_lock;
     Store m_store;
     std::unique_ptr<ApiServer> m_api;

@@ -7,7 +7,6 @@
 
 #include <QCryptographicHash>
 #include <QJsonArray>
-#include <QSqlQuery>
 #include <sys/resource.h>
 
 namespace airlock {
@@ -284,31 +283,35 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
     // Called on the event writer's thread once per batch: one hop to the main thread.
     // A flow that joined an existing pending item is an attempt ("egress"), not a new
     // question for the person ("pending").
-    QList<std::pair<QJsonObject, bool>> objects;
+    struct Published {
+        QJsonObject event;
+        QString sandbox;
+        bool question;
+    };
+    QList<Published> objects;
     objects.reserve(qsizetype(events.size()));
     for (const EgressEvent &e : events)
-        objects.append({e.toJson(), e.decision == QLatin1String("pending") && e.pendingItem == e.id});
+        objects.append({e.toJson(), e.sandbox, e.decision == QLatin1String("pending") && e.pendingItem == e.id});
     QMetaObject::invokeMethod(&m_context, [this, objects] {
-        for (const auto &[o, question] : objects) {
-            m_api.publish(QStringLiteral("egress"), o);
-            if (question)
-                m_api.publish(QStringLiteral("pending"), o);
+        // Each event only to its sandbox's owner (and root), whose it is now.
+        for (const Published &p : objects) {
+            const Audience owner = m_api.policy().audienceOfSandbox(p.sandbox);
+            m_api.publish(QStringLiteral("egress"), p.event, owner);
+            if (p.question)
+                m_api.publish(QStringLiteral("pending"), p.event, owner);
         }
     }, Qt::QueuedConnection);
 }
 
-bool EgressService::callerMayActOn(const Call &call, const QString &sandbox) const
-{
-    if (call.peer().uid == 0)
-        return true;
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"));
-    q.addBindValue(sandbox);
-    return q.exec() && q.next() && mayActOn(call.peer().uid, uid_t(q.value(0).toLongLong()));
-}
-
 void EgressService::registerMethods(ApiServer &api)
 {
+    // A held request is its sandbox's owner's; one of a sandbox nobody knows is root's.
+    api.policy().setOwnerLookup(ObjectKind::PendingRequest, [this](const QString &key) -> std::optional<uid_t> {
+        const std::optional<EgressEvent> item = m_proxy ? m_proxy->findPending(key.toLongLong()) : std::nullopt;
+        if (!item)
+            return std::nullopt;
+        return m_api.policy().ownerOf(ObjectKind::Sandbox, item->sandbox).value_or(0);
+    });
     api.registerMethod(QStringLiteral("egress.list"), [this](const Call &call) { list(call); });
     api.registerMethod(QStringLiteral("egress.decide"), [this](const Call &call) { decide(call); });
 }
@@ -332,7 +335,7 @@ void EgressService::list(const Call &call)
     if (p.value(QLatin1String("pending")).toBool()) {
         QJsonArray rows;
         for (const EgressEvent &e : m_proxy->pending(name))
-            if (callerMayActOn(call, e.sandbox))
+            if (m_api.policy().mayActOnSandbox(call.peer().uid, e.sandbox))
                 rows.append(e.toJson());
         call.reply(rows);
         return;
@@ -341,7 +344,7 @@ void EgressService::list(const Call &call)
     q.sandbox = name;
     q.limit = limit.isDouble() ? limit.toInt() : 100;
     q.beforeId = before.isDouble() ? qint64(before.toDouble()) : 0;
-    if (call.peer().uid != 0)
+    if (!PeerPolicy::actsOnEverything(call.peer().uid))
         q.ownerUid = call.peer().uid;
     // Answered from the writer thread, after what is queued has been written.
     m_events.query(q, [call](Result<QJsonArray> rows) {
@@ -384,10 +387,6 @@ void EgressService::decide(const Call &call)
     if (!item) {
         call.fail(rpc::NotFound, QStringLiteral("no pending request %1: it was already decided, timed out or its "
                                                 "connection closed; see `airlockctl egress ls --pending`").arg(id));
-        return;
-    }
-    if (!callerMayActOn(call, item->sandbox)) {
-        call.fail(rpc::PermissionDenied, QStringLiteral("request %1 belongs to a sandbox you do not own").arg(id));
         return;
     }
     const bool allowIt = action == QLatin1String("allow");

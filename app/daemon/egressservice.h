@@ -69,7 +69,6 @@ private:
     void decide(const Call &call);
     void onDropped(const DroppedPacket &packet);
     void publish(const std::vector<EgressEvent> &events);
-    bool callerMayActOn(const Call &call, const QString &sandbox) const;
     FlowVerdict decideFlow(const FlowTarget &target);
 
     DaemonConfig m_config;

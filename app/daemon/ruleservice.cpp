@@ -7,7 +7,6 @@
 
 #include <QJsonArray>
 #include <QTimer>
-#include <unistd.h>
 
 namespace airlock {
 
@@ -126,6 +125,14 @@ void RuleService::runOnStore(std::function<void(RuleStore &)> job)
 
 void RuleService::registerMethods(ApiServer &api)
 {
+    // A rule is its maker's; the policy is thread-safe and holds every rule in memory.
+    api.policy().setOwnerLookup(ObjectKind::Rule, [this](const QString &key) -> std::optional<uid_t> {
+        const qint64 id = key.toLongLong();
+        for (const Rule &r : m_policy.rules())
+            if (r.id == id)
+                return r.owner;
+        return std::nullopt;
+    });
     api.registerMethod(QStringLiteral("rule.list"), [this](const Call &call) { list(call); });
     api.registerMethod(QStringLiteral("rule.add"), [this](const Call &call) { add(call); });
     api.registerMethod(QStringLiteral("rule.remove"), [this](const Call &call) { remove(call); });
@@ -153,9 +160,10 @@ void RuleService::list(const Call &call)
         return call.fail(invalid(QStringLiteral("invalid sandbox"), QStringLiteral("\"sandbox\" must be a sandbox name")));
     const QString sandbox = sandboxValue.toString();
     const uid_t uid = call.peer().uid;
-    runOnStore([call, sandbox, uid](RuleStore &rules) {
+    const PeerPolicy *peers = &m_daemon.api().policy();
+    runOnStore([call, sandbox, uid, peers](RuleStore &rules) {
         const Result<uid_t> owner = sandbox.isEmpty() ? Result<uid_t>(uid) : rules.sandboxOwner(sandbox);
-        if (!owner || !mayActOn(uid, *owner))
+        if (!owner || !peers->mayActOn(uid, *owner))
             return call.fail(Error{QStringLiteral("no sandbox named '%1'").arg(sandbox),
                                    QStringLiteral("list sandboxes with airlockctl ls"), rpc::NotFound});
         Result<QList<Rule>> all = rules.list(sandbox);
@@ -163,7 +171,7 @@ void RuleService::list(const Call &call)
             return call.fail(all.error());
         QJsonArray out;
         for (const Rule &r : *all)
-            if (mayActOn(uid, r.owner))
+            if (peers->mayActOn(uid, r.owner))
                 out.append(toJson(r));
         call.reply(out);
     });
@@ -191,9 +199,6 @@ void RuleService::add(const Call &call)
     const bool hasSandbox = sandbox.isString();
     if (hasSandbox == global)
         return call.fail(invalid(what, QStringLiteral("give either a sandbox (--sandbox NAME) or global: true (--global), not both or neither")));
-    if (global && !(rule.owner == 0 || rule.owner == ::geteuid()))
-        return call.fail(Error{what, QStringLiteral("global rules apply to every user's sandboxes, so only root may add "
-                                                    "them; add a rule for your sandbox instead"), rpc::PermissionDenied});
     rule.sandbox = hasSandbox ? sandbox.toString() : QString();
 
     const QString action = p.value(QLatin1String("action")).toString();
@@ -228,11 +233,12 @@ void RuleService::add(const Call &call)
     if (Status s = Policy::validate(rule); !s)
         return call.fail(s.error());
 
-    runOnStore([call, rule](RuleStore &rules) {
+    const PeerPolicy *peers = &m_daemon.api().policy(); // global rules: only administrators got here
+    runOnStore([call, rule, peers](RuleStore &rules) {
         if (!rule.isGlobal()) {
             // Someone else's sandbox is reported exactly like a missing one.
             Result<uid_t> owner = rules.sandboxOwner(rule.sandbox);
-            if (!owner || !mayActOn(rule.owner, *owner))
+            if (!owner || !peers->mayActOn(rule.owner, *owner))
                 return call.fail(Error{QStringLiteral("no sandbox named '%1'").arg(rule.sandbox),
                                        QStringLiteral("create it first (airlockctl create) or check the name with airlockctl ls"),
                                        rpc::NotFound});
@@ -254,11 +260,12 @@ void RuleService::remove(const Call &call)
         return call.fail(invalid(QStringLiteral("cannot remove the rule"), QStringLiteral("\"id\" must be a rule id (see airlockctl rule ls)")));
     const qint64 id = qint64(v);
     const uid_t uid = call.peer().uid;
-    runOnStore([call, id, uid](RuleStore &rules) {
+    const PeerPolicy *peers = &m_daemon.api().policy();
+    runOnStore([call, id, uid, peers](RuleStore &rules) {
         Result<std::optional<Rule>> found = rules.find(id);
         if (!found)
             return call.fail(found.error());
-        if (!found->has_value() || !mayActOn(uid, (*found)->owner))
+        if (!found->has_value() || !peers->mayActOn(uid, (*found)->owner))
             return call.fail(Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
                                    rpc::NotFound});
         if (Status s = rules.remove(id); !s)

@@ -4,6 +4,7 @@
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
+#include "core/store.h"
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
@@ -59,8 +60,8 @@ struct DomainRef {
 
 } // namespace
 
-SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
-    : m_config(config), m_api(api), m_egress(egress)
+SandboxService::SandboxService(const DaemonConfig &config, Store &store, ApiServer &api, EgressControl *egress)
+    : m_config(config), m_store(store), m_api(api), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
     if (m_egress)
@@ -91,7 +92,8 @@ Status SandboxService::start()
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
         m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
-            publish(QStringLiteral("console:") + sandbox, {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
+            m_api.postAbout(sandbox, QStringLiteral("console:") + sandbox,
+                            {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
         });
         {
             QMutexLocker lock(&m_accelLock);
@@ -103,6 +105,7 @@ Status SandboxService::start()
     done.acquire();
     if (!result)
         return result;
+    m_owners.reload(m_store); // after reconcile, which may have finished or undone a create
     QSemaphore builderDone;
     onBuilder([&](SandboxEngine &builder) {
         builder.openWithoutReconcile();
@@ -151,19 +154,34 @@ void SandboxService::onBuilder(std::function<void(SandboxEngine &)> work)
 
 void SandboxService::inPool(std::function<void()> work) { m_pool.start(std::move(work)); }
 
-void SandboxService::publish(const QString &topic, const QJsonObject &data)
-{
-    m_api.post(topic, data);
-}
-
 void SandboxService::publishState(SandboxEngine &engine, const QString &name, uid_t uid)
 {
     countSandboxes(engine);
     auto d = engine.describe(name, uid);
-    if (d)
-        publish(QStringLiteral("sandbox"), d.value());
-    else
-        publish(QStringLiteral("sandbox"), {{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}});
+    const QJsonObject data = d ? d.value() : QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}};
+    // Every create, fork and remove passes here: the directory learns of it (on the API
+    // thread, queued before the caller's answer) and the event goes to the sandbox's owner,
+    // the one it had until now if it was removed.
+    QMetaObject::invokeMethod(this, [this, name, data] {
+        const std::optional<OwnerDirectory::Sandbox> before = m_owners.sandbox(name);
+        m_owners.reload(m_store);
+        const std::optional<OwnerDirectory::Sandbox> now = m_owners.sandbox(name);
+        const std::optional<OwnerDirectory::Sandbox> known = now ? now : before;
+        m_api.publish(QStringLiteral("sandbox"), data, known ? Audience::of(known->owner) : Audience::administrators());
+    }, Qt::QueuedConnection);
+}
+
+void SandboxService::recordImage(const QString &name, std::optional<uid_t> builder)
+{
+    QMetaObject::invokeMethod(this, [this, name, builder] {
+        if (builder) {
+            const Result<qint64> set = m_store.write(QStringLiteral("UPDATE images SET owner_uid = ? WHERE name = ?"),
+                                                     {qint64(*builder), name});
+            if (!set)
+                qCWarning(lcEngine) << "cannot record who built image" << name << ":" << set.error().message();
+        }
+        m_owners.reload(m_store);
+    }, Qt::QueuedConnection);
 }
 
 void SandboxService::countSandboxes(SandboxEngine &engine)
@@ -270,6 +288,13 @@ void SandboxService::contributeStatus(QJsonObject &status) const
 
 void SandboxService::registerMethods(ApiServer &api)
 {
+    PeerPolicy &policy = api.policy();
+    policy.setOwnerLookup(ObjectKind::Sandbox, [this](const QString &name) -> std::optional<uid_t> {
+        const std::optional<OwnerDirectory::Sandbox> s = m_owners.sandbox(name);
+        return s ? std::optional<uid_t>(s->owner) : std::nullopt;
+    });
+    policy.setOwnerLookup(ObjectKind::Image, [this](const QString &name) { return m_owners.imageOwner(name); });
+    policy.setOwnerLookup(ObjectKind::Build, [this](const QString &name) { return m_builds.startedBy(name); });
     api.registerMethod(QStringLiteral("image.list"), [this](const Call &call) {
         onBuilder([call](SandboxEngine &e) {
             auto r = e.listImages();
@@ -281,22 +306,25 @@ void SandboxService::registerMethods(ApiServer &api)
         if (recipe.isEmpty())
             return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
         const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
-        if (!m_builds.begin(imageName))
+        const uid_t builder = call.peer().uid;
+        if (!m_builds.begin(imageName, builder))
             return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
                                                            "(image.cancel)").arg(imageName));
-        onBuilder([this, call, recipe, imageName](SandboxEngine &e) {
-            auto progress = [this, imageName](int percent, const QString &message) {
-                publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
+        onBuilder([this, call, recipe, imageName, builder](SandboxEngine &e) {
+            // Build progress is for whoever started it (and the administrators).
+            auto progress = [this, imageName, builder](int percent, const QString &message) {
+                m_api.post(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
                                                   {QStringLiteral("phase"), percent >= 100 ? QStringLiteral("done") : QStringLiteral("building")},
                                                   {QStringLiteral("percent"), percent},
-                                                  {QStringLiteral("message"), message}});
+                                                  {QStringLiteral("message"), message}}, Audience::of(builder));
             };
             auto r = e.buildImage(recipe, imageName, progress,
                                   [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
             m_builds.end(imageName);
             if (!r) {
-                publish(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
-                                                  {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}});
+                m_api.post(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
+                                                     {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}},
+                           Audience::of(builder));
                 return call.fail(r.error());
             }
             {
@@ -304,6 +332,8 @@ void SandboxService::registerMethods(ApiServer &api)
                 m_accel = e.accel();
             }
             onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
+            // A cached build changed nothing: the image keeps its builder.
+            recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder));
             call.reply(r.value());
         });
     });
@@ -319,9 +349,12 @@ void SandboxService::registerMethods(ApiServer &api)
     });
     api.registerMethod(QStringLiteral("image.remove"), [this](const Call &call) {
         const QString imageName = str(call, "name");
-        onEngine([call, imageName](SandboxEngine &e) {
+        onEngine([this, call, imageName](SandboxEngine &e) {
             Status s = e.removeImage(imageName);
-            s ? call.reply(QJsonObject{{QStringLiteral("name"), imageName}}) : call.fail(s.error());
+            if (!s)
+                return call.fail(s.error());
+            recordImage(imageName, std::nullopt);
+            call.reply(QJsonObject{{QStringLiteral("name"), imageName}});
         });
     });
 
@@ -346,12 +379,13 @@ void SandboxService::registerMethods(ApiServer &api)
         const QString sandbox = str(call, "sandbox");
         const QString label = str(call, "label");
         onEngine([this, call, sandbox, label](SandboxEngine &e) {
-            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("phase"), QStringLiteral("creating")},
-                                                 {QStringLiteral("percent"), 0}});
+            m_api.postAbout(sandbox, QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
+                                                                  {QStringLiteral("phase"), QStringLiteral("creating")},
+                                                                  {QStringLiteral("percent"), 0}});
             auto r = e.createSnapshot(sandbox, label, call.peer().uid);
-            publish(QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
-                                                 {QStringLiteral("phase"), r ? QStringLiteral("done") : QStringLiteral("failed")},
-                                                 {QStringLiteral("percent"), 100}});
+            m_api.postAbout(sandbox, QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
+                                                                  {QStringLiteral("phase"), r ? QStringLiteral("done") : QStringLiteral("failed")},
+                                                                  {QStringLiteral("percent"), 100}});
             r ? call.reply(r.value()) : call.fail(r.error());
         });
     });

@@ -1,5 +1,6 @@
 #pragma once
 #include "daemon/buildcancels.h"
+#include "daemon/ownerdirectory.h"
 #include "daemon/service.h"
 #include "core/config.h"
 #include "core/result.h"
@@ -26,6 +27,7 @@ class NetworkHooks;
 class SandboxEngine;
 class SecretBridge;
 class ConsoleHub;
+class Store;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
 // runs on that thread in order; waits (boot, shutdown, guest-exec, file transfer) run on a
@@ -36,7 +38,8 @@ class SandboxService : public QObject, public Service {
 public:
     // `egress` guards each sandbox's network before its guest runs (fail closed); without
     // it sandboxes run unguarded (engine-only tests).
-    SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress = nullptr);
+    // `store` is the API thread's: the owner directory is read from it there.
+    SandboxService(const DaemonConfig &config, Store &store, ApiServer &api, EgressControl *egress = nullptr);
     ~SandboxService() override;
 
     QString name() const override { return QStringLiteral("sandboxes"); }
@@ -57,9 +60,11 @@ private:
     void onEngine(std::function<void(SandboxEngine &)> work);
     void onBuilder(std::function<void(SandboxEngine &)> work);
     void inPool(std::function<void()> work);
-    // Publishes from any thread (the API lives on the main thread).
-    void publish(const QString &topic, const QJsonObject &data);
+    // From any thread: reloads the owner directory and publishes the sandbox's state to its owner.
     void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
+    // From any thread: records who built an image (nothing for a removal or a cached build)
+    // and reloads the owner directory.
+    void recordImage(const QString &name, std::optional<uid_t> builder);
     // Keeps `status.sandboxes` current without touching the store on the API thread.
     void countSandboxes(SandboxEngine &engine);
     // sandbox.list rows with the egress broker's count of held requests.
@@ -89,6 +94,8 @@ private:
     void filePull(const Call &call);
 
     DaemonConfig m_config;
+    Store &m_store;
+    OwnerDirectory m_owners;
     ApiServer &m_api;
     QThread m_engineThread;
     QThread m_builderThread;

@@ -206,6 +206,11 @@ UPDATE egress_events SET sandbox_id = (SELECT id FROM sandboxes WHERE sandboxes.
 CREATE INDEX egress_events_by_sandbox_id ON egress_events(sandbox_id, id);
 CREATE TRIGGER egress_events_forget_sandbox AFTER DELETE ON sandboxes BEGIN UPDATE egress_events SET sandbox_id = NULL WHERE sandbox_id = OLD.id; END
 )SQL")},
+        // Who built each image, so only they (or root) may remove or rebuild it; NULL (built
+        // before this step) counts as root's.
+        {3, QStringLiteral("images record who built them"), QStringLiteral(R"SQL(
+ALTER TABLE images ADD COLUMN owner_uid INTEGER
+)SQL")},
     };
     return steps;
 }

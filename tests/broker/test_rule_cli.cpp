@@ -306,11 +306,11 @@ void TestRuleCli::nonRootSeesOnlyOwnRules()
     QVERIFY2(rootRule.exitCode == 0, qPrintable(rootRule.err));
     const qint64 rootId = rootRule.json().object().value(QLatin1String("id")).toInteger();
 
-    // nobody cannot name root's sandbox: it looks exactly like a missing one.
+    // nobody cannot name root's sandbox, and is told why (the peer policy).
     const Run foreign = run(false, {QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("roots"),
                                     action, QStringLiteral("allow"), host, QStringLiteral("x.example")});
     QCOMPARE(foreign.exitCode, 1);
-    QVERIFY2(foreign.err.contains(QStringLiteral("no sandbox named 'roots'")), qPrintable(foreign.err));
+    QVERIFY2(foreign.err.contains(QStringLiteral("sandbox roots belongs to another user")), qPrintable(foreign.err));
 
     const Run mineLs = run(false, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
     QCOMPARE(mineLs.exitCode, 0);
@@ -321,7 +321,7 @@ void TestRuleCli::nonRootSeesOnlyOwnRules()
 
     const Run rm = run(false, {QStringLiteral("rule"), QStringLiteral("rm"), QString::number(rootId)});
     QCOMPARE(rm.exitCode, 1);
-    QVERIFY2(rm.err.contains(QStringLiteral("no rule %1").arg(rootId)), qPrintable(rm.err));
+    QVERIFY2(rm.err.contains(QStringLiteral("rule %1 belongs to another user").arg(rootId)), qPrintable(rm.err));
     QCOMPARE(run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).json().array().size(), 2);
 }
 
