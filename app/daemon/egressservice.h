@@ -70,7 +70,10 @@ private:
     void onDropped(const DroppedPacket &packet);
     void publish(const std::vector<EgressEvent> &events);
     bool callerMayActOn(const Call &call, const QString &sandbox) const;
+    // The rule patterns an egress.decide "match" (host | domain | ip) stands for.
+    static Result<QStringList> decisionPatterns(const EgressEvent &item, const QString &match);
     FlowVerdict decideFlow(const FlowTarget &target);
+    FlowVerdict decideAddress(const FlowTarget &resolved);
 
     DaemonConfig m_config;
     Store &m_store;

@@ -195,6 +195,10 @@ CREATE TABLE sandbox_cas (
     created        TEXT NOT NULL
 )
 )SQL")},
+        // A rule may let its host:port carry bytes the broker cannot verify (Rule::rawTcp).
+        {2, QStringLiteral("rules.raw_tcp"), QStringLiteral(R"SQL(
+ALTER TABLE rules ADD COLUMN raw_tcp INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }
