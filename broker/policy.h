@@ -96,7 +96,7 @@ public:
     // concurrent flows cannot both use it. The caller then deletes it from the store.
     Decision decideAndConsume(const Target &target, const QDateTime &now);
     // Only the address rules (IP, CIDR; not `*`), for the address a flow's name resolved to:
-    // Allow opens an address UpstreamAddress refuses, Deny closes it, Ask = no address rule.
+    // Allow opens an address UpstreamAddressCheck refuses, Deny closes it, Ask = no address rule.
     // Once rules are not consumed here (the flow was already decided by its name).
     Decision decideAddress(const Target &target, const QDateTime &now) const;
 

@@ -525,7 +525,7 @@ bool TransparentProxy::mayDial(Flow &f, quint32 ip)
     bool sandboxAddress = false;
     for (const Sandbox &s : std::as_const(m_sandboxes))
         sandboxAddress = sandboxAddress || ip == s.net.gatewayIp || ip == s.net.guestIp;
-    if (byAddress.kind == FlowVerdict::Allow && !sandboxAddress && !UpstreamAddress::neverDialled(address)) {
+    if (byAddress.kind == FlowVerdict::Allow && !sandboxAddress && !UpstreamAddressCheck::neverDialled(address)) {
         f.event.reason += QStringLiteral("; %1 opened by %2").arg(what, byAddress.reason);
         return true;
     }

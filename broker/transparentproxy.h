@@ -57,8 +57,8 @@ public:
     };
     using Decider = std::function<FlowVerdict(const FlowTarget &)>;
     // Asked once a flow's upstream address is known, with FlowTarget::ip = that address:
-    // the address rules only (Policy::decideAddress). Allow opens what UpstreamAddress
-    // refuses, Deny closes the flow, Ask leaves it to UpstreamAddress.
+    // the address rules only (Policy::decideAddress). Allow opens what UpstreamAddressCheck
+    // refuses, Deny closes the flow, Ask leaves it to UpstreamAddressCheck.
     using AddressDecider = std::function<FlowVerdict(const FlowTarget &)>;
 
     TransparentProxy(SyntheticNames &names, EventLog &events, UpstreamResolver &upstream, quint16 port,
@@ -73,7 +73,7 @@ public:
     // Flows to names a borrowed secret is bound to go there (flowhandoff.h); set before start().
     void setHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
     // Address rules for resolved addresses (see AddressDecider); set before start(). Without
-    // one, every address UpstreamAddress refuses stays refused.
+    // one, every address UpstreamAddressCheck refuses stays refused.
     void setAddressDecider(AddressDecider decider) { m_addressDecider = std::move(decider); }
 
     // Pending items (one event per distinct target), optionally of one sandbox.
@@ -169,7 +169,7 @@ private:
     Decider m_decider;
     FlowHandoff *m_handoff = nullptr;
     AddressDecider m_addressDecider;
-    UpstreamAddress m_addresses;
+    UpstreamAddressCheck m_addresses;
     Limits m_limits;
     EpollLoop m_loop;
     struct Alive;

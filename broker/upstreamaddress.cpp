@@ -80,7 +80,7 @@ QString refusedName(const QString &input)
     return {};
 }
 
-bool UpstreamAddress::neverDialled(const QHostAddress &input)
+bool UpstreamAddressCheck::neverDialled(const QHostAddress &input)
 {
     const QHostAddress ip = unmapped(input);
     if (ip.protocol() != QAbstractSocket::IPv4Protocol)
@@ -89,7 +89,7 @@ bool UpstreamAddress::neverDialled(const QHostAddress &input)
     return (a >> 24) == 0 || (a >> 29) == 7 || SyntheticNames::inPool(a);
 }
 
-QString UpstreamAddress::why(const QHostAddress &input)
+QString UpstreamAddressCheck::why(const QHostAddress &input)
 {
     const QHostAddress ip = unmapped(input);
     if (ip.isNull())
@@ -102,7 +102,7 @@ QString UpstreamAddress::why(const QHostAddress &input)
     return {};
 }
 
-bool UpstreamAddress::isOwnAddress(const QHostAddress &ip)
+bool UpstreamAddressCheck::isOwnAddress(const QHostAddress &ip)
 {
     std::lock_guard lock(m_mutex);
     const auto now = std::chrono::steady_clock::now();

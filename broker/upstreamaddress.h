@@ -6,7 +6,7 @@
 //   refusedName(name)       before any lookup: an all-numeric name (2130706433, 0x7f.1, 127.1,
 //                           0177.0.0.1: inet_aton turns these into addresses without any network)
 //                           and a single-label name (localhost, a LAN host) are never resolved.
-//   UpstreamAddress::why()  after resolving: loopback, link-local (169.254.169.254, the metadata
+//   UpstreamAddressCheck::why()  after resolving: loopback, link-local (169.254.169.254, the metadata
 //                           service), RFC 1918, CGNAT 100.64/10, 0/8, multicast, broadcast and
 //                           reserved space, the synthetic pool, and every address on any
 //                           interface of the host (getifaddrs, re-read at most once a second).
@@ -24,7 +24,7 @@ namespace airlock {
 // Why `name` is refused before any lookup, or "" when it may be resolved.
 QString refusedName(const QString &name);
 
-class UpstreamAddress {
+class UpstreamAddressCheck {
 public:
     // Why `ip` may not be dialled unless an address rule opens it; "" when it may.
     QString why(const QHostAddress &ip);

@@ -1,8 +1,7 @@
 #include "registrabledomain.h"
 
-#include <QHostAddress>
+#include <arpa/inet.h>
 #include <libpsl.h>
-#include <mutex>
 
 namespace airlock {
 
@@ -26,9 +25,11 @@ QStringList domainRulePatterns(const QString &input)
     QString host = input.trimmed().toLower();
     if (host.endsWith(u'.'))
         host.chop(1);
-    if (host.isEmpty() || !host.contains(u'.') || !QHostAddress(host).isNull())
-        return {};
     const QByteArray utf8 = host.toUtf8();
+    unsigned char address[16];
+    const bool literal = ::inet_pton(AF_INET, utf8.constData(), address) == 1 || ::inet_pton(AF_INET6, utf8.constData(), address) == 1;
+    if (host.isEmpty() || !host.contains(u'.') || literal)
+        return {};
     const psl_ctx_t *psl = suffixList();
     const char *registrable = psl ? psl_registrable_domain(psl, utf8.constData()) : nullptr;
     if (!registrable)
