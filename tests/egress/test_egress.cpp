@@ -948,7 +948,9 @@ private Q_SLOTS:
         QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(id), QStringLiteral("--scope"),
                       QStringLiteral("global"), QStringLiteral("--match"), QStringLiteral("domain")}), 0);
         QStringList patterns;
-        for (const Rule &r : *m_rules->list())
+        const Result<QList<Rule>> all = m_rules->list();
+        QVERIFY(all);
+        for (const Rule &r : *all)
             if (r.pattern.contains(QLatin1String("choose.test"))) {
                 patterns << r.pattern;
                 QVERIFY(m_rules->remove(r.id));
