@@ -522,15 +522,16 @@ bool TransparentProxy::mayDial(Flow &f, quint32 ip)
     const QString why = m_addresses.why(address);
     if (why.isEmpty())
         return true;
-    bool sandboxAddress = false;
+    bool never = UpstreamAddressCheck::neverDialled(address);
     for (const Sandbox &s : std::as_const(m_sandboxes))
-        sandboxAddress = sandboxAddress || ip == s.net.gatewayIp || ip == s.net.guestIp;
-    if (byAddress.kind == FlowVerdict::Allow && !sandboxAddress && !UpstreamAddressCheck::neverDialled(address)) {
+        never = never || ip == s.net.gatewayIp || ip == s.net.guestIp;
+    if (byAddress.kind == FlowVerdict::Allow && !never) {
         f.event.reason += QStringLiteral("; %1 opened by %2").arg(what, byAddress.reason);
         return true;
     }
-    deny(f, QStringLiteral("%1 is not dialled: %2; only an address rule for it (airlockctl rule add --host %3 ...) opens it")
-                .arg(what, why, ipv4ToString(ip)));
+    const QString how = never ? QStringLiteral("no rule opens it")
+                              : QStringLiteral("only an address rule for it (airlockctl rule add --host %1 ...) opens it").arg(ipv4ToString(ip));
+    deny(f, QStringLiteral("%1 is not dialled: %2; %3").arg(what, why, how));
     return false;
 }
 

@@ -1,4 +1,5 @@
 #include "registrabledomain.h"
+#include "hostname.h"
 
 #include <arpa/inet.h>
 #include <libpsl.h>
@@ -22,9 +23,7 @@ const psl_ctx_t *suffixList()
 
 QStringList domainRulePatterns(const QString &input)
 {
-    QString host = input.trimmed().toLower();
-    if (host.endsWith(u'.'))
-        host.chop(1);
+    const QString host = normalizeHost(input);
     const QByteArray utf8 = host.toUtf8();
     unsigned char address[16];
     const bool literal = ::inet_pton(AF_INET, utf8.constData(), address) == 1 || ::inet_pton(AF_INET6, utf8.constData(), address) == 1;

@@ -167,6 +167,21 @@ private:
         } while (t.elapsed() < ms);
         return {};
     }
+    // The id of the pending item for `host`, waiting up to 10 s for it; 0 when none came.
+    qint64 waitPendingId(const QString &host)
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
+                if (v.toObject().value(QLatin1String("host")).toString() == host)
+                    return v.toObject().value(QLatin1String("id")).toInteger();
+            QTest::qWait(100);
+        } while (t.elapsed() < 10000);
+        return 0;
+    }
     static bool sh(const QStringList &argv)
     {
         return run(argv.first(), argv.mid(1)) == 0;
@@ -925,18 +940,7 @@ private Q_SLOTS:
                                            QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
                                            QStringLiteral("http://www.choose.test/")});
         QVERIFY(guest.waitForStarted());
-        qint64 id = 0;
-        QElapsedTimer t;
-        t.start();
-        while (!id && t.elapsed() < 10000) {
-            QByteArray out;
-            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
-            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
-                if (v.toObject().value(QLatin1String("host")).toString() == QLatin1String("www.choose.test"))
-                    id = v.toObject().value(QLatin1String("id")).toInteger();
-            if (!id)
-                QTest::qWait(100);
-        }
+        const qint64 id = waitPendingId(QStringLiteral("www.choose.test"));
         QVERIFY(id);
         QByteArray err;
         QCOMPARE(run(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("egress"),
