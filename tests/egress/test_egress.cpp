@@ -285,7 +285,7 @@ private Q_SLOTS:
         QVERIFY2(serving, "cannot start the upstream test server on 203.0.113.10:80");
         QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
         QVERIFY(hosts.open(QIODevice::WriteOnly));
-        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test\n");
+        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test db.choose.test\n");
         hosts.write("127.0.0.1 loop.hole.test\n169.254.169.254 metadata.hole.test\n10.77.0.1 lan.hole.test\n" +
                     kOwnAddress.toLatin1() + " own.hole.test\n");
         hosts.close();
@@ -961,6 +961,30 @@ private Q_SLOTS:
             }
         QCOMPARE(patterns, (QStringList{QStringLiteral("*.choose.test")}));
         guest.waitForFinished(10000);
+
+        // A lasting decision may let the host:port carry raw TCP; a once decision may not.
+        QProcess raw;
+        raw.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                         QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                         QStringLiteral("http://db.choose.test:5432/")});
+        QVERIFY(raw.waitForStarted());
+        const qint64 rawId = waitPendingId(QStringLiteral("db.choose.test"));
+        QVERIFY(rawId);
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(rawId), QStringLiteral("--raw-tcp")}), 1);
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(rawId), QStringLiteral("--scope"),
+                      QStringLiteral("sandbox"), QStringLiteral("--raw-tcp")}), 2); // deny knows no --raw-tcp
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(rawId), QStringLiteral("--scope"),
+                      QStringLiteral("global"), QStringLiteral("--raw-tcp")}), 0);
+        const Result<QList<Rule>> after = m_rules->list();
+        QVERIFY(after);
+        bool stored = false;
+        for (const Rule &r : *after)
+            if (r.pattern == QLatin1String("db.choose.test")) {
+                stored = r.rawTcp && r.port == 5432 && r.isGlobal();
+                QVERIFY(m_rules->remove(r.id));
+            }
+        QVERIFY2(stored, "the decision did not store a raw TCP rule for db.choose.test:5432");
+        raw.waitForFinished(10000);
     }
 };
 

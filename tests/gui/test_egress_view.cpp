@@ -10,6 +10,7 @@
 #include "api/apiclient.h"
 #include "residentmemory.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -303,8 +304,22 @@ void TestEgressView::decisionBarBuildsTheDecision()
     QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("domain"));
     QCOMPARE(p.value(QLatin1String("for_s")).toInt(), 600);
 
+    // Raw TCP belongs to a lasting rule on the host (not the domain, not a once decision).
+    QCheckBox *rawTcp = nullptr;
+    for (QCheckBox *c : bar.findChildren<QCheckBox *>())
+        if (c->accessibleName() == QLatin1String("Raw TCP"))
+            rawTcp = c;
+    QVERIFY(rawTcp);
+    QVERIFY(!rawTcp->isEnabled()); // "domain" is chosen
+    match->setCurrentIndex(0);
+    QVERIFY(rawTcp->isEnabled());
+    rawTcp->setChecked(true);
+    QCOMPARE(bar.decideParams(QStringLiteral("allow")).value(QLatin1String("raw_tcp")), QJsonValue(true));
+
     lifetime->setCurrentIndex(0); // once: a one-off, no rule
     QVERIFY(!scope->isEnabled());
+    QVERIFY(!rawTcp->isEnabled());
+    QVERIFY(!bar.decideParams(QStringLiteral("allow")).contains(QLatin1String("raw_tcp")));
     bar.setTarget(45, QStringLiteral("a"), QString(), QStringLiteral("203.0.113.9"), 443);
     match->setCurrentIndex(0);
     p = bar.decideParams(QStringLiteral("allow"));
