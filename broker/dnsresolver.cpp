@@ -1,4 +1,5 @@
 #include "dnsresolver.h"
+#include "upstreamaddress.h"
 #include "core/logging.h"
 #include "dnsmessage.h"
 #include "eventlog.h"
@@ -169,6 +170,12 @@ QByteArray DnsResolver::answer(Sandbox &s, const QByteArray &message, const QStr
     if (q.qclass != dns::IN || (q.qtype != dns::A && q.qtype != dns::AAAA) || name.isEmpty()) {
         record(s, name, QString(), QStringLiteral("denied"),
                QStringLiteral("DNS type %1 is refused: sandboxes get A answers only").arg(q.qtype));
+        return dns::answerRcode(q, dns::Refused);
+    }
+    // A numeric name (2130706433, 0x7f.1) or a single label gets no synthetic address: upstream
+    // it would mean the host's loopback or LAN, never a public host.
+    if (const QString refused = refusedName(name); !refused.isEmpty()) {
+        record(s, name, QString(), QStringLiteral("denied"), refused);
         return dns::answerRcode(q, dns::Refused);
     }
     if (q.qtype == dns::AAAA) {

@@ -55,14 +55,6 @@ QHostAddress unmapped(const QHostAddress &ip)
 
 } // namespace
 
-QString normalizeHost(const QString &host)
-{
-    QString h = host.trimmed().toLower();
-    if (h.endsWith(u'.'))
-        h.chop(1);
-    return h;
-}
-
 Result<HostPattern> HostPattern::parse(const QString &input)
 {
     const QString text = input.trimmed();

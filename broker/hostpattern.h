@@ -13,6 +13,7 @@
 // Host patterns never match a target that has only an address, and address patterns
 // never match a name (no reverse lookups). Non-ASCII (IDN) patterns are refused: write
 // the xn-- form, which is what the guest's DNS query carries.
+#include "core/hostname.h"
 #include "core/result.h"
 
 #include <QHostAddress>
@@ -20,9 +21,6 @@
 #include <utility>
 
 namespace airlock {
-
-// Lower-cases and strips one trailing dot; "" stays "".
-QString normalizeHost(const QString &host);
 
 class HostPattern {
 public:

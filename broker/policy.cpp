@@ -1,5 +1,6 @@
 #include "policy.h"
 #include "api_codes.h"
+#include "syntheticnames.h"
 
 #include <tuple>
 
@@ -45,6 +46,34 @@ Status Policy::validate(const Rule &rule)
     Result<HostPattern> p = HostPattern::parse(rule.pattern);
     if (!p)
         return p.error();
+    if (rule.rawTcp) {
+        // Unverified bytes go to one named place: never to whatever a wildcard or block covers.
+        const Error bad{QStringLiteral("a raw TCP rule must name one host or IP and a port"), {}, kInvalidParamsCode};
+        if (p->kind() == HostPattern::Kind::Any || p->kind() == HostPattern::Kind::Wildcard || p->kind() == HostPattern::Kind::Cidr)
+            return Error{bad.message(), QStringLiteral("'%1' covers many hosts, and the broker cannot check what raw bytes say; "
+                                                       "give an exact host (db.example.com) or one IP").arg(p->text()), bad.code};
+        if (rule.port == 0)
+            return Error{bad.message(), QStringLiteral("give --port: raw bytes are allowed to one service, not to every port "
+                                                       "of %1").arg(p->text()), bad.code};
+    }
+    return ok();
+}
+
+Status Policy::validateNew(const Rule &rule)
+{
+    if (Status s = validate(rule); !s)
+        return s;
+    const HostPattern p = *HostPattern::parse(rule.pattern);
+    if (!p.isAddressPattern())
+        return ok();
+    const auto [net, prefix] = QHostAddress::parseSubnet(p.kind() == HostPattern::Kind::Cidr ? p.text() : p.text() + QStringLiteral("/32"));
+    bool v4 = false;
+    const quint32 a = net.toIPv4Address(&v4);
+    if (v4 && prefix >= 15 && SyntheticNames::inPool(a))
+        return Error{QStringLiteral("'%1' is a synthetic address of the broker (198.18.0.0/15)").arg(p.text()),
+                     QStringLiteral("it stands for a different name in every sandbox and after every restart; write a rule "
+                                    "for the name (example.com) or for the real address it resolves to"),
+                     kInvalidParamsCode};
     return ok();
 }
 
@@ -118,7 +147,7 @@ QList<qint64> Policy::purgeExpired(const QDateTime &now)
     return gone;
 }
 
-Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index) const
+Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly) const
 {
     const QString host = normalizeHost(target.host);
     // Ranking key, compared lexicographically; larger wins (see the precedence in policy.h).
@@ -133,6 +162,8 @@ Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizet
         if (!r.isGlobal() && r.sandbox != target.sandbox)
             continue;
         if (r.port != 0 && r.port != target.port)
+            continue;
+        if (addressOnly && !c.pattern.isAddressPattern())
             continue;
         if (!c.pattern.matches(host, target.ip))
             continue;
@@ -154,13 +185,19 @@ Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizet
     return {r.allow ? Verdict::Allow : Verdict::Deny, r.id,
             QStringLiteral("rule %1: %2 %3%4 (%5)").arg(r.id).arg(r.allow ? QStringLiteral("allow") : QStringLiteral("deny"),
                                                          m_rules.at(bestIndex).pattern.text(), port, scope),
-            r.once};
+            r.once, r.rawTcp};
 }
 
 Decision Policy::decide(const Target &target, const QDateTime &now) const
 {
     QReadLocker locker(&m_lock);
     return decideLocked(target, now, nullptr);
+}
+
+Decision Policy::decideAddress(const Target &target, const QDateTime &now) const
+{
+    QReadLocker locker(&m_lock);
+    return decideLocked(target, now, nullptr, true);
 }
 
 Decision Policy::decideAndConsume(const Target &target, const QDateTime &now)

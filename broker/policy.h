@@ -14,7 +14,10 @@
 //   No matching rule: Ask (the person decides; the data plane denies when nobody answers).
 //
 // Matching: host patterns match Target::host (normalised); address patterns (IP, CIDR) match
-// Target::ip. A target with no host (a guest connecting to a raw IP) is only matched by
+// Target::ip, which is always a REAL address: for a flow to a name it is unknown at decide()
+// (the name is resolved only once allowed) and decideAddress() is asked again with the
+// resolved address. A rule on the broker's synthetic 198.18.0.0/15 pool would mean a
+// different name in every sandbox and after every restart: validateNew() refuses it. A target with no host (a guest connecting to a raw IP) is only matched by
 // address patterns and `*`: `example.com` or `*.example.com` never match a bare IP, even if
 // that IP once resolved to the name (IP reuse across names is common; rules are about names).
 // `*` matches every target.
@@ -52,6 +55,8 @@ struct Rule {
     int port = 0;         // 0 = any
     QDateTime expires;    // invalid = forever
     bool once = false;    // consumed by the first flow it decides
+    bool rawTcp = false;  // this host:port may carry bytes the broker cannot verify (not TLS
+                          // with a matching SNI, not HTTP with a matching Host)
     QDateTime created;
 
     bool isGlobal() const { return sandbox.isEmpty(); }
@@ -63,6 +68,7 @@ struct Decision {
     qint64 ruleId = 0;    // 0 when no rule matched
     QString reason;       // for the event log and the 403 page: "rule 7: allow *.npmjs.org (global)"
     bool once = false;    // the deciding rule was a once rule
+    bool rawTcp = false;  // the deciding rule lets this host:port carry unverified bytes
 };
 
 class Policy {
@@ -89,16 +95,22 @@ public:
     // decide(), and when the deciding rule is a once rule, removes it atomically so that two
     // concurrent flows cannot both use it. The caller then deletes it from the store.
     Decision decideAndConsume(const Target &target, const QDateTime &now);
+    // Only the address rules (IP, CIDR; not `*`), for the address a flow's name resolved to:
+    // Allow opens an address UpstreamAddressCheck refuses, Deny closes it, Ask = no address rule.
+    // Once rules are not consumed here (the flow was already decided by its name).
+    Decision decideAddress(const Target &target, const QDateTime &now) const;
 
-    // Validates a rule alone (pattern, port range, action); the error is for the user.
+    // Validates a rule alone (pattern, port range, raw TCP); the error is for the user.
     static Status validate(const Rule &rule);
+    // validate(), and what a new rule may not say any more (a synthetic address).
+    static Status validateNew(const Rule &rule);
 
 private:
     struct Compiled {
         Rule rule;
         HostPattern pattern;
     };
-    Decision decideLocked(const Target &target, const QDateTime &now, qsizetype *index) const;
+    Decision decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly = false) const;
 
     mutable QReadWriteLock m_lock;
     QList<Compiled> m_rules;

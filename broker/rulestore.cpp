@@ -26,7 +26,7 @@ QDateTime timeFrom(const QVariant &v)
 }
 
 const QString kSelect = QStringLiteral(
-    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created "
+    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp "
     "FROM rules r LEFT JOIN sandboxes s ON s.id = r.sandbox_id ");
 
 Rule ruleFrom(const QSqlQuery &q)
@@ -41,6 +41,7 @@ Rule ruleFrom(const QSqlQuery &q)
     r.expires = timeFrom(q.value(6));
     r.once = q.value(7).toInt() != 0;
     r.created = timeFrom(q.value(8));
+    r.rawTcp = q.value(9).toInt() != 0;
     return r;
 }
 
@@ -79,7 +80,7 @@ Status RuleStore::load(const QDateTime &now)
 Result<Rule> RuleStore::insertRow(Rule rule)
 {
     rule.pattern = rule.pattern.trimmed();
-    if (Status s = Policy::validate(rule); !s)
+    if (Status s = Policy::validateNew(rule); !s)
         return s.error();
     if (Result<HostPattern> p = HostPattern::parse(rule.pattern))
         rule.pattern = p->text();
@@ -98,8 +99,8 @@ Result<Rule> RuleStore::insertRow(Rule rule)
     if (!rule.created.isValid())
         rule.created = QDateTime::currentDateTimeUtc();
     QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(sandboxId);
     q.addBindValue(qint64(rule.owner));
     q.addBindValue(rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"));
@@ -108,6 +109,7 @@ Result<Rule> RuleStore::insertRow(Rule rule)
     q.addBindValue(rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant());
     q.addBindValue(rule.once ? 1 : 0);
     q.addBindValue(timeText(rule.created));
+    q.addBindValue(rule.rawTcp ? 1 : 0);
     if (!q.exec())
         return sqlFailure(QStringLiteral("cannot store the rule"), q);
     rule.id = q.lastInsertId().toLongLong();

@@ -434,6 +434,12 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
 
 void TransparentProxy::allow(Flow &f)
 {
+    // The guest's resolver never hands out such names; a flow that still carries one is refused
+    // before any lookup (getaddrinfo would turn 2130706433 into 127.0.0.1 without asking anyone).
+    if (const QString refused = f.target.host.isEmpty() ? QString() : refusedName(f.target.host); !refused.isEmpty()) {
+        deny(f, refused);
+        return;
+    }
     f.event.decision = QStringLiteral("allowed");
     // Policy decided first; only then does a bound secret turn the relay into interception.
     // A flow whose first bytes had not come yet (a slow guest past firstBytesMs) goes there too:
@@ -476,6 +482,8 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
         fail(*f, QStringLiteral("%1 has no real address").arg(ipv4ToString(ip)));
         return;
     }
+    if (!mayDial(*f, ip))
+        return;
     if (f->handoff) {
         // The interceptor connects and verifies upstream itself, on its own thread.
         const int fd = f->client;
@@ -503,6 +511,33 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
     }
     f->state = State::Connecting;
     m_loop.add(f->upstream, EPOLLOUT | EPOLLIN | EPOLLRDHUP, [this, id](uint32_t events) { onUpstream(id, events); });
+}
+
+bool TransparentProxy::mayDial(Flow &f, quint32 ip)
+{
+    FlowTarget real = f.target;
+    real.ip = ip;
+    const FlowVerdict byAddress = m_addressDecider ? m_addressDecider(real) : FlowVerdict{};
+    const QString what = f.target.host.isEmpty() ? ipv4ToString(ip) : QStringLiteral("%1 (%2)").arg(f.target.host, ipv4ToString(ip));
+    if (byAddress.kind == FlowVerdict::Deny) {
+        deny(f, QStringLiteral("%1: %2").arg(what, byAddress.reason), byAddress.rule);
+        return false;
+    }
+    const QHostAddress address(ip);
+    const QString why = m_addresses.why(address);
+    if (why.isEmpty())
+        return true;
+    bool never = UpstreamAddressCheck::neverDialled(address);
+    for (const Sandbox &s : std::as_const(m_sandboxes))
+        never = never || ip == s.net.gatewayIp || ip == s.net.guestIp;
+    if (byAddress.kind == FlowVerdict::Allow && !never) {
+        f.event.reason += QStringLiteral("; %1 opened by %2").arg(what, byAddress.reason);
+        return true;
+    }
+    const QString how = never ? QStringLiteral("no rule opens it")
+                              : QStringLiteral("only an address rule for it (airlockctl rule add --host %1 ...) opens it").arg(ipv4ToString(ip));
+    deny(f, QStringLiteral("%1 is not dialled: %2; %3").arg(what, why, how));
+    return false;
 }
 
 void TransparentProxy::onUpstream(quint64 id, uint32_t events)

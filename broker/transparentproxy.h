@@ -13,6 +13,7 @@
 #include "egressevent.h"
 #include "epollloop.h"
 #include "sandboxnet.h"
+#include "upstreamaddress.h"
 
 #include <QHash>
 #include <QList>
@@ -42,6 +43,7 @@ struct FlowVerdict {
     Kind kind = Ask;
     qint64 rule = 0;
     QString reason;
+    bool rawTcp = false; // the deciding rule lets this host:port carry unverified bytes
 };
 
 class TransparentProxy {
@@ -55,6 +57,10 @@ public:
         int connectTimeoutMs = 10000;
     };
     using Decider = std::function<FlowVerdict(const FlowTarget &)>;
+    // Asked once a flow's upstream address is known, with FlowTarget::ip = that address:
+    // the address rules only (Policy::decideAddress). Allow opens what UpstreamAddressCheck
+    // refuses, Deny closes the flow, Ask leaves it to UpstreamAddressCheck.
+    using AddressDecider = std::function<FlowVerdict(const FlowTarget &)>;
 
     TransparentProxy(SyntheticNames &names, EventLog &events, UpstreamResolver &upstream, quint16 port,
                      Decider decider, Limits limits);
@@ -67,6 +73,9 @@ public:
     void setHoldTimeoutMs(int ms);
     // Flows to names a borrowed secret is bound to go there (flowhandoff.h); set before start().
     void setHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
+    // Address rules for resolved addresses (see AddressDecider); set before start(). Without
+    // one, every address UpstreamAddressCheck refuses stays refused.
+    void setAddressDecider(AddressDecider decider) { m_addressDecider = std::move(decider); }
 
     // Pending items (one event per distinct target), optionally of one sandbox.
     QList<EgressEvent> pending(const QString &sandbox = {});
@@ -142,6 +151,7 @@ private:
     void hold(Flow &f);
     void allow(Flow &f);
     void connectUpstream(quint64 id, quint32 ip, const QString &why);
+    bool mayDial(Flow &f, quint32 ip); // false: denied, with the reason on record
     void startRelay(Flow &f);
     void pump(Flow &f);
     bool pumpScanned(Flow &f, bool mayRead); // client -> upstream of a scanned flow
@@ -161,6 +171,8 @@ private:
     quint16 m_port;
     Decider m_decider;
     FlowHandoff *m_handoff = nullptr;
+    AddressDecider m_addressDecider;
+    UpstreamAddressCheck m_addresses;
     Limits m_limits;
     EpollLoop m_loop;
     struct Alive;

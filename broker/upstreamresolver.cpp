@@ -1,6 +1,7 @@
 #include "upstreamresolver.h"
 #include "hostpattern.h"
 #include "sandboxnet.h"
+#include "upstreamaddress.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -48,6 +49,11 @@ void UpstreamResolver::resolve(const QString &name, std::function<void(quint32, 
 {
     if (const auto ip = fromHostsFile(name)) {
         done(*ip, QString());
+        return;
+    }
+    // Numeric and single-label names become addresses (or LAN lookups) without DNS: never asked.
+    if (const QString refused = refusedName(name); !refused.isEmpty()) {
+        done(0, refused);
         return;
     }
     // getaddrinfo blocks: never on the proxy's loop.

@@ -2,7 +2,9 @@
 // Resolves the real address of an allowed name: the host's resolver, except for names an
 // override hosts file lists (AIRLOCK_UPSTREAM_HOSTS: tests point names at servers inside
 // their own network namespace). Only ever asked after a connection was allowed, so a
-// guest's DNS never leaves the host before a decision.
+// guest's DNS never leaves the host before a decision. IPv4 only (AAAA answers are never
+// dialled); numeric and single-label names are refused before any lookup (refusedName), and
+// the proxy checks the address it gets (UpstreamAddressCheck) before connecting.
 #include <QFileInfo>
 #include <QHash>
 #include <QString>

@@ -116,6 +116,8 @@ int decide(Context &ctx, const Args &args, const QString &action)
             return ctx.fail(QStringLiteral("--for needs --scope sandbox or global (a once decision has no lifetime)"), kUsage);
         params.insert(QStringLiteral("for_s"), seconds);
     }
+    if (args.has(QStringLiteral("--raw-tcp")))
+        params.insert(QStringLiteral("raw_tcp"), true); // the rule's host:port may carry unverified bytes
     const auto result = ctx.call(QStringLiteral("egress.decide"), params);
     if (!result)
         return kFailed;
@@ -138,9 +140,10 @@ void registerEgressCommands(Registry &registry)
                   QStringLiteral("egress attempts (or pending requests) of all sandboxes or one"), {},
                   {QStringLiteral("--pending"), QStringLiteral("--follow")}, 0, 1, true, ls});
     const QStringList decideOptions{QStringLiteral("--scope"), QStringLiteral("--match"), QStringLiteral("--for")};
-    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION]");
+    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION] [--raw-tcp]");
     registry.add({QStringLiteral("egress allow"), usage, QStringLiteral("release a pending request (and add a rule)"),
-                  decideOptions, {}, 1, 1, true, [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("allow")); }});
+                  decideOptions, {QStringLiteral("--raw-tcp")}, 1, 1, true,
+                  [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("allow")); }});
     registry.add({QStringLiteral("egress deny"), usage, QStringLiteral("refuse a pending request (and add a rule)"),
                   decideOptions, {}, 1, 1, true, [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("deny")); }});
 }

@@ -37,16 +37,17 @@ QString describeExpiry(const QJsonObject &r)
 
 void printRules(const QJsonArray &rules)
 {
-    std::printf("%-6s %-8s %-16s %-6s %-34s %-6s %s\n", "ID", "SCOPE", "SANDBOX", "ACTION", "PATTERN", "PORT", "EXPIRES");
+    std::printf("%-6s %-8s %-16s %-6s %-34s %-6s %-8s %s\n", "ID", "SCOPE", "SANDBOX", "ACTION", "PATTERN", "PORT", "EXPIRES",
+                "RAW-TCP");
     for (const QJsonValue &v : rules) {
         const QJsonObject r = v.toObject();
-        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %s\n", static_cast<long long>(r.value(QLatin1String("id")).toInteger()),
+        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %s\n", static_cast<long long>(r.value(QLatin1String("id")).toInteger()),
                     qPrintable(r.value(QLatin1String("scope")).toString()),
                     qPrintable(r.value(QLatin1String("sandbox")).isString() ? r.value(QLatin1String("sandbox")).toString()
                                                                             : QStringLiteral("-")),
                     qPrintable(r.value(QLatin1String("action")).toString()),
                     qPrintable(r.value(QLatin1String("pattern")).toString()), qPrintable(describePort(r)),
-                    qPrintable(describeExpiry(r)));
+                    qPrintable(describeExpiry(r)), r.value(QLatin1String("raw_tcp")).toBool() ? "yes" : "-");
     }
 }
 
@@ -68,7 +69,7 @@ int ruleLs(Context &ctx, const Args &args)
 int ruleAdd(Context &ctx, const Args &args)
 {
     const QString usage = QStringLiteral("usage: airlockctl rule add (--sandbox NAME | --global) --action allow|deny "
-                                         "--host PATTERN [--port P] [--for DURATION]");
+                                         "--host PATTERN [--port P] [--for DURATION] [--raw-tcp]");
     QJsonObject params;
     const bool global = args.has(QStringLiteral("--global"));
     const bool sandbox = args.has(QStringLiteral("--sandbox"));
@@ -110,6 +111,8 @@ int ruleAdd(Context &ctx, const Args &args)
             return ctx.fail(why, kUsage);
         params.insert(QStringLiteral("for_s"), *seconds);
     }
+    if (args.has(QStringLiteral("--raw-tcp")))
+        params.insert(QStringLiteral("raw_tcp"), true); // the daemon says why a host without a port is refused
     const auto result = ctx.call(QStringLiteral("rule.add"), params);
     if (!result)
         return kFailed;
@@ -141,11 +144,13 @@ void registerRuleCommands(Registry &registry)
     registry.add({QStringLiteral("rule ls"), QStringLiteral("[NAME]"),
                   QStringLiteral("egress rules (of one sandbox plus the global ones)"), {}, {}, 0, 1, true, ruleLs});
     registry.add({QStringLiteral("rule add"),
-                  QStringLiteral("(--sandbox NAME | --global) --action allow|deny --host PATTERN [--port P] [--for DURATION]"),
-                  QStringLiteral("add an egress rule"),
+                  QStringLiteral("(--sandbox NAME | --global) --action allow|deny --host PATTERN [--port P] [--for DURATION] "
+                                 "[--raw-tcp]"),
+                  QStringLiteral("add an egress rule (--raw-tcp: the host:port may carry bytes that are neither TLS nor "
+                                 "HTTP for that host)"),
                   {QStringLiteral("--sandbox"), QStringLiteral("--action"), QStringLiteral("--host"), QStringLiteral("--port"),
                    QStringLiteral("--for")},
-                  {QStringLiteral("--global")}, 0, 0, true, ruleAdd});
+                  {QStringLiteral("--global"), QStringLiteral("--raw-tcp")}, 0, 0, true, ruleAdd});
     registry.add({QStringLiteral("rule rm"), QStringLiteral("ID"), QStringLiteral("remove an egress rule"), {}, {}, 1, 1, true, ruleRm});
 }
 

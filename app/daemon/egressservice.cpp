@@ -1,4 +1,5 @@
 #include "daemon/egressservice.h"
+#include "core/registrabledomain.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "api/peerpolicy.h"
@@ -90,6 +91,7 @@ Status EgressService::start()
     m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, m_upstream, m_ports.proxy,
                                                  [this](const FlowTarget &t) { return decideFlow(t); }, limits);
     m_proxy->setHandoff(m_handoff);
+    m_proxy->setAddressDecider([this](const FlowTarget &t) { return decideAddress(t); });
     m_dns->start();
     m_proxy->start();
 
@@ -234,13 +236,30 @@ int EgressService::pendingCount(const QString &name)
     return m_proxy && !name.isEmpty() ? int(m_proxy->pending(name).size()) : 0;
 }
 
+namespace {
+
+FlowVerdict flowVerdict(const Decision &d)
+{
+    FlowVerdict v;
+    v.rule = d.ruleId;
+    v.reason = d.reason;
+    v.rawTcp = d.rawTcp;
+    v.kind = d.verdict == Verdict::Allow ? FlowVerdict::Allow : d.verdict == Verdict::Deny ? FlowVerdict::Deny : FlowVerdict::Ask;
+    return v;
+}
+
+} // namespace
+
 FlowVerdict EgressService::decideFlow(const FlowTarget &t)
 {
     // Runs on the proxy's thread; the Policy is thread-safe.
     Target target;
     target.sandbox = t.sandbox;
     target.host = t.host;
-    target.ip = QHostAddress(t.ip);
+    // A flow to a name dialled a synthetic address: address rules are about real addresses,
+    // which decideAddress() sees once the name is allowed and resolved.
+    if (t.host.isEmpty())
+        target.ip = QHostAddress(t.ip);
     target.port = t.port;
     const Decision d = m_policy->decideAndConsume(target, QDateTime::currentDateTimeUtc());
     if (d.once && d.ruleId) {
@@ -248,11 +267,13 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
         const qint64 id = d.ruleId;
         QMetaObject::invokeMethod(&m_context, [this, id] { m_rules->consumed(id); }, Qt::QueuedConnection);
     }
-    FlowVerdict v;
-    v.rule = d.ruleId;
-    v.reason = d.reason;
-    v.kind = d.verdict == Verdict::Allow ? FlowVerdict::Allow : d.verdict == Verdict::Deny ? FlowVerdict::Deny : FlowVerdict::Ask;
-    return v;
+    return flowVerdict(d);
+}
+
+FlowVerdict EgressService::decideAddress(const FlowTarget &t)
+{
+    return flowVerdict(m_policy->decideAddress(Target{t.sandbox, QString(), QHostAddress(t.ip), t.port},
+                                               QDateTime::currentDateTimeUtc()));
 }
 
 void EgressService::onDropped(const DroppedPacket &p)
@@ -302,6 +323,25 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
         }
     }, Qt::QueuedConnection);
 }
+
+Result<QStringList> EgressService::decisionPatterns(const EgressEvent &item, const QString &match)
+{
+    if (item.host.isEmpty())
+        return QStringList{item.ip}; // a raw IP: the address the guest dialled is the real one
+    if (match == QLatin1String("host"))
+        return QStringList{item.host};
+    if (match == QLatin1String("domain")) {
+        const QStringList patterns = domainRulePatterns(item.host);
+        return patterns.isEmpty() ? QStringList{item.host} : patterns;
+    }
+    // The name is resolved only once allowed, so its real address is not known yet, and
+    // the synthetic one the guest dialled means another name after a restart.
+    return Error{QStringLiteral("the real address of %1 is not known before it is allowed").arg(item.host),
+                 QStringLiteral("choose --match host or domain; to allow by address, add an address rule for the real "
+                                "address (airlockctl rule add --host ADDRESS ...)"),
+                 rpc::InvalidParams};
+}
+
 
 void EgressService::registerMethods(ApiServer &api)
 {
@@ -383,6 +423,12 @@ void EgressService::decide(const Call &call)
         call.fail(rpc::InvalidParams, QStringLiteral("\"for_s\" must be a number of seconds >= 1"));
         return;
     }
+    const QJsonValue rawTcp = p.value(QLatin1String("raw_tcp"));
+    if (!(rawTcp.isUndefined() || rawTcp.isBool()) || (rawTcp.toBool() && scope == QLatin1String("once"))) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"raw_tcp\" must be true or false, and belongs to a lasting rule "
+                                                     "(scope sandbox or global), not to a once decision"));
+        return;
+    }
     const std::optional<EgressEvent> item = m_proxy->findPending(id);
     if (!item) {
         call.fail(rpc::NotFound, QStringLiteral("no pending request %1: it was already decided, timed out or its "
@@ -393,26 +439,29 @@ void EgressService::decide(const Call &call)
     qint64 ruleId = 0;
     QString reason = QStringLiteral("%1 once by uid %2").arg(allowIt ? QStringLiteral("allowed") : QStringLiteral("denied")).arg(call.peer().uid);
     if (scope != QLatin1String("once")) {
-        Rule rule;
-        rule.sandbox = scope == QLatin1String("sandbox") ? item->sandbox : QString();
-        rule.owner = call.peer().uid;
-        rule.allow = allowIt;
-        rule.port = item->port;
-        QString pattern = item->host.isEmpty() || match == QLatin1String("ip") ? item->ip : item->host;
-        if (match == QLatin1String("domain") && !item->host.isEmpty()) {
-            const QStringList labels = item->host.split(QLatin1Char('.'));
-            pattern = QStringLiteral("*.") + (labels.size() > 2 ? labels.mid(1).join(QLatin1Char('.')) : item->host);
+        Result<QStringList> patterns = decisionPatterns(*item, match);
+        if (!patterns)
+            return call.fail(patterns.error());
+        QList<Rule> rules;
+        for (const QString &pattern : *patterns) {
+            Rule rule;
+            rule.sandbox = scope == QLatin1String("sandbox") ? item->sandbox : QString();
+            rule.owner = call.peer().uid;
+            rule.allow = allowIt;
+            rule.port = item->port;
+            rule.pattern = pattern;
+            rule.rawTcp = rawTcp.toBool(false);
+            if (forS.isDouble())
+                rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
+            rules.append(rule);
         }
-        rule.pattern = pattern;
-        if (forS.isDouble())
-            rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
-        Result<Rule> added = m_rules->add(rule);
+        Result<QList<Rule>> added = m_rules->addAll(rules);
         if (!added) {
             call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
             return;
         }
-        ruleId = added->id;
-        reason = QStringLiteral("rule %1: %2 %3 (%4)").arg(ruleId).arg(action, pattern, scope);
+        ruleId = added->constFirst().id;
+        reason = QStringLiteral("rule %1: %2 %3 (%4)").arg(ruleId).arg(action, patterns->join(QStringLiteral(" + ")), scope);
     }
     if (!m_proxy->decide(id, allowIt, ruleId, reason)) {
         call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));

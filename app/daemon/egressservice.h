@@ -69,7 +69,10 @@ private:
     void decide(const Call &call);
     void onDropped(const DroppedPacket &packet);
     void publish(const std::vector<EgressEvent> &events);
+    // The rule patterns an egress.decide "match" (host | domain | ip) stands for.
+    static Result<QStringList> decisionPatterns(const EgressEvent &item, const QString &match);
     FlowVerdict decideFlow(const FlowTarget &target);
+    FlowVerdict decideAddress(const FlowTarget &resolved);
 
     DaemonConfig m_config;
     Store &m_store;

@@ -149,6 +149,7 @@ QJsonObject RuleService::toJson(const Rule &r)
         {QStringLiteral("port"), r.port},
         {QStringLiteral("expires"), r.expires.isValid() ? QJsonValue(r.expires.toUTC().toString(Qt::ISODate)) : QJsonValue()},
         {QStringLiteral("once"), r.once},
+        {QStringLiteral("raw_tcp"), r.rawTcp},
         {QStringLiteral("owner_uid"), qint64(r.owner)},
     };
 }
@@ -184,7 +185,7 @@ void RuleService::add(const Call &call)
     for (auto it = p.begin(); it != p.end(); ++it) {
         static const QStringList known{QStringLiteral("sandbox"), QStringLiteral("global"), QStringLiteral("action"),
                                        QStringLiteral("host"), QStringLiteral("port"), QStringLiteral("for_s"),
-                                       QStringLiteral("once")};
+                                       QStringLiteral("once"), QStringLiteral("raw_tcp")};
         if (!known.contains(it.key()))
             return call.fail(invalid(what, QStringLiteral("unknown parameter \"%1\" (known: %2)").arg(it.key(), known.join(QStringLiteral(", ")))));
     }
@@ -230,7 +231,11 @@ void RuleService::add(const Call &call)
     if (!once.isUndefined() && !once.isBool())
         return call.fail(invalid(what, QStringLiteral("\"once\" must be true or false")));
     rule.once = once.toBool(false);
-    if (Status s = Policy::validate(rule); !s)
+    const QJsonValue rawTcp = p.value(QLatin1String("raw_tcp"));
+    if (!rawTcp.isUndefined() && !rawTcp.isBool())
+        return call.fail(invalid(what, QStringLiteral("\"raw_tcp\" must be true or false")));
+    rule.rawTcp = rawTcp.toBool(false);
+    if (Status s = Policy::validateNew(rule); !s)
         return call.fail(s.error());
 
     const PeerPolicy *peers = &m_daemon.api().policy(); // global rules: only administrators got here

@@ -211,6 +211,10 @@ CREATE TRIGGER egress_events_forget_sandbox AFTER DELETE ON sandboxes BEGIN UPDA
         {3, QStringLiteral("images record who built them"), QStringLiteral(R"SQL(
 ALTER TABLE images ADD COLUMN owner_uid INTEGER
 )SQL")},
+        // A rule may let its host:port carry bytes the broker cannot verify (Rule::rawTcp).
+        {4, QStringLiteral("rules.raw_tcp"), QStringLiteral(R"SQL(
+ALTER TABLE rules ADD COLUMN raw_tcp INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }

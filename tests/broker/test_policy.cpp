@@ -1,6 +1,11 @@
 // Host patterns and the policy's precedence, as a table a reviewer can read.
+#include "core/registrabledomain.h"
 #include "hostpattern.h"
 #include "policy.h"
+#include "upstreamaddress.h"
+#include "upstreamresolver.h"
+
+#include <future>
 
 #include <QTest>
 #include <QThread>
@@ -44,6 +49,17 @@ private Q_SLOTS:
     void onceRuleIsConsumedExactlyOnce();
     void invalidRuleRefused();
     void reasonNamesTheRule();
+    // The address dialled is checked; rules mean what they say.
+    void numericAndSingleLabelNamesRefused_data();
+    void numericAndSingleLabelNamesRefused();
+    void upstreamResolverRefusesNumericNames();
+    void forbiddenUpstreamAddresses_data();
+    void forbiddenUpstreamAddresses();
+    void addressRulesSeeOnlyRealAddresses();
+    void syntheticAddressRulesRefused();
+    void domainChoiceFollowsThePublicSuffixList_data();
+    void domainChoiceFollowsThePublicSuffixList();
+    void rawTcpRules();
 };
 
 void TestPolicy::patternMatches_data()
@@ -267,6 +283,151 @@ void TestPolicy::reasonNamesTheRule()
     QCOMPARE(d.reason, QStringLiteral("rule 7: allow *.npmjs.org port 443 (global)"));
     const Decision none = policy.decide(target("", 22, "192.0.2.1"), kNow);
     QCOMPARE(none.reason, QStringLiteral("no rule matches 192.0.2.1 port 22"));
+}
+
+void TestPolicy::numericAndSingleLabelNamesRefused_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("refused");
+    for (const char *n : {"2130706433", "0x7f.1", "127.1", "0177.0.0.1", "127.0.0.1", "0x7f000001", "10.1", "1.2.3.4.",
+                          "example.123", "a.b.0x1f", "localhost", "intranet", "LOCALHOST.", "::1"})
+        QTest::newRow(n) << QString::fromLatin1(n) << true;
+    for (const char *n : {"example.com", "1password.com", "123.example.org", "0x7f.example.net", "a.b.c.d.e", "xn--bcher-kva.de"})
+        QTest::newRow(n) << QString::fromLatin1(n) << false;
+}
+
+void TestPolicy::numericAndSingleLabelNamesRefused()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, refused);
+    QCOMPARE(!refusedName(name).isEmpty(), refused);
+}
+
+void TestPolicy::upstreamResolverRefusesNumericNames()
+{
+    // Defence in depth: even asked, the resolver never turns 2130706433 into 127.0.0.1.
+    UpstreamResolver resolver;
+    for (const QString &name : {QStringLiteral("2130706433"), QStringLiteral("0x7f.1"), QStringLiteral("localhost")}) {
+        std::promise<std::pair<quint32, QString>> got;
+        resolver.resolve(name, [&](quint32 ip, QString why) { got.set_value({ip, why}); });
+        const auto [ip, why] = got.get_future().get();
+        QCOMPARE(ip, quint32(0));
+        QVERIFY2(!why.isEmpty(), qPrintable(name));
+    }
+}
+
+void TestPolicy::forbiddenUpstreamAddresses_data()
+{
+    QTest::addColumn<QString>("ip");
+    QTest::addColumn<bool>("forbidden");
+    QTest::addColumn<bool>("never");
+    QTest::newRow("loopback") << QStringLiteral("127.0.0.1") << true << false;
+    QTest::newRow("loopback /8") << QStringLiteral("127.200.0.9") << true << false;
+    QTest::newRow("metadata") << QStringLiteral("169.254.169.254") << true << false;
+    QTest::newRow("rfc1918 10") << QStringLiteral("10.1.2.3") << true << false;
+    QTest::newRow("rfc1918 172") << QStringLiteral("172.20.0.1") << true << false;
+    QTest::newRow("rfc1918 192") << QStringLiteral("192.168.1.1") << true << false;
+    QTest::newRow("cgnat") << QStringLiteral("100.64.0.1") << true << false;
+    QTest::newRow("this host") << QStringLiteral("0.0.0.0") << true << true;
+    QTest::newRow("multicast") << QStringLiteral("224.0.0.1") << true << true;
+    QTest::newRow("broadcast") << QStringLiteral("255.255.255.255") << true << true;
+    QTest::newRow("synthetic") << QStringLiteral("198.18.0.5") << true << true;
+    QTest::newRow("v4-mapped loopback") << QStringLiteral("::ffff:127.0.0.1") << true << false;
+    QTest::newRow("v6 loopback") << QStringLiteral("::1") << true << false;
+    QTest::newRow("v6 link-local") << QStringLiteral("fe80::1") << true << false;
+    QTest::newRow("v6 ula") << QStringLiteral("fd00::1") << true << false;
+    QTest::newRow("public") << QStringLiteral("203.0.113.7") << false << false;
+    QTest::newRow("public v6") << QStringLiteral("2001:db8::7") << false << false;
+    QTest::newRow("cgnat edge") << QStringLiteral("100.128.0.1") << false << false;
+}
+
+void TestPolicy::forbiddenUpstreamAddresses()
+{
+    QFETCH(QString, ip);
+    QFETCH(bool, forbidden);
+    QFETCH(bool, never);
+    UpstreamAddressCheck check;
+    QCOMPARE(!check.why(QHostAddress(ip)).isEmpty(), forbidden);
+    QCOMPARE(UpstreamAddressCheck::neverDialled(QHostAddress(ip)), never);
+}
+
+void TestPolicy::addressRulesSeeOnlyRealAddresses()
+{
+    Policy policy;
+    QVERIFY(policy.setRules({rule(1, "*", true), rule(2, "127.0.0.1", true, "", 8080), rule(3, "10.0.0.0/8", false),
+                             rule(4, "10.1.0.0/16", true, "box"), rule(5, "example.com", true)}).ok());
+    // Only address patterns answer for a resolved address; `*` and names never open one.
+    QCOMPARE(policy.decideAddress(target("", 80, "203.0.113.1"), kNow).verdict, Verdict::Ask);
+    const Decision loop = policy.decideAddress(target("", 8080, "127.0.0.1"), kNow);
+    QCOMPARE(loop.verdict, Verdict::Allow);
+    QCOMPARE(loop.ruleId, qint64(2));
+    QCOMPARE(policy.decideAddress(target("", 8081, "127.0.0.1"), kNow).verdict, Verdict::Ask);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.9.0.1"), kNow).verdict, Verdict::Deny);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1"), kNow).verdict, Verdict::Allow);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1", "other"), kNow).verdict, Verdict::Deny);
+}
+
+void TestPolicy::syntheticAddressRulesRefused()
+{
+    for (const char *p : {"198.18.0.5", "198.19.255.1", "198.18.0.0/15", "198.18.4.0/24", "::ffff:198.18.0.9"}) {
+        const Status s = Policy::validateNew(rule(0, p, true));
+        QVERIFY2(!s.ok(), p);
+        QVERIFY2(s.error().message().contains(QLatin1String("synthetic")), qPrintable(s.error().message()));
+        QVERIFY2(s.error().why.contains(QLatin1String("real address")), qPrintable(s.error().why));
+    }
+    for (const char *p : {"198.17.0.1", "198.20.0.1", "198.0.0.0/8", "example.com"})
+        QVERIFY2(Policy::validateNew(rule(0, p, true)).ok(), p);
+}
+
+void TestPolicy::domainChoiceFollowsThePublicSuffixList_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QStringList>("patterns");
+    QTest::newRow("co.uk") << QStringLiteral("www.bbc.co.uk") << QStringList{QStringLiteral("*.bbc.co.uk")};
+    QTest::newRow("github.io") << QStringLiteral("a.b.github.io") << QStringList{QStringLiteral("*.b.github.io")};
+    QTest::newRow("registrable") << QStringLiteral("example.com") << QStringList{QStringLiteral("example.com"), QStringLiteral("*.example.com")};
+    QTest::newRow("deep") << QStringLiteral("x.y.api.example.com.") << QStringList{QStringLiteral("*.example.com")};
+    QTest::newRow("suffix itself") << QStringLiteral("co.uk") << QStringList{QStringLiteral("co.uk")};
+    QTest::newRow("private suffix itself") << QStringLiteral("github.io") << QStringList{QStringLiteral("github.io")};
+    QTest::newRow("ip") << QStringLiteral("203.0.113.9") << QStringList{};
+    QTest::newRow("single label") << QStringLiteral("intranet") << QStringList{};
+}
+
+void TestPolicy::domainChoiceFollowsThePublicSuffixList()
+{
+    QFETCH(QString, host);
+    QFETCH(QStringList, patterns);
+    QCOMPARE(domainRulePatterns(host), patterns);
+    for (const QString &p : patterns)
+        QVERIFY2(HostPattern::parse(p), qPrintable(p)); // every answer is a valid rule
+}
+
+void TestPolicy::rawTcpRules()
+{
+    Rule raw = rule(1, "db.example.com", true, "", 5432);
+    raw.rawTcp = true;
+    QVERIFY(Policy::validateNew(raw).ok());
+    Rule rawIp = rule(2, "203.0.113.5", true, "", 22);
+    rawIp.rawTcp = true;
+    QVERIFY(Policy::validateNew(rawIp).ok());
+    for (const char *p : {"*", "*.example.com", "203.0.113.0/24"}) {
+        Rule broad = rule(3, p, true, "", 5432);
+        broad.rawTcp = true;
+        const Status s = Policy::validateNew(broad);
+        QVERIFY2(!s.ok(), p);
+        QVERIFY2(s.error().why.contains(QLatin1String("covers many hosts")), qPrintable(s.error().why));
+    }
+    Rule noPort = rule(4, "db.example.com", true);
+    noPort.rawTcp = true;
+    const Status s = Policy::validateNew(noPort);
+    QVERIFY(!s.ok());
+    QVERIFY2(s.error().why.contains(QLatin1String("--port")), qPrintable(s.error().why));
+
+    Policy policy;
+    QVERIFY(policy.setRules({raw, rule(5, "*.example.com", true)}).ok());
+    QVERIFY(policy.decide(target("db.example.com", 5432), kNow).rawTcp);
+    QVERIFY(!policy.decide(target("db.example.com", 5433), kNow).rawTcp);
+    QVERIFY(!policy.decide(target("www.example.com", 5432), kNow).rawTcp);
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)

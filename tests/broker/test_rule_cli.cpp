@@ -35,6 +35,8 @@ private Q_SLOTS:
     void badInput();
     void rulesSurviveRestart();
     void nonRootSeesOnlyOwnRules();
+    void rawTcpRules();
+    void syntheticAddressRuleRefused();
 
 private:
     void startDaemon();
@@ -323,6 +325,51 @@ void TestRuleCli::nonRootSeesOnlyOwnRules()
     QCOMPARE(rm.exitCode, 1);
     QVERIFY2(rm.err.contains(QStringLiteral("rule %1 belongs to another user").arg(rootId)), qPrintable(rm.err));
     QCOMPARE(run(true, {QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).json().array().size(), 2);
+}
+
+void TestRuleCli::rawTcpRules()
+{
+    const QStringList base{QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--global"), QStringLiteral("--action"),
+                           QStringLiteral("allow"), QStringLiteral("--host")};
+    const Run add = ctl(QStringList{QStringLiteral("--json")} + base +
+                        QStringList{QStringLiteral("db.example.com"), QStringLiteral("--port"), QStringLiteral("5432"), QStringLiteral("--raw-tcp")});
+    QVERIFY2(add.exitCode == 0, qPrintable(add.err));
+    QCOMPARE(add.json().object().value(QLatin1String("raw_tcp")), QJsonValue(true));
+    const qint64 id = add.json().object().value(QLatin1String("id")).toInteger();
+    const Run ls = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    bool listed = false;
+    for (const QJsonValue &v : ls.json().array()) {
+        const QJsonObject r = v.toObject();
+        QVERIFY2(r.value(QLatin1String("raw_tcp")).isBool(), ls.out.constData());
+        listed = listed || (r.value(QLatin1String("id")).toInteger() == id && r.value(QLatin1String("raw_tcp")).toBool());
+    }
+    QVERIFY2(listed, ls.out.constData());
+    const Run text = ctl({QStringLiteral("rule"), QStringLiteral("ls")});
+    QVERIFY2(text.out.contains("RAW-TCP"), text.out.constData());
+    QVERIFY2(text.out.contains("yes"), text.out.constData());
+    // Raw TCP to "everything", a wildcard, or any port of a host: refused, saying why.
+    const Run noPort = ctl(base + QStringList{QStringLiteral("db.example.com"), QStringLiteral("--raw-tcp")});
+    QCOMPARE(noPort.exitCode, 1);
+    QVERIFY2(noPort.err.contains(QStringLiteral("give --port")), qPrintable(noPort.err));
+    const Run wildcard = ctl(base + QStringList{QStringLiteral("*.example.com"), QStringLiteral("--port"), QStringLiteral("22"),
+                                                QStringLiteral("--raw-tcp")});
+    QCOMPARE(wildcard.exitCode, 1);
+    QVERIFY2(wildcard.err.contains(QStringLiteral("covers many hosts")), qPrintable(wildcard.err));
+    const Run any = ctl(base + QStringList{QStringLiteral("*"), QStringLiteral("--port"), QStringLiteral("22"), QStringLiteral("--raw-tcp")});
+    QCOMPARE(any.exitCode, 1);
+    QCOMPARE(ctl({QStringLiteral("rule"), QStringLiteral("rm"), QString::number(id)}).exitCode, 0);
+}
+
+void TestRuleCli::syntheticAddressRuleRefused()
+{
+    for (const QString &pattern : {QStringLiteral("198.18.0.9"), QStringLiteral("198.18.0.0/16")}) {
+        const Run r = ctl({QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--global"), QStringLiteral("--action"),
+                           QStringLiteral("allow"), QStringLiteral("--host"), pattern});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("synthetic address")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("write a rule for the name")), qPrintable(r.err));
+    }
+    QVERIFY(!ctl({QStringLiteral("rule"), QStringLiteral("ls")}).out.contains("198.18."));
 }
 
 QTEST_GUILESS_MAIN(TestRuleCli)

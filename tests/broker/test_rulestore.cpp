@@ -52,6 +52,8 @@ private Q_SLOTS:
     void listForSandboxIncludesGlobal();
     void presetAppliedAllOrNothing();
     void syncKeepsRulesAddedMeanwhile();
+    void rawTcpStoredAndMigrated();
+    void syntheticAddressRuleRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -266,6 +268,57 @@ void TestRuleStore::syncKeepsRulesAddedMeanwhile()
     QVERIFY(policy.add(newer).ok());
     QCOMPARE(*worker.syncRemovals(), 0);
     QCOMPARE(policy.rules().size(), 2);
+}
+
+void TestRuleStore::rawTcpStoredAndMigrated()
+{
+    {
+        // A database made before raw TCP rules existed: schema step 1 only, one rule in it.
+        auto old = Store::open(m_path, {Store::migrations().front()});
+        QVERIFY2(old, qPrintable(old.error().message()));
+        QSqlQuery q(old->db());
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO rules (owner_uid, action, pattern, port, once, created) "
+                                      "VALUES (1000, 'allow', 'old.example.com', 443, 0, 'now')")));
+    }
+    {
+        auto store = Store::open(m_path);
+        QVERIFY2(store, qPrintable(store.error().message()));
+        Policy policy;
+        RuleStore rules(*store, policy);
+        QVERIFY(rules.load());
+        QCOMPARE(policy.rules().size(), 1);
+        QVERIFY(!policy.rules().constFirst().rawTcp); // migrated rows are not raw TCP
+        Rule raw = makeRule("", "db.example.com", true, 5432);
+        raw.rawTcp = true;
+        Result<Rule> added = rules.add(raw);
+        QVERIFY2(added, qPrintable(added.error().message()));
+        QVERIFY(added->rawTcp);
+        Rule broad = makeRule("", "*.example.com", true, 5432);
+        broad.rawTcp = true;
+        QVERIFY(!rules.add(broad));
+    }
+    auto store = Store::open(m_path);
+    Policy policy;
+    RuleStore rules(*store, policy);
+    QVERIFY(rules.load());
+    const Result<QList<Rule>> all = rules.list();
+    QVERIFY(all);
+    QCOMPARE(all->size(), 2);
+    QVERIFY(!all->at(0).rawTcp);
+    QVERIFY(all->at(1).rawTcp);
+    QVERIFY(policy.decide(Target{QStringLiteral("box"), QStringLiteral("db.example.com"), {}, 5432}, QDateTime::currentDateTimeUtc()).rawTcp);
+}
+
+void TestRuleStore::syntheticAddressRuleRefused()
+{
+    auto store = Store::open(m_path);
+    Policy policy;
+    RuleStore rules(*store, policy);
+    QVERIFY(rules.load());
+    const Result<Rule> r = rules.add(makeRule("", "198.18.0.7", true, 443));
+    QVERIFY(!r);
+    QVERIFY2(r.error().message().contains(QLatin1String("synthetic")), qPrintable(r.error().message()));
+    QVERIFY(rules.list()->isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRuleStore)

@@ -22,8 +22,9 @@ void inNamespace(const QString &ns, const std::function<void()> &work);
 // namespace of its own, never the host's (`ctestFilter` picks the test for the hint).
 QString missingVmTestPrerequisite(const QString &test, const QString &rootFor, const QString &ctestFilter);
 
-// "The outside" of a VM test on this namespace's own loopback: an address the guests' traffic
-// is routed to through the broker. One an earlier run left behind is taken over.
+// An address on this namespace's own loopback. NOT an "outside" for the broker: an address of
+// airlockd's own namespace is the host itself, which it never dials unless an address rule
+// opens it (use OutsideNamespace). One an earlier run left behind is taken over.
 class LoopbackAddress {
 public:
     bool add(const QString &ipv4, QString *error);

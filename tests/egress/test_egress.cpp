@@ -3,8 +3,9 @@
 // its libvirt bridge. The test process itself moves into the broker namespace and runs the
 // real EgressService there (nftables table, resolver, proxy, event log, API socket);
 // airlockctl talks to it; curl and raw sockets play the guest. An upstream test server
-// listens on 203.0.113.10, an address on the broker namespace's loopback. Every packet stays
-// inside the two namespaces the test creates.
+// listens on 203.0.113.10 in an "outside" namespace reached over a veth pair (an address on
+// the broker's own loopback would be the host itself, which the broker never dials). Every
+// packet stays inside the namespaces the test creates.
 #include "api/apiserver.h"
 #include "core/config.h"
 #include "core/store.h"
@@ -49,6 +50,7 @@ constexpr quint32 kGateway = 0x0A630001;   // 10.99.0.1
 constexpr quint32 kGuest = 0x0A630002;     // 10.99.0.2
 const QString kUpstream = QStringLiteral("203.0.113.10");
 const QString kOutsideResolver = QStringLiteral("198.51.100.53"); // TEST-NET-2: never a real host
+const QString kOwnAddress = QStringLiteral("203.0.113.77"); // on the broker's loopback: "the host itself"
 
 QByteArray dnsQuery(const QString &name, quint16 type, quint16 id = 0x1234)
 {
@@ -172,6 +174,7 @@ private:
     std::unique_ptr<RuleStore> m_rules;
     HeldHandoff m_held; // outlives m_egress
     std::unique_ptr<EgressService> m_egress;
+    OutsideNamespace m_outside;  // holds 203.0.113.10
     RecordingHttpServer m_server{QByteArrayLiteral("hello from upstream\n")}; // the "internet": 203.0.113.10:80
     quint32 m_allowedAddress = 0;
     qint64 m_denyRule = 0;
@@ -208,6 +211,21 @@ private:
             QTest::qWait(50);
         } while (t.elapsed() < ms);
         return {};
+    }
+    // The id of the pending item for `host`, waiting up to 10 s for it; 0 when none came.
+    qint64 waitPendingId(const QString &host)
+    {
+        QElapsedTimer t;
+        t.start();
+        do {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            for (const QJsonValue &v : QJsonDocument::fromJson(out).array())
+                if (v.toObject().value(QLatin1String("host")).toString() == host)
+                    return v.toObject().value(QLatin1String("id")).toInteger();
+            QTest::qWait(100);
+        } while (t.elapsed() < 10000);
+        return 0;
     }
     static bool sh(const QStringList &argv)
     {
@@ -253,7 +271,10 @@ private Q_SLOTS:
         QVERIFY2(enter(m_brokerNs), "cannot enter the broker namespace");
         const QStringList setup[] = {
             {ip, QStringLiteral("link"), QStringLiteral("set"), QStringLiteral("lo"), QStringLiteral("up")},
-            {ip, QStringLiteral("addr"), QStringLiteral("add"), kUpstream + QStringLiteral("/32"), QStringLiteral("dev"), QStringLiteral("lo")},
+            // Where a name may lead that the broker must never dial (see namesLeadingToTheHost...).
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("169.254.169.254/32"), QStringLiteral("dev"), QStringLiteral("lo")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.77.0.1/32"), QStringLiteral("dev"), QStringLiteral("lo")},
+            {ip, QStringLiteral("addr"), QStringLiteral("add"), kOwnAddress + QStringLiteral("/32"), QStringLiteral("dev"), QStringLiteral("lo")},
             {ip, QStringLiteral("link"), QStringLiteral("add"), kBridge, QStringLiteral("type"), QStringLiteral("bridge")},
             {ip, QStringLiteral("addr"), QStringLiteral("add"), QStringLiteral("10.99.0.1/24"), QStringLiteral("dev"), kBridge},
             {ip, QStringLiteral("link"), QStringLiteral("set"), kBridge, QStringLiteral("up")},
@@ -302,10 +323,16 @@ private Q_SLOTS:
         resolv.write("nameserver " + kOutsideResolver.toLatin1() + "\noptions timeout:2 attempts:1\n");
         resolv.close();
 
-        QVERIFY2(m_server.start(kUpstream, 80), "cannot start the upstream test server on 203.0.113.10:80");
+        QString error;
+        QVERIFY2(m_outside.create(QStringLiteral("eg"), kUpstream, QStringLiteral("192.0.2.0"), &error), qPrintable(error));
+        bool serving = false;
+        inNamespace(m_outside.name(), [&] { serving = m_server.start(kUpstream, 80); });
+        QVERIFY2(serving, "cannot start the upstream test server on 203.0.113.10:80");
         QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
         QVERIFY(hosts.open(QIODevice::WriteOnly));
-        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test held.test\n");
+        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test held.test db.choose.test\n");
+        hosts.write("127.0.0.1 loop.hole.test\n169.254.169.254 metadata.hole.test\n10.77.0.1 lan.hole.test\n" +
+                    kOwnAddress.toLatin1() + " own.hole.test\n");
         hosts.close();
 
         DaemonConfig config = DaemonConfig::defaults();
@@ -363,6 +390,7 @@ private Q_SLOTS:
             m_egress->stop();
         }
         m_server.stop();
+        m_outside.remove();
         if (m_egress)
             NftRuleset(BrokerPorts{}, NftRuleset::kDefaultLogGroup, m_egress->nftTable()).remove();
         removeNamespaces();
@@ -616,7 +644,9 @@ private Q_SLOTS:
     void otherUdpIcmpAndIpv6AreDroppedAndRecorded()
     {
         Sentinel udp;
-        QVERIFY(udp.start(SOCK_DGRAM, kUpstream, 9999));
+        bool listening = false;
+        inNamespace(m_outside.name(), [&] { listening = udp.start(SOCK_DGRAM, kUpstream, 9999); });
+        QVERIFY(listening);
         Sentinel hostUdp;
         QVERIFY(hostUdp.start(SOCK_DGRAM, ipString(kGateway), 5555));
         bool icmpAnswered = false;
@@ -909,6 +939,155 @@ private Q_SLOTS:
         for (int fd : guests)
             ::close(fd);
         m_held.end(size_t(limit));
+    }
+
+    // ---- The address dialled is checked: numeric names, the host itself, address rules ----
+
+    void numericAndSingleLabelNamesGetNoAddress()
+    {
+        // inet_aton would turn each of these into 127.0.0.1 (or a LAN lookup) with no DNS at all.
+        for (const QString &name : {QStringLiteral("2130706433"), QStringLiteral("0x7f.1"), QStringLiteral("127.1"),
+                                    QStringLiteral("0177.0.0.1"), QStringLiteral("127.0.0.1"), QStringLiteral("example.0x7f"),
+                                    QStringLiteral("localhost"), QStringLiteral("intranet")}) {
+            for (quint16 type : {quint16(1), quint16(28)}) {
+                const DnsReply r = askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(name, type));
+                QVERIFY2(r.received, qPrintable(name));
+                QCOMPARE(r.rcode, 5); // REFUSED
+                QCOMPARE(r.answers, 0);
+            }
+            const QJsonObject e = waitEvent([&](const QJsonObject &o) {
+                return o.value(QLatin1String("proto")).toString() == QLatin1String("dns") &&
+                       o.value(QLatin1String("host")).toString() == name;
+            });
+            QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+            const QString reason = e.value(QLatin1String("reason")).toString();
+            QVERIFY2(reason.contains(QLatin1String("numeric")) || reason.contains(QLatin1String("single-label")) ||
+                         reason.contains(QLatin1String("an address, not a name")), qPrintable(reason));
+        }
+        // An ordinary name still gets its synthetic address.
+        QCOMPARE(askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("1password.test"), 1)).rcode, 0);
+    }
+
+    void namesLeadingToTheHostAreRefusedUnlessAnAddressRuleOpensThem()
+    {
+        // A name allowed by a wildcard, whose real address is the host (loopback, the metadata
+        // address, a LAN address, an address of the broker's own namespace): never dialled.
+        Rule wildcard;
+        wildcard.allow = true;
+        wildcard.pattern = QStringLiteral("*.hole.test");
+        Result<Rule> w = m_rules->add(wildcard);
+        QVERIFY(w);
+        struct Hole {
+            QString name, ip;
+            quint16 port;
+        };
+        const QList<Hole> holes{{QStringLiteral("loop.hole.test"), QStringLiteral("127.0.0.1"), 18080},
+                                {QStringLiteral("metadata.hole.test"), QStringLiteral("169.254.169.254"), 80},
+                                {QStringLiteral("lan.hole.test"), QStringLiteral("10.77.0.1"), 80},
+                                {QStringLiteral("own.hole.test"), kOwnAddress, 80}};
+        for (const Hole &h : holes) {
+            RecordingHttpServer service(QByteArrayLiteral("host service\n"));
+            QVERIFY2(service.start(h.ip, h.port), qPrintable(h.ip));
+            const QString url = QStringLiteral("http://%1:%2/steal").arg(h.name).arg(h.port);
+            QByteArray out;
+            curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"), url}, &out);
+            QVERIFY2(out.endsWith("\n403"), qPrintable(h.name + QStringLiteral(": ") + QString::fromUtf8(out)));
+            QVERIFY2(service.requests().isEmpty(), qPrintable(h.name + QStringLiteral(" reached ") + h.ip));
+            const QJsonObject e = waitEvent([&](const QJsonObject &o) {
+                return o.value(QLatin1String("host")).toString() == h.name && o.value(QLatin1String("decision")).toString() == QLatin1String("denied");
+            });
+            QVERIFY2(e.value(QLatin1String("reason")).toString().contains(QLatin1String("is not dialled")),
+                     qPrintable(h.name + QStringLiteral(": ") + e.value(QLatin1String("reason")).toString()));
+
+            // The person means it: an explicit address rule for the real address opens it.
+            Rule opener;
+            opener.allow = true;
+            opener.pattern = h.ip;
+            opener.port = h.port;
+            Result<Rule> o = m_rules->add(opener);
+            QVERIFY(o);
+            out.clear();
+            QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), url}, &out), 0);
+            QCOMPARE(out, QByteArray("host service\n"));
+            QCOMPARE(service.requests().size(), 1);
+            QVERIFY(m_rules->remove(o->id));
+        }
+        // A deny rule on the real address closes a name that an allow rule opened by name.
+        RecordingHttpServer lan(QByteArrayLiteral("lan\n"));
+        QVERIFY(lan.start(QStringLiteral("10.77.0.1"), 8081));
+        Rule openBlock;
+        openBlock.allow = true;
+        openBlock.pattern = QStringLiteral("10.77.0.0/16");
+        Result<Rule> ob = m_rules->add(openBlock);
+        Rule closeOne;
+        closeOne.allow = false;
+        closeOne.pattern = QStringLiteral("10.77.0.1");
+        Result<Rule> co = m_rules->add(closeOne);
+        QVERIFY(ob && co);
+        QByteArray out;
+        curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+              QStringLiteral("http://lan.hole.test:8081/")}, &out);
+        QVERIFY2(out.endsWith("\n403"), out.constData());
+        QVERIFY(lan.requests().isEmpty());
+        QVERIFY(m_rules->remove(co->id));
+        QVERIFY(m_rules->remove(ob->id));
+        QVERIFY(m_rules->remove(w->id));
+    }
+
+    void decisionsNeverMakeSyntheticAddressRules()
+    {
+        // A pending flow to a name: the "ip" choice would be the synthetic address; refused.
+        m_egress->proxy().setHoldTimeoutMs(30000);
+        QProcess guest;
+        guest.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://www.choose.test/")});
+        QVERIFY(guest.waitForStarted());
+        const qint64 id = waitPendingId(QStringLiteral("www.choose.test"));
+        QVERIFY(id);
+        QByteArray err;
+        QCOMPARE(run(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("egress"),
+                                                             QStringLiteral("allow"), QString::number(id), QStringLiteral("--scope"),
+                                                             QStringLiteral("global"), QStringLiteral("--match"), QStringLiteral("ip")},
+                     nullptr, 10000, &err), 1);
+        QVERIFY2(err.contains("real address of www.choose.test is not known"), err.constData());
+        // "domain" follows the Public Suffix List: the registrable domain choose.test and below.
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(id), QStringLiteral("--scope"),
+                      QStringLiteral("global"), QStringLiteral("--match"), QStringLiteral("domain")}), 0);
+        QStringList patterns;
+        const Result<QList<Rule>> all = m_rules->list();
+        QVERIFY(all);
+        for (const Rule &r : *all)
+            if (r.pattern.contains(QLatin1String("choose.test"))) {
+                patterns << r.pattern;
+                QVERIFY(m_rules->remove(r.id));
+            }
+        QCOMPARE(patterns, (QStringList{QStringLiteral("*.choose.test")}));
+        guest.waitForFinished(10000);
+
+        // A lasting decision may let the host:port carry raw TCP; a once decision may not.
+        QProcess raw;
+        raw.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                         QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                         QStringLiteral("http://db.choose.test:5432/")});
+        QVERIFY(raw.waitForStarted());
+        const qint64 rawId = waitPendingId(QStringLiteral("db.choose.test"));
+        QVERIFY(rawId);
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(rawId), QStringLiteral("--raw-tcp")}), 1);
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(rawId), QStringLiteral("--scope"),
+                      QStringLiteral("sandbox"), QStringLiteral("--raw-tcp")}), 2); // deny knows no --raw-tcp
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(rawId), QStringLiteral("--scope"),
+                      QStringLiteral("global"), QStringLiteral("--raw-tcp")}), 0);
+        const Result<QList<Rule>> after = m_rules->list();
+        QVERIFY(after);
+        bool stored = false;
+        for (const Rule &r : *after)
+            if (r.pattern == QLatin1String("db.choose.test")) {
+                stored = r.rawTcp && r.port == 5432 && r.isGlobal();
+                QVERIFY(m_rules->remove(r.id));
+            }
+        QVERIFY2(stored, "the decision did not store a raw TCP rule for db.choose.test:5432");
+        raw.waitForFinished(10000);
     }
 };
 

@@ -5,8 +5,9 @@
 // end to end; an ask is answered from the CLI while the guest's curl waits.
 //
 // Runs inside the network namespace of the tests (CI: `ip netns exec airlock-test ctest`),
-// where libvirtd and its bridges live. The "outside" is 203.0.113.20, an address this test
-// puts on that namespace's loopback (and removes); nothing here sends a packet anywhere else.
+// where libvirtd and its bridges live. The "outside" is 203.0.113.20 in a namespace of its own
+// reached over a veth pair (an address of airlockd's own namespace is the host itself, which
+// the broker never dials); nothing here sends a packet anywhere else.
 #include "daemonharness.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
@@ -46,7 +47,7 @@ private:
     QTemporaryDir m_dir;
     RecordingHttpServer m_upstream{QByteArrayLiteral("hello from upstream\n")};
     RecordingHttpServer m_tlsUpstream; // port 443: must never see a fronted ClientHello
-    airlock::test::LoopbackAddress m_outside;
+    airlock::test::OutsideNamespace m_outside;
     QString m_a, m_b;         // sandbox names
     QString m_aIp, m_bIp, m_aGw, m_bGw;
     QString m_allowedSynthetic;
@@ -166,6 +167,8 @@ private Q_SLOTS:
     void aSandboxWhoseNetworkCannotBeGuardedDoesNotStart();
     void aGuestThatPowersItselfOffIsNoLongerGuarded();
     void aSandboxCreatedUnderARemovedOnesNameHasNoHistory();
+    // Numeric names: the address dialled is checked (guest B: A has powered off by now).
+    void numericNamesReachNothingOnTheHost();
 };
 
 void TestEgressVm::initTestCase()
@@ -175,11 +178,16 @@ void TestEgressVm::initTestCase()
         u"test_egressvm"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-L egressvm"_s);
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
-    // The outside: a test server on an address of this namespace's loopback.
+    // The outside: test servers in a namespace of their own (transfer net 192.0.2.8/30).
     QString error;
-    QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));
-    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.20:80");
-    QVERIFY2(m_tlsUpstream.start(kOutside, 443), "cannot listen on 203.0.113.20:443");
+    QVERIFY2(m_outside.create(u"evm"_s, kOutside, u"192.0.2.8"_s, &error), qPrintable(error));
+    bool plainUp = false, tlsUp = false;
+    airlock::test::inNamespace(m_outside.name(), [&] {
+        plainUp = m_upstream.start(kOutside, 80);
+        tlsUp = m_tlsUpstream.start(kOutside, 443);
+    });
+    QVERIFY2(plainUp, "cannot listen on 203.0.113.20:80");
+    QVERIFY2(tlsUp, "cannot listen on 203.0.113.20:443");
     QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.20 allowed.test denied.test ask.test\n", {}, &error),
              qPrintable(error));
 
@@ -388,7 +396,9 @@ void TestEgressVm::ipv6IsDropped()
 void TestEgressVm::udpToOtherPortsIsDropped()
 {
     Sentinel udp;
-    QVERIFY(udp.start(SOCK_DGRAM, kOutside, 69));
+    bool listening = false;
+    airlock::test::inNamespace(m_outside.name(), [&] { listening = udp.start(SOCK_DGRAM, kOutside, 69); });
+    QVERIFY(listening);
     Sentinel hostUdp;
     QVERIFY(hostUdp.start(SOCK_DGRAM, m_aGw, 5555));
     const CtlResult tftp = guest(m_a, {u"timeout"_s, u"5"_s, u"tftp"_s, u"-g"_s, u"-r"_s, u"leak"_s, u"-l"_s, u"/tmp/leak"_s, kOutside});
@@ -577,6 +587,35 @@ void TestEgressVm::aSandboxCreatedUnderARemovedOnesNameHasNoHistory()
     const CtlResult fresh = m_daemon.ctl({u"egress"_s, u"ls"_s, m_a}, 30000);
     QCOMPARE(fresh.exitCode, 0);
     QCOMPARE(QJsonDocument::fromJson(fresh.out).array().size(), 0);
+void TestEgressVm::numericNamesReachNothingOnTheHost()
+{
+    // Everything allowed by name, and a host service on airlockd's loopback: a name that is a
+    // number (2130706433 and 0x7f.1 both read as 127.0.0.1) must still lead nowhere.
+    const CtlResult any = m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_b, u"--action"_s, u"allow"_s, u"--host"_s, u"*"_s});
+    QCOMPARE(any.exitCode, 0);
+    Sentinel hostService;
+    QVERIFY(hostService.start(SOCK_STREAM, u"127.0.0.1"_s, 18089));
+    // The plain way: curl with the numeric name (curl may turn it into the guest's own 127.0.0.1).
+    for (const QString &url : {u"http://2130706433:18089/"_s, u"http://0x7f.1:18089/"_s}) {
+        const CtlResult r = guest(m_b, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"10"_s, url});
+        QVERIFY2(r.exitCode != 0, qPrintable(url + u": "_s + QString::fromUtf8(r.out)));
+    }
+    // The broker's way: ask its resolver for the numeric name, then dial the address it gave
+    // with the name as Host (what a guest resolver that does not know numbers would do).
+    for (const QString &name : {u"2130706433"_s, u"0x7f.1"_s}) {
+        const QString script = u"a=$(nslookup %1 %2 | grep -o '198\\.1[89]\\.[0-9.]*' | tail -n 1); echo \"synthetic=$a\"; "
+                               "[ -n \"$a\" ] && curl -sS --max-time 10 -H 'Host: %1:18089' http://$a:18089/; true"_s.arg(name, m_bGw);
+        const CtlResult r = guestSh(m_b, script);
+        QVERIFY2(r.out.contains("synthetic=\n"), qPrintable(name + u": "_s + QString::fromUtf8(r.out)));
+        const QJsonObject e = waitEvent(m_b, [name](const QJsonObject &o) {
+            return o.value("proto"_L1).toString() == "dns"_L1 && o.value("host"_L1).toString() == name &&
+                   o.value("decision"_L1).toString() == "denied"_L1;
+        });
+        QVERIFY2(!e.isEmpty(), qPrintable(u"no denied dns event for "_s + name));
+        QVERIFY2(e.value("reason"_L1).toString().contains("numeric"_L1), qPrintable(e.value("reason"_L1).toString()));
+    }
+    QVERIFY2(!hostService.heardAnything(), "a numeric name reached a service on the host's loopback");
+    QCOMPARE(m_daemon.ctl({u"rule"_s, u"rm"_s, QString::number(any.json().toObject().value("id"_L1).toInteger())}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestEgressVm)

@@ -10,6 +10,7 @@
 #include "api/apiclient.h"
 #include "residentmemory.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -263,8 +264,6 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
 
 void TestEgressView::decisionBarBuildsTheDecision()
 {
-    QCOMPARE(DecisionBar::domainPattern(QStringLiteral("api.github.com")), QStringLiteral("*.github.com"));
-    QCOMPARE(DecisionBar::domainPattern(QStringLiteral("github.com")), QStringLiteral("*.github.com"));
     airlock::ApiClient client;
     DecisionBar bar(&client);
     bar.setTarget(42, QStringLiteral("a"), QStringLiteral("api.github.com"), QStringLiteral("198.18.0.5"), 443);
@@ -276,8 +275,18 @@ void TestEgressView::decisionBarBuildsTheDecision()
         if (c->accessibleName() == QLatin1String("Scope")) scope = c;
     }
     QVERIFY(lifetime && match && scope);
-    QCOMPARE(match->count(), 3);
+    // A name: host or its Public Suffix List domain; no IP choice, the dialled one is synthetic.
+    QCOMPARE(match->count(), 2);
     QCOMPARE(match->itemText(1), QStringLiteral("*.github.com"));
+    bar.setTarget(43, QStringLiteral("a"), QStringLiteral("www.bbc.co.uk"), QStringLiteral("198.18.0.6"), 443);
+    QCOMPARE(match->itemText(1), QStringLiteral("*.bbc.co.uk"));
+    bar.setTarget(44, QStringLiteral("a"), QStringLiteral("github.com"), QStringLiteral("198.18.0.7"), 443);
+    QCOMPARE(match->itemText(1), QStringLiteral("github.com + *.github.com"));
+    bar.setTarget(45, QStringLiteral("a"), QString(), QStringLiteral("203.0.113.9"), 443);
+    QCOMPARE(match->count(), 1);
+    QCOMPARE(match->itemText(0), QStringLiteral("IP 203.0.113.9"));
+    bar.setTarget(42, QStringLiteral("a"), QStringLiteral("api.github.com"), QStringLiteral("198.18.0.5"), 443);
+    match->setCurrentIndex(0);
 
     // Default: this host, forever, this sandbox.
     QJsonObject p = bar.decideParams(QStringLiteral("allow"));
@@ -295,9 +304,24 @@ void TestEgressView::decisionBarBuildsTheDecision()
     QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("domain"));
     QCOMPARE(p.value(QLatin1String("for_s")).toInt(), 600);
 
+    // Raw TCP belongs to a lasting rule on the host (not the domain, not a once decision).
+    QCheckBox *rawTcp = nullptr;
+    for (QCheckBox *c : bar.findChildren<QCheckBox *>())
+        if (c->accessibleName() == QLatin1String("Raw TCP"))
+            rawTcp = c;
+    QVERIFY(rawTcp);
+    QVERIFY(!rawTcp->isEnabled()); // "domain" is chosen
+    match->setCurrentIndex(0);
+    QVERIFY(rawTcp->isEnabled());
+    rawTcp->setChecked(true);
+    QCOMPARE(bar.decideParams(QStringLiteral("allow")).value(QLatin1String("raw_tcp")), QJsonValue(true));
+
     lifetime->setCurrentIndex(0); // once: a one-off, no rule
     QVERIFY(!scope->isEnabled());
-    match->setCurrentIndex(2);
+    QVERIFY(!rawTcp->isEnabled());
+    QVERIFY(!bar.decideParams(QStringLiteral("allow")).contains(QLatin1String("raw_tcp")));
+    bar.setTarget(45, QStringLiteral("a"), QString(), QStringLiteral("203.0.113.9"), 443);
+    match->setCurrentIndex(0);
     p = bar.decideParams(QStringLiteral("allow"));
     QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("once"));
     QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("ip"));

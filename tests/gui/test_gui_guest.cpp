@@ -121,7 +121,7 @@ private:
     DaemonHarness m_daemon;
     QTemporaryDir m_dir;
     RecordingHttpServer m_upstream{kBody};
-    airlock::test::LoopbackAddress m_outside;
+    airlock::test::OutsideNamespace m_outside; // airlockd's own addresses are never dialled
     QString m_box;
     std::unique_ptr<DaemonConnection> m_connection;
     std::unique_ptr<MainWindow> m_window;
@@ -135,8 +135,10 @@ void TestGuiGuest::initTestCase()
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     QString error;
-    QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));
-    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.21:80");
+    QVERIFY2(m_outside.create(u"gui"_s, kOutside, u"192.0.2.12"_s, &error), qPrintable(error));
+    bool serving = false;
+    airlock::test::inNamespace(m_outside.name(), [&] { serving = m_upstream.start(kOutside, 80); });
+    QVERIFY2(serving, "cannot listen on 203.0.113.21:80");
     QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.21 gui-allow.test gui-deny.test\n", {}, &error),
              qPrintable(error));
 

@@ -3,6 +3,7 @@
 #include "common/replies.h"
 #include "models/sandboxmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -36,8 +37,8 @@ SettingsView::SettingsView(ApiClient *client, SandboxModel *sandboxes, QWidget *
 
     auto *rules = new QGroupBox(tr("Egress rules of this sandbox"), this);
     auto *rulesLayout = new QVBoxLayout(rules);
-    m_rules = new QTableWidget(0, 5, rules);
-    m_rules->setHorizontalHeaderLabels({tr("Action"), tr("Pattern"), tr("Port"), tr("Scope"), tr("Expires")});
+    m_rules = new QTableWidget(0, 6, rules);
+    m_rules->setHorizontalHeaderLabels({tr("Action"), tr("Pattern"), tr("Port"), tr("Scope"), tr("Raw TCP"), tr("Expires")});
     m_rules->horizontalHeader()->setStretchLastSection(true);
     m_rules->setColumnWidth(1, 240);
     m_rules->verticalHeader()->hide();
@@ -106,6 +107,7 @@ void SettingsView::reload()
             const QStringList cells = {rule.value(QLatin1String("action")).toString(), rule.value(QLatin1String("pattern")).toString(),
                                        rule.value(QLatin1String("port")).toVariant().toString(),
                                        rule.value(QLatin1String("scope")).toString(),
+                                       rule.value(QLatin1String("raw_tcp")).toBool() ? tr("raw TCP") : QString(),
                                        rule.value(QLatin1String("expires")).toVariant().toString()};
             for (int c = 0; c < cells.size(); ++c)
                 m_rules->setItem(row, c, new QTableWidgetItem(cells[c]));
@@ -130,6 +132,9 @@ void SettingsView::addRule()
     form->addRow(tr("&Action:"), action);
     form->addRow(tr("&Host:"), host);
     form->addRow(tr("&Port:"), port);
+    auto *rawTcp = new QCheckBox(tr("&Raw TCP: this host and port may carry bytes that are neither TLS nor HTTP for it"), &dialog);
+    rawTcp->setToolTip(tr("The broker cannot check what such bytes say; only one host or IP and one port may be opened so"));
+    form->addRow(rawTcp);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     form->addRow(box);
     connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -141,6 +146,8 @@ void SettingsView::addRule()
                        {QStringLiteral("host"), host->text().trimmed()}};
     if (port->value() > 0)
         params.insert(QStringLiteral("port"), port->value());
+    if (rawTcp->isChecked())
+        params.insert(QStringLiteral("raw_tcp"), true);
     m_client->call(QStringLiteral("rule.add"), params, this, [this](const ApiClient::Reply &r) {
         m_message->setText(r.ok ? QString() : tr("Could not add the rule: %1").arg(r.errorMessage));
         reload();
@@ -196,6 +203,8 @@ void SettingsView::importRules()
                            {QStringLiteral("host"), rule.value(QLatin1String("pattern"))}};
         if (rule.value(QLatin1String("port")).toInt() > 0)
             params.insert(QStringLiteral("port"), rule.value(QLatin1String("port")));
+        if (rule.value(QLatin1String("raw_tcp")).toBool())
+            params.insert(QStringLiteral("raw_tcp"), true);
         m_client->call(QStringLiteral("rule.add"), params, this, [this](const ApiClient::Reply &r) {
             if (!r.ok)
                 m_message->setText(tr("A rule was refused: %1").arg(r.errorMessage));

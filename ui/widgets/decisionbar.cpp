@@ -1,6 +1,8 @@
 #include "widgets/decisionbar.h"
 #include "api/apiclient.h"
+#include "core/registrabledomain.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QJsonObject>
@@ -30,6 +32,10 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_scope = new QComboBox(this);
     m_scope->addItem(tr("in this sandbox"), QStringLiteral("sandbox"));
     m_scope->addItem(tr("in all sandboxes"), QStringLiteral("global"));
+    m_rawTcp = new QCheckBox(tr("raw TCP"), this);
+    m_rawTcp->setAccessibleName(tr("Raw TCP"));
+    m_rawTcp->setToolTip(tr("Let this host and port carry bytes that are neither TLS nor HTTP for it (only for a "
+                            "lasting rule on the host or IP)"));
     m_lifetime->setAccessibleName(tr("Lifetime"));
     m_match->setAccessibleName(tr("Match"));
     m_scope->setAccessibleName(tr("Scope"));
@@ -42,20 +48,14 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     layout->addWidget(m_match);
     layout->addWidget(m_lifetime);
     layout->addWidget(m_scope);
+    layout->addWidget(m_rawTcp);
     layout->addWidget(m_message, 1);
 
     connect(m_allow, &QPushButton::clicked, this, [this] { decide(QStringLiteral("allow")); });
     connect(m_deny, &QPushButton::clicked, this, [this] { decide(QStringLiteral("deny")); });
     connect(m_lifetime, &QComboBox::currentIndexChanged, this, &DecisionBar::updateEnabled);
+    connect(m_match, &QComboBox::currentIndexChanged, this, &DecisionBar::updateEnabled);
     clearTarget();
-}
-
-QString DecisionBar::domainPattern(const QString &host)
-{
-    const QStringList labels = host.split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    if (labels.size() <= 2)
-        return QStringLiteral("*.") + host;
-    return QStringLiteral("*.") + labels.mid(1).join(QLatin1Char('.'));
 }
 
 void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port)
@@ -66,9 +66,13 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     m_match->clear();
     if (!host.isEmpty()) {
         m_match->addItem(tr("host %1").arg(host), QStringLiteral("host"));
-        m_match->addItem(domainPattern(host), QStringLiteral("domain"));
+        // The daemon builds the same rules from the same function (egress.decide).
+        if (const QStringList domain = domainRulePatterns(host); !domain.isEmpty() && domain != QStringList{host})
+            m_match->addItem(domain.join(QStringLiteral(" + ")), QStringLiteral("domain"));
     }
-    if (!ip.isEmpty())
+    // Only a raw IP's address is real: for a name the guest dialled a synthetic address, and the
+    // real one is looked up only after the flow is allowed (so the choice would be meaningless).
+    if (host.isEmpty() && !ip.isEmpty())
         m_match->addItem(tr("IP %1").arg(ip), QStringLiteral("ip"));
     m_match->setCurrentIndex(keep >= 0 && keep < m_match->count() ? keep : 0);
     m_message->clear();
@@ -92,6 +96,11 @@ void DecisionBar::updateEnabled()
     m_match->setEnabled(has);
     m_lifetime->setEnabled(has);
     m_scope->setEnabled(has && m_lifetime->currentData().toInt() != 0);
+    // Raw TCP is a property of a stored rule on one host or IP (Policy::validate).
+    const bool rawPossible = has && m_lifetime->currentData().toInt() != 0 && m_match->currentData().toString() != QLatin1String("domain");
+    m_rawTcp->setEnabled(rawPossible);
+    if (!rawPossible)
+        m_rawTcp->setChecked(false);
 }
 
 QJsonObject DecisionBar::decideParams(const QString &action) const
@@ -103,6 +112,8 @@ QJsonObject DecisionBar::decideParams(const QString &action) const
                        {QStringLiteral("match"), m_match->currentData().toString()}};
     if (lifetime > 0)
         params.insert(QStringLiteral("for_s"), lifetime);
+    if (m_rawTcp->isChecked())
+        params.insert(QStringLiteral("raw_tcp"), true);
     return params;
 }
 

@@ -2,6 +2,7 @@
 #include <QPointer>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -24,8 +25,6 @@ public:
     QPushButton *allowButton() const { return m_allow; }
     QPushButton *denyButton() const { return m_deny; }
 
-    // "*.example.com" for api.example.com (anchored: never matches evilexample.com).
-    static QString domainPattern(const QString &host);
     // The egress.decide parameters for the current choices.
     QJsonObject decideParams(const QString &action) const;
 
@@ -41,6 +40,7 @@ private:
     QLabel *m_target;
     QPushButton *m_allow, *m_deny;
     QComboBox *m_lifetime, *m_match, *m_scope;
+    QCheckBox *m_rawTcp = nullptr;
     QLabel *m_message;
 };
 
