@@ -466,7 +466,7 @@ void TransparentProxy::allow(Flow &f)
     m_upstream.resolve(f.target.host, [this, alive, id](quint32 ip, const QString &why) {
         if (auto a = alive.lock())
             a->post([this, id, ip, why] { connectUpstream(id, ip, why); });
-    });
+    }, f.target.sandbox);
 }
 
 void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &why)

@@ -6,10 +6,94 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <arpa/inet.h>
+#include <condition_variable>
+#include <deque>
 #include <netdb.h>
 #include <thread>
 
 namespace airlock {
+
+struct UpstreamResolver::Lookups {
+    struct Job {
+        QString name;
+        QString owner;
+        Done done;
+    };
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<Job> waiting;
+    QHash<QString, int> perOwner; // waiting and running lookups of each owner
+    bool stopping = false;
+
+    static void run(const std::shared_ptr<Lookups> &self);
+};
+
+namespace {
+
+// One blocking getaddrinfo for an IPv4 address.
+quint32 lookUp(const QString &name, QString *why)
+{
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *result = nullptr;
+    const QByteArray ascii = name.toLatin1();
+    const int rc = ::getaddrinfo(ascii.constData(), nullptr, &hints, &result);
+    if (rc != 0 || !result) {
+        *why = QString::fromLocal8Bit(gai_strerror(rc));
+        return 0;
+    }
+    const quint32 ip = ntohl(reinterpret_cast<sockaddr_in *>(result->ai_addr)->sin_addr.s_addr);
+    ::freeaddrinfo(result);
+    return ip;
+}
+
+} // namespace
+
+void UpstreamResolver::Lookups::run(const std::shared_ptr<Lookups> &self)
+{
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(self->mutex);
+            self->wake.wait(lock, [&] { return self->stopping || !self->waiting.empty(); });
+            if (self->stopping)
+                return;
+            job = std::move(self->waiting.front());
+            self->waiting.pop_front();
+        }
+        QString why;
+        const quint32 ip = lookUp(job.name, &why);
+        {
+            std::lock_guard lock(self->mutex);
+            if (--self->perOwner[job.owner] <= 0)
+                self->perOwner.remove(job.owner);
+        }
+        job.done(ip, why);
+    }
+}
+
+UpstreamResolver::UpstreamResolver(QString hostsFile)
+    : m_lookups(std::make_shared<Lookups>()), m_hostsFile(std::move(hostsFile))
+{
+    // Started once, with the daemon: a thread that cannot start fails the start, never a flow.
+    for (int i = 0; i < kLookupThreads; ++i)
+        std::thread([lookups = m_lookups] { Lookups::run(lookups); }).detach();
+}
+
+UpstreamResolver::~UpstreamResolver()
+{
+    std::deque<Lookups::Job> abandoned;
+    {
+        std::lock_guard lock(m_lookups->mutex);
+        m_lookups->stopping = true;
+        abandoned.swap(m_lookups->waiting);
+    }
+    m_lookups->wake.notify_all();
+    // A thread inside getaddrinfo finishes that lookup and then ends; it holds the shared state.
+    for (Lookups::Job &job : abandoned)
+        job.done(0, QStringLiteral("the broker is stopping"));
+}
 
 std::optional<quint32> UpstreamResolver::fromHostsFile(const QString &name)
 {
@@ -45,7 +129,7 @@ std::optional<quint32> UpstreamResolver::fromHostsFile(const QString &name)
     return it == m_hosts.constEnd() ? std::nullopt : std::optional<quint32>(*it);
 }
 
-void UpstreamResolver::resolve(const QString &name, std::function<void(quint32, QString)> done)
+void UpstreamResolver::resolve(const QString &name, Done done, const QString &owner)
 {
     if (const auto ip = fromHostsFile(name)) {
         done(*ip, QString());
@@ -57,21 +141,28 @@ void UpstreamResolver::resolve(const QString &name, std::function<void(quint32, 
         return;
     }
     // getaddrinfo blocks: never on the proxy's loop.
-    std::thread([name, done = std::move(done)] {
-        addrinfo hints{};
-        hints.ai_family = AF_INET;
-        hints.ai_socktype = SOCK_STREAM;
-        addrinfo *result = nullptr;
-        const QByteArray ascii = name.toLatin1();
-        const int rc = ::getaddrinfo(ascii.constData(), nullptr, &hints, &result);
-        if (rc != 0 || !result) {
-            done(0, QString::fromLocal8Bit(gai_strerror(rc)));
-            return;
+    QString refusal;
+    {
+        std::lock_guard lock(m_lookups->mutex);
+        int &ofOwner = m_lookups->perOwner[owner];
+        if (m_lookups->stopping)
+            refusal = QStringLiteral("the broker is stopping");
+        else if (ofOwner >= kMaxWaitingPerOwner)
+            refusal = QStringLiteral("%1 lookups of this sandbox are already under way, its limit").arg(kMaxWaitingPerOwner);
+        else if (m_lookups->waiting.size() >= size_t(kMaxWaiting))
+            refusal = QStringLiteral("%1 lookups already wait for the resolver, its limit").arg(kMaxWaiting);
+        if (refusal.isEmpty()) {
+            ++ofOwner;
+            m_lookups->waiting.push_back({name, owner, std::move(done)});
+        } else if (ofOwner == 0) {
+            m_lookups->perOwner.remove(owner);
         }
-        const quint32 ip = ntohl(reinterpret_cast<sockaddr_in *>(result->ai_addr)->sin_addr.s_addr);
-        ::freeaddrinfo(result);
-        done(ip, QString());
-    }).detach();
+    }
+    if (!refusal.isEmpty()) {
+        done(0, refusal);
+        return;
+    }
+    m_lookups->wake.notify_one();
 }
 
 } // namespace airlock

@@ -10,6 +10,7 @@
 #include <QString>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -17,14 +18,28 @@ namespace airlock {
 
 class UpstreamResolver {
 public:
-    explicit UpstreamResolver(QString hostsFile = {}) : m_hostsFile(std::move(hostsFile)) {}
+    using Done = std::function<void(quint32 ip, QString why)>;
+    // Lookups run on kLookupThreads threads started here; at most kMaxWaiting wait for one,
+    // kMaxWaitingPerOwner of them for one owner (a sandbox), so a guest whose names resolve
+    // slowly delays only its own lookups and never makes the daemon start threads.
+    static constexpr int kLookupThreads = 4;
+    static constexpr int kMaxWaiting = 256;
+    static constexpr int kMaxWaitingPerOwner = 32;
+
+    explicit UpstreamResolver(QString hostsFile = {});
+    ~UpstreamResolver();
+    UpstreamResolver(const UpstreamResolver &) = delete;
+    UpstreamResolver &operator=(const UpstreamResolver &) = delete;
 
     // The override for `name` (re-read when the file changes), nullopt when not listed.
     std::optional<quint32> fromHostsFile(const QString &name);
-    // Resolves on a short-lived worker thread and calls `done` there (0 = failed, with why).
-    void resolve(const QString &name, std::function<void(quint32 ip, QString why)> done);
+    // Resolves on a lookup thread and calls `done` there (0 = failed, with why); when too
+    // many lookups of `owner` or of everyone wait, `done` is called at once with why.
+    void resolve(const QString &name, Done done, const QString &owner = {});
 
 private:
+    struct Lookups;
+    std::shared_ptr<Lookups> m_lookups; // shared with the lookup threads, which may outlive us
     QString m_hostsFile;
     std::mutex m_mutex;
     QDateTime m_loaded;
