@@ -587,6 +587,8 @@ void TestEgressVm::aSandboxCreatedUnderARemovedOnesNameHasNoHistory()
     const CtlResult fresh = m_daemon.ctl({u"egress"_s, u"ls"_s, m_a}, 30000);
     QCOMPARE(fresh.exitCode, 0);
     QCOMPARE(QJsonDocument::fromJson(fresh.out).array().size(), 0);
+}
+
 void TestEgressVm::numericNamesReachNothingOnTheHost()
 {
     // Everything allowed by name, and a host service on airlockd's loopback: a name that is a
