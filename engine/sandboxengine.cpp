@@ -204,7 +204,11 @@ Status SandboxEngine::ensureLibvirt()
         m_pool.reset();
         return s;
     }
+    // The pool object of a replaced connection answers nothing.
+    if (m_pool && m_poolGeneration != m_libvirt.generation())
+        m_pool.reset();
     if (!m_pool) {
+        m_poolGeneration = m_libvirt.generation();
         auto pool = std::make_unique<StoragePool>(m_libvirt.get());
         if (Status s = pool->ensure(poolDirectory()); !s)
             return s;
@@ -600,8 +604,12 @@ Result<QString> SandboxEngine::domainOf(const QString &name, uid_t uid)
 QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
 {
     Domain d(conn, domainName);
-    if (!d)
-        return QStringLiteral("missing");
+    if (!d) {
+        // Only libvirt itself saying "no such domain" means gone: a broken connection
+        // (libvirtd restarting) says nothing about the guest, which may well still run.
+        virErrorPtr err = virGetLastError();
+        return err && err->code == VIR_ERR_NO_DOMAIN ? QStringLiteral("missing") : QStringLiteral("unknown");
+    }
     int state = 0, reason = 0;
     if (virDomainGetState(d.ptr, &state, &reason, 0) < 0)
         return QStringLiteral("unknown");
