@@ -197,10 +197,10 @@ Status SandboxEngine::openStore()
 
 Status SandboxEngine::ensureLibvirt()
 {
-    if (!m_libvirt.isOpen()) {
+    if (m_libvirt.uri().isEmpty()) {
         if (Status s = m_libvirt.open(m_config.libvirtUri); !s)
             return s;
-    } else if (Status s = m_libvirt.ensureAlive(); !s) {
+    } else if (Status s = m_libvirt.ensureAlive(); !s) { // also after a failed reconnect: with backoff
         m_pool.reset();
         return s;
     }

@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <sys/socket.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using airlock::test::run;
@@ -46,9 +47,12 @@ qint64 pidOf(const QStringList &pgrepArgs)
 
 bool alive(qint64 pid) { return pid > 0 && ::kill(pid_t(pid), 0) == 0; }
 
+// "net:[4026532177]": readlink itself (QFile::symLinkTarget would make it a path).
 QByteArray nsOf(const QString &pid, const char *kind)
 {
-    return QFile::symLinkTarget(u"/proc/%1/ns/%2"_s.arg(pid, QLatin1String(kind))).toLatin1();
+    char target[64] = {};
+    const ssize_t n = ::readlink(qPrintable(u"/proc/%1/ns/%2"_s.arg(pid, QLatin1String(kind))), target, sizeof target - 1);
+    return n > 0 ? QByteArray(target, int(n)) : QByteArray();
 }
 
 // The libvirtd of this test's network namespace, stopped and started again exactly where it
@@ -67,6 +71,10 @@ public:
         QByteArray out;
         run(u"pgrep"_s, {u"-x"_s, u"libvirtd"_s}, &out);
         const QByteArray ownNet = nsOf(u"self"_s, "net");
+        if (ownNet.isEmpty()) {
+            *error = u"cannot read this process's network namespace"_s;
+            return false;
+        }
         QList<qint64> candidates;
         for (const QByteArray &pid : out.trimmed().split('\n'))
             if (!pid.isEmpty() && nsOf(QString::fromLatin1(pid), "net") == ownNet)
@@ -268,7 +276,7 @@ void TestFailClosedVm::aLibvirtdRestartLeavesTheGuardInPlace()
     QVERIFY(log.open(QIODevice::ReadOnly));
     const QByteArray logged = log.readAll();
     QVERIFY2(logged.contains("libvirt connection lost") && logged.contains("reconnected to libvirt"),
-             "airlockd did not report losing and regaining libvirt");
+             qPrintable(u"airlockd did not report losing and regaining libvirt: "_s + QString::fromUtf8(logged.right(3000))));
     QVERIFY(alive(qemu));
 
     for (const QString &port : {u"22"_s, u"2222"_s}) {
