@@ -3,6 +3,7 @@
 #include "core/logging.h"
 #include "dnsmessage.h"
 #include "eventlog.h"
+#include "gatewaysocket.h"
 #include "syntheticnames.h"
 
 #include <arpa/inet.h>
@@ -17,29 +18,6 @@ namespace airlock {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-int boundSocket(int type, quint32 address, quint16 port, QString *why)
-{
-    const int fd = ::socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        *why = QString::fromLocal8Bit(strerror(errno));
-        return -1;
-    }
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    // The bridge may get its address a moment after the sandbox is announced.
-    ::setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof one);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(port);
-    sa.sin_addr.s_addr = htonl(address);
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || (type == SOCK_STREAM && ::listen(fd, 64) != 0)) {
-        *why = QString::fromLocal8Bit(strerror(errno));
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 } // namespace
 
@@ -79,9 +57,9 @@ Status DnsResolver::attach(const SandboxNet &net)
         s.net = net;
         s.bucket.tokens = m_limits.burst;
         s.bucket.last = Clock::now();
-        s.udp = boundSocket(SOCK_DGRAM, net.gatewayIp, m_port, &why);
+        s.udp = gatewaySocket(SOCK_DGRAM, net.gatewayIp, m_port, 0, &why);
         if (s.udp >= 0)
-            s.tcp = boundSocket(SOCK_STREAM, net.gatewayIp, m_port, &why);
+            s.tcp = gatewaySocket(SOCK_STREAM, net.gatewayIp, m_port, 64, &why);
         if (s.udp < 0 || s.tcp < 0) {
             if (s.udp >= 0)
                 ::close(s.udp);

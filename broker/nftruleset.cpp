@@ -11,6 +11,30 @@ constexpr const char *kDropKinds[] = {"spoof", "ipv6", "ipopt", "icmp", "udp", "
 
 QString dropChain(int index, const char *kind) { return QStringLiteral("x%1_%2").arg(index).arg(QLatin1String(kind)); }
 
+QString dropChains(int index, const SandboxNet &s, quint16 logGroup)
+{
+    QString chains;
+    for (const char *kind : kDropKinds) {
+        // Logging is rate-limited so a flood costs the host little; the drop is not.
+        chains += QStringLiteral("    chain %1 {\n"
+                                 "        limit rate 200/second burst 100 packets log group %2 prefix \"alk:%3:%4\"\n"
+                                 "        counter drop\n"
+                                 "    }\n")
+                      .arg(dropChain(index, kind)).arg(logGroup).arg(QLatin1String(kind), s.bridge);
+    }
+    return chains;
+}
+
+// A sandbox the broker has no listeners for: nothing is redirected, every packet of the
+// guest is dropped (and logged as "other"), nothing on the host answers it.
+QString dropOnlyChains(int index, const SandboxNet &s, quint16 logGroup)
+{
+    return QStringLiteral("    chain sb%1 {\n        goto %2\n    }\n"
+                          "    chain in%1 {\n        goto %3\n    }\n")
+               .arg(index).arg(dropChain(index, "other"), dropChain(index, "hostport")) +
+           dropChains(index, s, logGroup);
+}
+
 } // namespace
 
 NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup, const QString &table)
@@ -40,6 +64,23 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
         guard += QStringLiteral("        iifname %1 jump sb%2\n").arg(br).arg(i);
         input += QStringLiteral("        iifname %1 jump in%2\n").arg(br).arg(i);
         forward += QStringLiteral("        iifname %1 goto %2\n        oifname %1 drop\n").arg(br, dropChain(i, "forward"));
+        // ARP is not IP, so the inet table never sees it: a guest answering or asking from a
+        // forged address is caught here, before its first forged IP packet could be sent.
+        arpGuard += QStringLiteral("        iifname %1 jump arp%2\n").arg(br).arg(i);
+        arpPerSandbox += QStringLiteral("    chain arp%1 {\n"
+                                        "        arp saddr ether != %2 goto %3\n"
+                                        "        arp saddr ip 0.0.0.0 accept\n"
+                                        "        arp saddr ip != %4 goto %3\n"
+                                        "    }\n"
+                                        "    chain %3 {\n"
+                                        "        limit rate 200/second burst 100 packets log group %5 prefix \"alk:spoof:%6\"\n"
+                                        "        counter drop\n"
+                                        "    }\n")
+                             .arg(i).arg(s.mac.toLower(), dropChain(i, "arpspoof"), guest).arg(logGroup).arg(s.bridge);
+        if (s.dropAll) {
+            perSandbox += dropOnlyChains(i, s, logGroup);
+            continue;
+        }
         redirect += QStringLiteral("        iifname %1 udp dport 53 redirect to :%2\n"
                                    "        iifname %1 tcp dport 53 redirect to :%2\n"
                                    "        iifname %1 meta l4proto tcp redirect to :%3\n")
@@ -58,35 +99,17 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
                                      "    }\n")
                           .arg(i).arg(s.mac.toLower(), dropChain(i, "spoof"), dropChain(i, "ipv6"), guest,
                                dropChain(i, "ipopt"), dropChain(i, "icmp"), dropChain(i, "udp"), dropChain(i, "other"));
-        // ARP is not IP, so the inet table never sees it: a guest answering or asking from a
-        // forged address is caught here, before its first forged IP packet could be sent.
-        arpGuard += QStringLiteral("        iifname %1 jump arp%2\n").arg(br).arg(i);
-        arpPerSandbox += QStringLiteral("    chain arp%1 {\n"
-                                        "        arp saddr ether != %2 goto %3\n"
-                                        "        arp saddr ip 0.0.0.0 accept\n"
-                                        "        arp saddr ip != %4 goto %3\n"
-                                        "    }\n"
-                                        "    chain %3 {\n"
-                                        "        limit rate 200/second burst 100 packets log group %5 prefix \"alk:spoof:%6\"\n"
-                                        "        counter drop\n"
-                                        "    }\n")
-                             .arg(i).arg(s.mac.toLower(), dropChain(i, "arpspoof"), guest).arg(logGroup).arg(s.bridge);
-        // After the redirect only the broker's ports on the gateway address are open.
+        // After the redirect only the broker's ports on the gateway address are open, and
+        // only to a socket with IP_TRANSPARENT (the broker's: setting it needs CAP_NET_ADMIN
+        // or CAP_NET_RAW). Whoever else binds the port hears nothing; no socket: dropped.
         perSandbox += QStringLiteral("    chain in%1 {\n"
-                                     "        ip daddr %2 tcp dport %3 accept\n"
-                                     "        ip daddr %2 udp dport %4 accept\n"
-                                     "        ip daddr %2 tcp dport %4 accept\n"
+                                     "        ip daddr %2 tcp dport %3 socket transparent 1 accept\n"
+                                     "        ip daddr %2 udp dport %4 socket transparent 1 accept\n"
+                                     "        ip daddr %2 tcp dport %4 socket transparent 1 accept\n"
                                      "        goto %5\n"
                                      "    }\n")
                           .arg(i).arg(gateway).arg(ports.proxy).arg(ports.dns).arg(dropChain(i, "hostport"));
-        for (const char *kind : kDropKinds) {
-            // Logging is rate-limited so a flood costs the host little; the drop is not.
-            perSandbox += QStringLiteral("    chain %1 {\n"
-                                         "        limit rate 200/second burst 100 packets log group %2 prefix \"alk:%3:%4\"\n"
-                                         "        counter drop\n"
-                                         "    }\n")
-                              .arg(dropChain(i, kind)).arg(logGroup).arg(QLatin1String(kind), s.bridge);
-        }
+        perSandbox += dropChains(i, s, logGroup);
     }
     return QStringLiteral("table inet %1 {\n").arg(table) +
            QStringLiteral("    chain guard {\n        type filter hook prerouting priority -150; policy accept;\n") + guard +

@@ -3,6 +3,7 @@
 #include "clienthello.h"
 #include "core/logging.h"
 #include "eventlog.h"
+#include "gatewaysocket.h"
 #include "hostpattern.h"
 #include "httphead.h"
 #include "placeholder.h"
@@ -114,18 +115,9 @@ Status TransparentProxy::attach(const SandboxNet &net)
     m_loop.call([&] {
         if (m_sandboxes.contains(net.name))
             detach(net.name);
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        const int one = 1;
-        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        ::setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof one);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(m_port);
-        sa.sin_addr.s_addr = htonl(net.gatewayIp);
-        if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(fd, 512) != 0) {
-            const QString why = QString::fromLocal8Bit(strerror(errno));
-            if (fd >= 0)
-                ::close(fd);
+        QString why;
+        const int fd = gatewaySocket(SOCK_STREAM, net.gatewayIp, m_port, 512, &why);
+        if (fd < 0) {
             result = Error{QStringLiteral("cannot start the egress proxy for sandbox %1").arg(net.name),
                            QStringLiteral("binding %1:%2 failed: %3").arg(ipv4ToString(net.gatewayIp)).arg(m_port).arg(why)};
             return;

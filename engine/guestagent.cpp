@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QThread>
+#include <cstring>
 #include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
 
@@ -28,12 +29,79 @@ Result<QJsonValue> GuestAgent::command(const QString &execute, const QJsonObject
         }
         return e;
     }
-    const QJsonObject doc = QJsonDocument::fromJson(QByteArray(reply)).object();
+    const QByteArray bytes(reply, qsizetype(strnlen(reply, size_t(kMaxReplyBytes) + 1)));
     free(reply);
+    return parseReply(bytes, execute);
+}
+
+Result<QJsonValue> GuestAgent::parseReply(const QByteArray &reply, const QString &execute)
+{
+    if (reply.size() > kMaxReplyBytes)
+        return Error{QStringLiteral("the guest agent's answer to %1 is too large").arg(execute),
+                     QStringLiteral("more than %1 MiB; the guest is misbehaving").arg(kMaxReplyBytes >> 20)};
+    QJsonParseError parseError{};
+    const QJsonDocument json = QJsonDocument::fromJson(reply, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !json.isObject())
+        return Error{QStringLiteral("the guest agent's answer to %1 is not a JSON object").arg(execute),
+                     QStringLiteral("the guest is misbehaving")};
+    const QJsonObject doc = json.object();
     if (doc.contains(QLatin1String("error")))
         return Error{QStringLiteral("the guest agent refused %1").arg(execute),
-                     doc.value(QLatin1String("error")).toObject().value(QLatin1String("desc")).toString()};
+                     doc.value(QLatin1String("error")).toObject().value(QLatin1String("desc")).toString().left(1000)};
     return doc.value(QLatin1String("return"));
+}
+
+Result<QByteArray> GuestAgent::parseRead(const QJsonObject &reply, int count, bool *eof)
+{
+    const QByteArray b64 = reply.value(QLatin1String("buf-b64")).toString().toLatin1();
+    // Base64 of `count` bytes is at most 4 * ceil(count / 3) characters.
+    if (b64.size() > (qsizetype(count) + 2) / 3 * 4)
+        return Error{QStringLiteral("the guest agent returned more than the %1 bytes asked for").arg(count),
+                     QStringLiteral("the guest is misbehaving")};
+    *eof = reply.value(QLatin1String("eof")).toBool();
+    return QByteArray::fromBase64(b64);
+}
+
+Result<ExecResult> GuestAgent::parseExited(const QJsonObject &st)
+{
+    ExecResult r;
+    r.exitCode = st.contains(QLatin1String("exitcode")) ? st.value(QLatin1String("exitcode")).toInt()
+                                                        : 128 + st.value(QLatin1String("signal")).toInt();
+    for (const auto &[key, out] : {std::pair{"out-data", &r.out}, std::pair{"err-data", &r.err}}) {
+        const QByteArray b64 = st.value(QLatin1String(key)).toString().toLatin1();
+        if (b64.size() > (kMaxExecOutput + 2) / 3 * 4)
+            return Error{QStringLiteral("the command's output is too large"),
+                         QStringLiteral("more than %1 MiB on %2; write it to a file in the guest and copy that out")
+                             .arg(kMaxExecOutput >> 20)
+                             .arg(QLatin1String(key) == QLatin1String("out-data") ? QStringLiteral("stdout") : QStringLiteral("stderr"))};
+        *out = QByteArray::fromBase64(b64);
+    }
+    return r;
+}
+
+Result<QByteArray> GuestAgent::readAll(const ReadFn &read, qint64 maxBytes)
+{
+    QByteArray data;
+    bool eof = false;
+    while (!eof) {
+        // One byte more than allowed tells a file of exactly maxBytes from a larger one.
+        const qint64 want = qMin<qint64>(maxBytes + 1 - data.size(), kChunk);
+        Result<QByteArray> part = read(int(want), &eof);
+        if (!part)
+            return part.error();
+        if (part->isEmpty())
+            break; // no progress: the end, whatever eof says
+        data += part.value();
+        if (data.size() > maxBytes)
+            return Error{QStringLiteral("the guest file is larger than %1 bytes").arg(maxBytes),
+                         QStringLiteral("it cannot be what airlockd expects there")};
+    }
+    return data;
+}
+
+Result<QByteArray> GuestAgent::readAll(qint64 handle, qint64 maxBytes)
+{
+    return readAll([&](int count, bool *eof) { return read(handle, count, eof); }, maxBytes);
 }
 
 Status GuestAgent::ping(int timeoutS)
@@ -65,14 +133,8 @@ Result<ExecResult> GuestAgent::exec(const QStringList &argv, const QByteArray &s
         if (!status)
             return status.error();
         const QJsonObject st = status->toObject();
-        if (st.value(QLatin1String("exited")).toBool()) {
-            ExecResult r;
-            r.exitCode = st.contains(QLatin1String("exitcode")) ? st.value(QLatin1String("exitcode")).toInt()
-                                                                : 128 + st.value(QLatin1String("signal")).toInt();
-            r.out = QByteArray::fromBase64(st.value(QLatin1String("out-data")).toString().toLatin1());
-            r.err = QByteArray::fromBase64(st.value(QLatin1String("err-data")).toString().toLatin1());
-            return r;
-        }
+        if (st.value(QLatin1String("exited")).toBool())
+            return parseExited(st);
         if (deadline.hasExpired()) {
             // qemu-ga has no kill for guest-exec; end it from inside the guest.
             command(QStringLiteral("guest-exec"),
@@ -109,9 +171,7 @@ Result<QByteArray> GuestAgent::read(qint64 handle, int count, bool *eof)
     auto r = command(QStringLiteral("guest-file-read"), {{QStringLiteral("handle"), handle}, {QStringLiteral("count"), count}}, 60);
     if (!r)
         return r.error();
-    const QJsonObject o = r->toObject();
-    *eof = o.value(QLatin1String("eof")).toBool();
-    return QByteArray::fromBase64(o.value(QLatin1String("buf-b64")).toString().toLatin1());
+    return parseRead(r->toObject(), count, eof);
 }
 
 Status GuestAgent::write(qint64 handle, const QByteArray &data)

@@ -4,6 +4,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QStringList>
+#include <functional>
 #include <libvirt/libvirt.h>
 
 namespace airlock {
@@ -44,10 +45,25 @@ public:
     Status freeze();
     Status thaw();
 
+    // Reads a whole guest file of at most maxBytes (more: an error naming the limit).
+    Result<QByteArray> readAll(qint64 handle, qint64 maxBytes);
+
     static constexpr int kChunk = 4 << 20;         // guest-file-read size per call
     // Larger guest-file-write payloads (192 KiB was tried) stall qemu-ga and libvirt marks
     // the agent unresponsive.
     static constexpr int kWriteChunk = 64 << 10;   // guest-file-write size per call
+
+    // Every byte the guest agent sends is the guest's: each reply is bounded before it is
+    // parsed, and what it claims is checked against what was asked.
+    static constexpr qsizetype kMaxReplyBytes = 32 << 20; // one JSON reply (libvirt's own message cap)
+    static constexpr qsizetype kMaxExecOutput = 16 << 20; // stdout, and stderr, of one exec (qemu-ga's cap)
+
+    // The pieces that judge the guest's replies, on their own so tests can feed them lies.
+    static Result<QJsonValue> parseReply(const QByteArray &reply, const QString &execute);
+    static Result<QByteArray> parseRead(const QJsonObject &reply, int count, bool *eof);
+    static Result<ExecResult> parseExited(const QJsonObject &status);
+    using ReadFn = std::function<Result<QByteArray>(int count, bool *eof)>;
+    static Result<QByteArray> readAll(const ReadFn &read, qint64 maxBytes);
 
 private:
     Result<QJsonValue> command(const QString &execute, const QJsonObject &arguments, int timeoutS = 10);

@@ -27,11 +27,22 @@ void LibvirtConnection::initializeLibvirt()
     });
 }
 
-LibvirtConnection::~LibvirtConnection() { close(); }
+LibvirtConnection::~LibvirtConnection()
+{
+    close();
+    for (virConnectPtr old : m_retired)
+        virConnectClose(old);
+}
+
+void LibvirtConnection::onClosed(virConnectPtr, int, void *opaque)
+{
+    static_cast<LibvirtConnection *>(opaque)->m_closed = true;
+}
 
 void LibvirtConnection::close()
 {
     if (m_conn) {
+        virConnectUnregisterCloseCallback(m_conn, onClosed);
         virConnectClose(m_conn);
         m_conn = nullptr;
     }
@@ -42,6 +53,7 @@ Status LibvirtConnection::open(const QString &uri)
     initializeLibvirt();
     close();
     m_uri = uri;
+    m_closed = false;
     m_conn = virConnectOpen(uri.toUtf8().constData());
     if (!m_conn) {
         Error e = lastError(QStringLiteral("cannot connect to libvirt at %1").arg(uri));
@@ -55,15 +67,49 @@ Status LibvirtConnection::open(const QString &uri)
         e.code = -32003; // rpc::Unavailable
         return e;
     }
+    // Drivers without a remote end (test:///) have no close event: virConnectIsAlive covers them.
+    virConnectRegisterCloseCallback(m_conn, onClosed, this, nullptr);
+    ++m_generation;
     return ok();
+}
+
+bool LibvirtConnection::isAlive() const
+{
+    return m_conn && !m_closed && virConnectIsAlive(m_conn) == 1;
 }
 
 Status LibvirtConnection::ensureAlive()
 {
-    if (m_conn && virConnectIsAlive(m_conn) == 1)
+    if (isAlive())
         return ok();
+    const auto now = std::chrono::steady_clock::now();
+    if (now < m_nextAttempt) {
+        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(m_nextAttempt - now);
+        return Error{QStringLiteral("the connection to libvirt at %1 is lost").arg(m_uri),
+                     QStringLiteral("airlockd reconnects by itself (next attempt in %1 ms); is libvirtd running?").arg(wait.count()),
+                     -32003}; // rpc::Unavailable
+    }
+    return reconnect();
+}
+
+Status LibvirtConnection::reconnect()
+{
     qCWarning(lcEngine) << "libvirt connection lost; reconnecting to" << m_uri;
-    return open(m_uri);
+    if (m_conn) {
+        virConnectUnregisterCloseCallback(m_conn, onClosed);
+        m_retired.append(m_conn);
+        m_conn = nullptr;
+    }
+    Status s = open(m_uri);
+    if (s) {
+        m_backoff = std::chrono::milliseconds(0);
+        m_nextAttempt = {};
+        qCInfo(lcEngine) << "reconnected to libvirt at" << m_uri;
+        return s;
+    }
+    m_backoff = m_backoff.count() == 0 ? kFirstBackoff : std::min(m_backoff * 2, kMaxBackoff);
+    m_nextAttempt = std::chrono::steady_clock::now() + m_backoff;
+    return s;
 }
 
 Error LibvirtConnection::lastError(const QString &what)

@@ -197,14 +197,18 @@ Status SandboxEngine::openStore()
 
 Status SandboxEngine::ensureLibvirt()
 {
-    if (!m_libvirt.isOpen()) {
+    if (m_libvirt.uri().isEmpty()) {
         if (Status s = m_libvirt.open(m_config.libvirtUri); !s)
             return s;
-    } else if (Status s = m_libvirt.ensureAlive(); !s) {
+    } else if (Status s = m_libvirt.ensureAlive(); !s) { // also after a failed reconnect: with backoff
         m_pool.reset();
         return s;
     }
+    // The pool object of a replaced connection answers nothing.
+    if (m_pool && m_poolGeneration != m_libvirt.generation())
+        m_pool.reset();
     if (!m_pool) {
+        m_poolGeneration = m_libvirt.generation();
         auto pool = std::make_unique<StoragePool>(m_libvirt.get());
         if (Status s = pool->ensure(poolDirectory()); !s)
             return s;
@@ -600,8 +604,12 @@ Result<QString> SandboxEngine::domainOf(const QString &name, uid_t uid)
 QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
 {
     Domain d(conn, domainName);
-    if (!d)
-        return QStringLiteral("missing");
+    if (!d) {
+        // Only libvirt itself saying "no such domain" means gone: a broken connection
+        // (libvirtd restarting) says nothing about the guest, which may well still run.
+        virErrorPtr err = virGetLastError();
+        return err && err->code == VIR_ERR_NO_DOMAIN ? QStringLiteral("missing") : QStringLiteral("unknown");
+    }
     int state = 0, reason = 0;
     if (virDomainGetState(d.ptr, &state, &reason, 0) < 0)
         return QStringLiteral("unknown");

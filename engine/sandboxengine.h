@@ -90,7 +90,8 @@ public:
     void releaseStoppedNetworks();
 
     static bool validName(const QString &name);
-    // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" if gone.
+    // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" only when
+    // libvirt answers that no such domain exists, "unknown" when it cannot answer.
     static QString stateOf(virConnectPtr conn, const QString &domainName);
 
 private:
@@ -130,6 +131,7 @@ private:
     Store m_store;
     LibvirtConnection m_libvirt;
     std::unique_ptr<StoragePool> m_pool;
+    quint64 m_poolGeneration = 0; // m_libvirt.generation() the pool was made on
     QString m_instance;
     QString m_accel = QStringLiteral("tcg");
     bool m_accelProbed = false;

@@ -9,7 +9,9 @@
 namespace airlock {
 
 namespace {
-// A guest that might still send packets keeps its network guarded.
+// Only a confirmed answer releases a guard: libvirt says the domain does not exist, or says
+// it is shut off or crashed (QEMU is gone). "unknown" (no answer: libvirtd restarting, a
+// broken connection) keeps the guest guarded, since it may still send packets.
 bool hasStopped(const QString &state)
 {
     return state == QLatin1String("stopped") || state == QLatin1String("missing") || state == QLatin1String("crashed");
@@ -36,9 +38,13 @@ Status SandboxEngine::guardNetwork(const QString &name)
     Result<SandboxNetwork> net = networkOf(name);
     if (!net)
         return net.error();
-    if (Status s = m_hooks->networkUp(net.value()); !s)
+    if (Status s = m_hooks->networkUp(net.value()); !s) {
+        // The guest is not started: the drop-only chains the hooks left need not stay.
+        if (!m_guarded.contains(name))
+            m_hooks->networkDown(name);
         return Error{QStringLiteral("sandbox %1 was not started: its network cannot be guarded").arg(name), s.error().message(),
                      s.error().code};
+    }
     m_guarded.insert(name);
     return ok();
 }
@@ -52,7 +58,12 @@ void SandboxEngine::releaseNetwork(const QString &name)
 
 void SandboxEngine::releaseStoppedNetworks()
 {
-    if (!m_hooks || m_guarded.isEmpty() || !m_libvirt.isOpen())
+    if (!m_hooks || m_guarded.isEmpty())
+        return;
+    // A lost connection is reopened (with backoff) before anything is judged stopped; until
+    // then every guard stays. After a reconnect this same pass is the reconcile: the guests
+    // libvirtd still runs keep their guard, those it confirms gone lose it.
+    if (Status s = ensureLibvirt(); !s)
         return;
     const QSet<QString> guarded = m_guarded;
     for (const QString &name : guarded) {
@@ -90,13 +101,15 @@ Status SandboxEngine::reconcileNetworks()
         if (one)
             continue;
         qCWarning(lcEngine) << "stopping" << n.name << "because its network cannot be guarded:" << one.error().message();
-        m_guarded.remove(n.name);
+        // Until the guest is confirmed gone its drop-only chains stay (EgressService keeps a
+        // sandbox it cannot listen for behind them); the sweep releases it later.
         virDomainPtr d = virDomainLookupByName(m_libvirt.get(), objectName(n.name).toUtf8().constData());
         if (d) {
             virDomainDestroy(d);
             virDomainFree(d);
         }
-        m_hooks->networkDown(n.name);
+        if (hasStopped(stateOf(m_libvirt.get(), objectName(n.name))))
+            releaseNetwork(n.name);
     }
     return s;
 }

@@ -153,23 +153,38 @@ Status EgressService::sandboxUp(const SandboxNet &net)
     }
     next.erase(std::remove_if(next.begin(), next.end(), [&](const SandboxNet &s) { return s.name == net.name || s.bridge == net.bridge; }),
                next.end());
-    next.append(net);
+    // Listeners first: when the rules redirect to them they already answer. Without them
+    // the sandbox's chains drop everything (a running guest is never left without chains).
     m_events.setSandboxId(net.name, net.sandboxId); // its events are keyed by this sandbox from its first one
-    // Listeners first: when the rules redirect to them they already answer.
+    Status listening = attachListeners(net);
+    SandboxNet entry = net;
+    entry.dropAll = !listening;
+    next.append(entry);
+    if (Status s = m_nft->apply(next); !s) {
+        m_proxy->detach(net.name);
+        m_dns->detach(net.name);
+        return s;
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_sandboxes = next;
+    }
+    if (!listening) {
+        qCWarning(lcBroker) << "every packet of" << net.name << "is dropped:" << listening.error().message();
+        return listening;
+    }
+    qCInfo(lcBroker) << "egress enforced for" << net.name << "on" << net.bridge << "guest" << ipv4ToString(net.guestIp);
+    return ok();
+}
+
+Status EgressService::attachListeners(const SandboxNet &net)
+{
     if (Status s = m_dns->attach(net); !s)
         return s;
     if (Status s = m_proxy->attach(net); !s) {
         m_dns->detach(net.name);
         return s;
     }
-    if (Status s = m_nft->apply(next); !s) {
-        m_proxy->detach(net.name);
-        m_dns->detach(net.name);
-        return s;
-    }
-    std::lock_guard lock(m_mutex);
-    m_sandboxes = next;
-    qCInfo(lcBroker) << "egress enforced for" << net.name << "on" << net.bridge << "guest" << ipv4ToString(net.guestIp);
     return ok();
 }
 
@@ -207,27 +222,27 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
         m_proxy->detach(s.name);
         m_dns->detach(s.name);
     }
-    QList<SandboxNet> attached;
+    // Every running guest gets chains; one whose listeners cannot attach gets drop-only ones.
+    QList<SandboxNet> guarded;
+    int dropped = 0;
     for (const SandboxNet &s : running) {
         m_events.setSandboxId(s.name, s.sandboxId);
-        if (Status a = m_dns->attach(s); !a) {
-            qCWarning(lcBroker) << a.error().message();
-            continue;
+        SandboxNet entry = s;
+        if (Status a = attachListeners(s); !a) {
+            qCWarning(lcBroker) << "every packet of" << s.name << "is dropped:" << a.error().message();
+            entry.dropAll = true;
+            ++dropped;
         }
-        if (Status a = m_proxy->attach(s); !a) {
-            m_dns->detach(s.name);
-            qCWarning(lcBroker) << a.error().message();
-            continue;
-        }
-        attached.append(s);
+        guarded.append(entry);
     }
-    Status applied = m_nft->apply(attached);
+    Status applied = m_nft->apply(guarded);
     std::lock_guard lock(m_mutex);
-    m_sandboxes = attached;
+    m_sandboxes = guarded;
     if (!applied)
         return applied;
-    if (attached.size() != running.size())
-        return Error{QStringLiteral("some sandboxes could not be protected"), QStringLiteral("see the airlockd log")};
+    if (dropped > 0)
+        return Error{QStringLiteral("some sandboxes could not be protected"),
+                     QStringLiteral("their packets are dropped; see the airlockd log")};
     return ok();
 }
 

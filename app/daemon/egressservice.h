@@ -65,6 +65,8 @@ public:
     void setFlowHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
 
 private:
+    // The resolver's and the proxy's listeners on the sandbox's gateway, both or neither.
+    Status attachListeners(const SandboxNet &net);
     void list(const Call &call);
     void decide(const Call &call);
     void onDropped(const DroppedPacket &packet);

@@ -15,6 +15,7 @@
 #include "netns.h"
 #include "recordinghttpserver.h"
 #include "sentinel.h"
+#include "squatter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -156,6 +157,26 @@ private:
     std::vector<std::pair<int, std::function<void()>>> m_held;
     int m_taken = 0;
 };
+
+// Whether a TCP connection from inside `ns` to ip:port is accepted by someone who then talks
+// (the broker resets a connection it denies: nothing to read).
+bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
+{
+    bool answered = false;
+    inNamespace(ns, [&] {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        sa.sin_addr.s_addr = htonl(ip);
+        timeval tv{3, 0};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        answered = ::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0;
+        ::close(fd);
+    });
+    return answered;
+}
 
 } // namespace
 
@@ -1088,6 +1109,67 @@ private Q_SLOTS:
             }
         QVERIFY2(stored, "the decision did not store a raw TCP rule for db.choose.test:5432");
         raw.waitForFinished(10000);
+    }
+
+    // Fail closed: a sandbox the broker cannot listen for, and ports someone else takes.
+    void aSandboxWhoseListenersCannotAttachIsDropped()
+    {
+        const SandboxNet guest2{QStringLiteral("guest2"), QStringLiteral("alkbr1"), 0x0A630102, 0x0A630101,
+                                QStringLiteral("52:54:00:12:34:57")};
+        const SandboxNet guest1{QStringLiteral("guest1"), kBridge, kGuest, kGateway, kGuestMac};
+        Sentinel service; // a host service on guest2's gateway, as ssh would be
+        QVERIFY(service.start(SOCK_STREAM, QStringLiteral("10.99.1.1"), 2222));
+        m_egress->sandboxDown(guest2.name);
+        {
+            Sentinel squatter; // holds the resolver's port: the broker cannot listen there
+            QVERIFY(squatter.start(SOCK_DGRAM, QStringLiteral("10.99.1.1"), 15053, false));
+            const Status up = m_egress->sandboxUp(guest2);
+            QVERIFY(!up);
+            QVERIFY2(up.error().message().contains(QLatin1String("15053")), qPrintable(up.error().message()));
+            QByteArray ruleset;
+            QCOMPARE(run(QStringLiteral("nft"), {QStringLiteral("list"), QStringLiteral("table"), QStringLiteral("inet"), m_egress->nftTable()}, &ruleset), 0);
+            QVERIFY2(ruleset.contains("iifname \"alkbr1\""), "a sandbox without listeners has no chains");
+            QVERIFY2(!tcpAnswered(m_guest2Ns, 0x0A630101, 2222), "a guest without listeners reached a host service");
+            // The same after a reconcile (airlockd restarting beside running guests).
+            const Status reconciled = m_egress->reconcile({guest1, guest2});
+            QVERIFY(!reconciled);
+            QVERIFY2(!tcpAnswered(m_guest2Ns, 0x0A630101, 2222), "after reconcile a guest without listeners reached a host service");
+            QVERIFY2(!squatter.heardAnything(), "a guest without listeners reached the port's holder");
+            QVERIFY(askDns(m_guestNs, QStringLiteral("10.99.0.1"), dnsQuery(QStringLiteral("allowed.test"), 1)).received);
+        }
+        QVERIFY2(!service.heardAnything(), "a guest reached a host service");
+        const Status up = m_egress->sandboxUp(guest2);
+        QVERIFY2(up, qPrintable(up.error().message()));
+        QVERIFY(askDns(m_guest2Ns, QStringLiteral("10.99.1.1"), dnsQuery(QStringLiteral("allowed.test"), 1)).received);
+    }
+
+    void anUnprivilegedProcessCannotBindBesideTheBroker()
+    {
+        const QString gateway = ipString(kGateway);
+        for (const auto &[type, port] : {std::pair{SOCK_DGRAM, 15053}, std::pair{SOCK_STREAM, 15053}, std::pair{SOCK_STREAM, 15001}}) {
+            Squatter squatter;
+            QString error;
+            const int rc = squatter.start(type, gateway, quint16(port), true, &error);
+            QVERIFY2(rc >= 0, qPrintable(error));
+            QVERIFY2(rc == EADDRINUSE, qPrintable(QStringLiteral("%1 port %2: bind gave %3 (0: it holds the port beside the broker)")
+                                                      .arg(type == SOCK_DGRAM ? QStringLiteral("udp") : QStringLiteral("tcp"))
+                                                      .arg(port).arg(rc)));
+        }
+    }
+
+    // Last: stops the broker as airlockd's death would, leaving its table.
+    void whileTheBrokerIsDownAnUnprivilegedListenerHearsNothing()
+    {
+        m_egress->stop();
+        const QString gateway = ipString(kGateway);
+        Squatter proxy, dns;
+        QString error;
+        QCOMPARE(proxy.start(SOCK_STREAM, gateway, 15001, true, &error), 0);
+        QCOMPARE(dns.start(SOCK_DGRAM, gateway, 15053, true, &error), 0);
+        QVERIFY(!tcpAnswered(m_guestNs, 0xCB00710A, 80)); // 203.0.113.10:80, redirected to the proxy's port
+        QVERIFY(!askDns(m_guestNs, gateway, dnsQuery(QStringLiteral("allowed.test"), 1)).received);
+        QVERIFY2(!proxy.heardAnything(), "an unprivileged listener received a guest's connection");
+        QVERIFY2(!dns.heardAnything(), "an unprivileged listener received a guest's DNS query");
     }
 };
 
