@@ -70,7 +70,11 @@ bool HttpStreamCheck::takeHead(QByteArrayView *restView)
     }
     // Parsed only once the end of a head can be there: parsing on every read would let a
     // guest that sends one byte at a time cost quadratic time.
-    const qsizetype from = std::max<qsizetype>(0, m_searched - 3);
+    // The end of a head comes after its request line, not in the blank lines before it.
+    qsizetype blank = 0;
+    while (blank <= 2 * http::kMaxBlankLines && QByteArrayView(m_head).sliced(blank).startsWith("\r\n"))
+        blank += 2;
+    const qsizetype from = std::max<qsizetype>(blank, m_searched - 3);
     m_searched = m_head.size();
     if (m_head.indexOf("\r\n\r\n", from) < 0 && m_head.indexOf("\n\n", from) < 0 && m_head.size() < http::kMaxHead)
         return false;

@@ -1,5 +1,4 @@
 #include "tlshandshakewatch.h"
-#include "hostpattern.h"
 
 namespace airlock {
 
@@ -54,7 +53,7 @@ bool TlsHandshakeWatch::checkHello(const tls::ClientHello &hello)
             m_unverified = which + QStringLiteral("a TLS ClientHello without SNI, so the broker cannot check which server it is for");
         return true;
     }
-    if (normalizeHost(hello.sni) != m_host)
+    if (hello.sni != m_host) // the parser gives it lower-case, without a trailing dot
         return refuse(which + QStringLiteral("TLS SNI %1 differs from the name resolved, %2 (domain fronting)").arg(hello.sni, m_host));
     return true;
 }
