@@ -1,8 +1,7 @@
 #include "streamrecorder.h"
+#include "tcplisten.h"
 #include "tlsrecords.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -11,18 +10,9 @@ StreamRecorder::~StreamRecorder() { stop(); }
 
 bool StreamRecorder::start(const QString &ipv4, quint16 port)
 {
-    m_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    ::setsockopt(m_listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(port);
-    if (::inet_pton(AF_INET, ipv4.toLatin1().constData(), &sa.sin_addr) != 1 ||
-        ::bind(m_listener, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_listener, 64) != 0) {
-        ::close(m_listener);
-        m_listener = -1;
+    m_listener = listenTcp(ipv4, port);
+    if (m_listener < 0)
         return false;
-    }
     m_accept = std::thread([this] {
         for (;;) {
             const int c = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
