@@ -10,6 +10,7 @@
 // two namespaces this test creates.
 #include "core/store.h"
 #include "eventlog.h"
+#include "flowhandoff.h"
 #include "netns.h"
 #include "nftruleset.h"
 #include "streamrecorder.h"
@@ -24,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <arpa/inet.h>
+#include <atomic>
 #include <mutex>
 #include <netinet/in.h>
 #include <poll.h>
@@ -94,6 +96,21 @@ Talk converse(const QString &ns, quint32 ip, quint16 port, const QList<QByteArra
     return t;
 }
 
+// Stands in for the vault's SecretHandoff: one lent secret whose placeholder may not leave by
+// plain HTTP; nothing is intercepted.
+class PlaceholderHandoff : public FlowHandoff {
+public:
+    static constexpr QByteArrayView kPlaceholder = "PLACEHOLDERaaaaaaaaaaaaaaaaaaaa";
+    bool wants(const QString &, const QString &) override { return false; }
+    void take(int fd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16) override { ::close(fd); }
+    std::optional<QString> placeholderIn(const QString &, QByteArrayView bytes) override
+    {
+        return bytes.indexOf(kPlaceholder) >= 0 ? std::optional<QString>(QStringLiteral("token")) : std::nullopt;
+    }
+    void exfiltration(const QString &, const QString &, const QString &) override { ++alerts; }
+    std::atomic<int> alerts{0};
+};
+
 QByteArray get(const QByteArray &host, const QByteArray &path = "/")
 {
     return "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
@@ -112,6 +129,7 @@ class TestFlowCheck : public QObject {
     EventLog m_events;
     std::unique_ptr<UpstreamResolver> m_resolver;
     std::unique_ptr<TransparentProxy> m_proxy;
+    PlaceholderHandoff m_handoff;
     StreamRecorder m_http{StreamRecorder::Mode::Http};
     StreamRecorder m_tls{StreamRecorder::Mode::Tls};
     StreamRecorder m_raw{StreamRecorder::Mode::Raw};
@@ -180,6 +198,7 @@ private Q_SLOTS:
     void otherProtocolNeedsRawTcp();
     void serverSpeaksFirstNeedsRawTcp();
     void blockedPageNamesTheRuleOnce();
+    void aPlaceholderInALaterBodyIsStillFound();
 };
 
 void TestFlowCheck::initTestCase()
@@ -237,6 +256,7 @@ void TestFlowCheck::initTestCase()
     const BrokerPorts ports{15101, 15153};
     m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, *m_resolver, ports.proxy,
                                                  [this](const FlowTarget &t) { return decide(t); }, limits);
+    m_proxy->setHandoff(&m_handoff);
     m_proxy->start();
     const SandboxNet net{kSandbox, QStringLiteral("alkbr0"), kGuest, kGateway, QStringLiteral("52:54:00:12:34:56")};
     QVERIFY(m_proxy->attach(net));
@@ -432,6 +452,19 @@ void TestFlowCheck::blockedPageNamesTheRuleOnce()
     QVERIFY2(t.got.startsWith("HTTP/1.1 403"), t.got.constData());
     QVERIFY2(t.got.contains("(rule 7: deny denied.test (always))"), t.got.constData());
     QVERIFY2(!t.got.contains("rule 7: rule 7"), t.got.constData());
+}
+
+void TestFlowCheck::aPlaceholderInALaterBodyIsStillFound()
+{
+    // The checker and the placeholder scan run together: a later request's body, the
+    // placeholder split across two writes.
+    const QByteArray placeholder = PlaceholderHandoff::kPlaceholder.toByteArray();
+    const QByteArray post = "POST /leak HTTP/1.1\r\nHost: allowed.test\r\nContent-Length: " + QByteArray::number(placeholder.size()) + "\r\n\r\n";
+    const Talk t = talk(QStringLiteral("allowed.test"), 80, {get("allowed.test", "/before"), post + placeholder.left(10), placeholder.mid(10)}, 200);
+    QCOMPARE(t.got.count("200 OK"), 1);
+    QVERIFY(!m_http.received().contains(placeholder.mid(10)));
+    QCOMPARE(m_handoff.alerts.load(), 1);
+    QVERIFY(!eventWith(QStringLiteral("carry the placeholder of secret token")).reason.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestFlowCheck)
