@@ -42,6 +42,17 @@ namespace {
 constexpr int kPipeChunk = 1 << 19; // pipe size asked for (the kernel may give less)
 constexpr size_t kScanChunk = 1 << 16; // a scanned (plain HTTP) upload moves in reads of this size
 
+} // namespace
+
+// Guest bytes read into user space that may go upstream now: what the checker cleared (the
+// rest, a head or record not complete yet, waits), or all of them when only scanned.
+qsizetype TransparentProxy::upSendable(const Flow &f)
+{
+    return f.check ? qsizetype(f.check->cleared() - f.upSent) : f.upPending.size();
+}
+
+namespace {
+
 void closeFd(int &fd)
 {
     if (fd >= 0)
@@ -655,23 +666,17 @@ void TransparentProxy::startRelay(Flow &f)
         const int size = ::fcntl(p->w, F_SETPIPE_SZ, kPipeChunk);
         p->capacity = size_t(size > 0 ? size : ::fcntl(p->w, F_GETPIPE_SZ));
     }
-    f.upPipe = f.up.capacity;
-    f.downPipe = f.down.capacity;
     f.state = State::Relaying;
     f.scanUp = f.http && m_handoff;
     if (f.check || f.scanUp) {
         // Through user space, from the first byte: the checker saw the head, and it decides
         // how much of it (and of what follows) may go.
         f.userUp = true;
-        f.up.capacity = kScanChunk;
         f.upPending = f.head;
         f.headSent = f.head.size();
         f.scanTail = f.head.right(kMaxSecretLength);
     }
-    if (f.check && f.check->wantsServer()) {
-        f.userDown = true;
-        f.down.capacity = kScanChunk;
-    }
+    f.userDown = f.check && f.check->wantsServer();
     pump(f);
 }
 
@@ -713,8 +718,7 @@ bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
 {
     for (;;) {
         bool moved = false;
-        // Only what the checker cleared goes; the rest (a head or record not complete yet) waits.
-        const qsizetype ready = f.check ? qsizetype(f.check->cleared() - f.upSent) : f.upPending.size();
+        const qsizetype ready = upSendable(f);
         if (ready > 0) {
             const ssize_t n = ::send(f.upstream, f.upPending.constData(), size_t(ready), MSG_DONTWAIT | MSG_NOSIGNAL);
             if (n > 0) {
@@ -753,7 +757,6 @@ bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
         if (!moved)
             break;
     }
-    f.up.buffered = size_t(f.upPending.size()); // updateInterest reads the pipe's fill level
     return true;
 }
 
@@ -796,25 +799,17 @@ bool TransparentProxy::pumpDown(Flow &f)
         if (!moved)
             break;
     }
-    f.down.buffered = size_t(f.downPending.size());
     return true;
 }
 
 // Where the checker needs no more bytes and user space holds none, splicing resumes.
 void TransparentProxy::settle(Flow &f)
 {
-    if (f.userDown && f.downPending.isEmpty() && !(f.check && f.check->wantsServer())) {
+    if (f.userDown && f.downPending.isEmpty() && !(f.check && f.check->wantsServer()))
         f.userDown = false;
-        f.down.capacity = f.downPipe;
-        f.down.buffered = 0;
-    }
     if (f.check && f.check->settled() && f.upPending.isEmpty()) {
         f.check.reset();
-        if (!f.scanUp) {
-            f.userUp = false;
-            f.up.capacity = f.upPipe;
-            f.up.buffered = 0;
-        }
+        f.userUp = f.scanUp;
     }
 }
 
@@ -892,15 +887,22 @@ void TransparentProxy::pump(Flow &f)
 void TransparentProxy::updateInterest(Flow &f)
 {
     const bool headDone = f.headSent >= f.head.size();
+    // Through user space a side waits only for what pumpUp/pumpDown would do now: bytes held
+    // for the checker (an incomplete head) are not ready to write.
+    const bool upRoom = f.userUp ? f.upPending.size() < qsizetype(kScanChunk) : f.up.buffered < f.up.capacity;
+    const bool upReady = f.userUp ? upSendable(f) > 0 : f.up.buffered > 0;
+    const bool downRoom = f.userDown ? f.downPending.size() < qsizetype(kScanChunk) && f.check && f.check->wantsServer()
+                                     : f.down.buffered < f.down.capacity;
+    const bool downReady = f.userDown ? !f.downPending.isEmpty() : f.down.buffered > 0;
     uint32_t client = EPOLLRDHUP;
     uint32_t upstream = EPOLLRDHUP;
-    if (f.up.buffered < f.up.capacity && !f.up.eof)
+    if (upRoom && !f.up.eof)
         client |= EPOLLIN;
-    if (f.down.buffered > 0)
+    if (downReady)
         client |= EPOLLOUT;
-    if (f.down.buffered < f.down.capacity && !f.down.eof)
+    if (downRoom && !f.down.eof)
         upstream |= EPOLLIN;
-    if (f.up.buffered > 0 || !headDone)
+    if (upReady || !headDone)
         upstream |= EPOLLOUT;
     m_loop.modify(f.client, client);
     m_loop.modify(f.upstream, upstream);

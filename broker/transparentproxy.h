@@ -142,7 +142,6 @@ private:
         bool userUp = false;
         bool userDown = false;    // upstream bytes too, while the checker reads them
         bool scanUp = false;
-        size_t upPipe = 0, downPipe = 0; // the pipes' capacities, for when splicing resumes
         QByteArray upPending;     // read from the guest, not yet sent (front: checked first)
         QByteArray downPending;   // read from the upstream for the checker, not yet sent
         QByteArray scanTail;      // the last bytes searched: a placeholder may straddle reads
@@ -183,6 +182,7 @@ private:
     bool takeUp(Flow &f, QByteArrayView fresh); // scans and checks what was read
     bool pumpDown(Flow &f);              // upstream -> client while the checker reads it
     void settle(Flow &f);                // back to splicing where the checker is done
+    static qsizetype upSendable(const Flow &f);
     bool refuseLater(Flow &f, const QString &reason);
     void updateInterest(Flow &f);
     void deny(Flow &f, const QString &reason, qint64 rule = 0);

@@ -30,6 +30,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace airlock;
@@ -199,6 +200,7 @@ private Q_SLOTS:
     void serverSpeaksFirstNeedsRawTcp();
     void blockedPageNamesTheRuleOnce();
     void aPlaceholderInALaterBodyIsStillFound();
+    void anIncompleteHeadCostsNoCpu();
 };
 
 void TestFlowCheck::initTestCase()
@@ -465,6 +467,42 @@ void TestFlowCheck::aPlaceholderInALaterBodyIsStillFound()
     QVERIFY(!m_http.received().contains(placeholder.mid(10)));
     QCOMPARE(m_handoff.alerts.load(), 1);
     QVERIFY(!eventWith(QStringLiteral("carry the placeholder of secret token")).reason.isEmpty());
+}
+
+void TestFlowCheck::anIncompleteHeadCostsNoCpu()
+{
+    // A head held for the checker is not "ready to send": the proxy must not spin on a
+    // writable upstream meanwhile (a guest could otherwise burn the proxy's thread).
+    double cpu = -1;
+    QByteArray got;
+    inNamespace(m_guestNs, [&] {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(80);
+        sa.sin_addr.s_addr = htonl(address(QStringLiteral("allowed.test")));
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0)
+            return;
+        const QByteArray bytes = get("allowed.test", "/held") + "GET /never HTTP/1.1\r\nHo";
+        ::send(fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL);
+        char buf[512];
+        pollfd pfd{fd, POLLIN, 0};
+        if (::poll(&pfd, 1, 3000) == 1) {
+            const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+            got = QByteArray(buf, int(std::max<ssize_t>(n, 0)));
+        }
+        auto now = [] {
+            timespec ts{};
+            ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+            return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+        };
+        const double before = now();
+        ::usleep(1000 * 1000);
+        cpu = now() - before;
+        ::close(fd);
+    });
+    QVERIFY2(got.contains("200 OK"), got.constData());
+    QVERIFY2(cpu >= 0 && cpu < 0.3, qPrintable(QStringLiteral("the process used %1 s of CPU in 1 s of a held head").arg(cpu)));
 }
 
 QTEST_GUILESS_MAIN(TestFlowCheck)
