@@ -48,7 +48,8 @@ constexpr size_t kScanChunk = 1 << 16; // a scanned (plain HTTP) upload moves in
 // rest, a head or record not complete yet, waits), or all of them when only scanned.
 qsizetype TransparentProxy::upSendable(const Flow &f)
 {
-    return f.check ? qsizetype(f.check->cleared() - f.upSent) : f.upPending.size();
+    const qint64 sent = f.upRead - f.upPending.size();
+    return f.check ? qsizetype(f.check->cleared() - sent) : f.upPending.size();
 }
 
 namespace {
@@ -673,6 +674,7 @@ void TransparentProxy::startRelay(Flow &f)
         // how much of it (and of what follows) may go.
         f.userUp = true;
         f.upPending = f.head;
+        f.upRead = f.head.size();
         f.headSent = f.head.size();
         f.scanTail = f.head.right(kMaxSecretLength);
     }
@@ -714,41 +716,44 @@ bool TransparentProxy::takeUp(Flow &f, QByteArrayView fresh)
     return true;
 }
 
-bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
+// One direction through user space: sends the first `ready()` bytes of `pending`, reads
+// while `mayRead` (each read goes to `take` first: false ends the flow), and at the end
+// shuts the receiver down; what was never ready (a request cut off by the close) never goes.
+bool TransparentProxy::pumpUser(int from, int to, QByteArray &pending, Pipe &p, qint64 &counter, qint64 &read,
+                                const std::function<qsizetype()> &ready, bool mayRead,
+                                const std::function<bool(QByteArrayView)> &take)
 {
     for (;;) {
         bool moved = false;
-        const qsizetype ready = upSendable(f);
-        if (ready > 0) {
-            const ssize_t n = ::send(f.upstream, f.upPending.constData(), size_t(ready), MSG_DONTWAIT | MSG_NOSIGNAL);
-            if (n > 0) {
-                f.upPending.remove(0, n);
-                f.upSent += n;
-                f.event.bytesUp += n;
+        if (const qsizetype n = ready(); n > 0) {
+            const ssize_t sent = ::send(to, pending.constData(), size_t(n), MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (sent > 0) {
+                pending.remove(0, sent);
+                counter += sent;
                 moved = true;
-            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            } else if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
                 return false;
             }
         }
-        if (f.up.eof && (!f.check || f.check->cleared() == f.upSent)) {
-            // Whatever was never cleared (a request cut off by the close) never goes.
-            f.upPending.clear();
-            if (!f.up.done) {
-                ::shutdown(f.upstream, SHUT_WR);
-                f.up.done = true;
+        if (p.eof && ready() == 0) {
+            pending.clear();
+            if (!p.done) {
+                ::shutdown(to, SHUT_WR);
+                p.done = true;
             }
             break;
         }
-        if (mayRead && !f.up.eof && f.upPending.size() < qsizetype(kScanChunk)) {
+        if (mayRead && !p.eof && pending.size() < qsizetype(kScanChunk)) {
             char buffer[kScanChunk];
-            const ssize_t n = ::recv(f.client, buffer, sizeof buffer, MSG_DONTWAIT);
+            const ssize_t n = ::recv(from, buffer, sizeof buffer, MSG_DONTWAIT);
             if (n > 0) {
-                if (!takeUp(f, QByteArrayView(buffer, n)))
+                if (!take(QByteArrayView(buffer, n)))
                     return false;
-                f.upPending.append(buffer, n);
+                pending.append(buffer, n);
+                read += n;
                 moved = true;
             } else if (n == 0) {
-                f.up.eof = true;
+                p.eof = true;
                 moved = true;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
                 return false;
@@ -760,46 +765,19 @@ bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
     return true;
 }
 
+bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
+{
+    return pumpUser(f.client, f.upstream, f.upPending, f.up, f.event.bytesUp, f.upRead, [&] { return upSendable(f); }, mayRead,
+                    [&](QByteArrayView fresh) { return takeUp(f, fresh); });
+}
+
 bool TransparentProxy::pumpDown(Flow &f)
 {
-    for (;;) {
-        bool moved = false;
-        if (!f.downPending.isEmpty()) {
-            const ssize_t n = ::send(f.client, f.downPending.constData(), size_t(f.downPending.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
-            if (n > 0) {
-                f.downPending.remove(0, n);
-                f.event.bytesDown += n;
-                moved = true;
-            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-                return false;
-            }
-        }
-        if (f.down.eof && f.downPending.isEmpty()) {
-            if (!f.down.done) {
-                ::shutdown(f.client, SHUT_WR);
-                f.down.done = true;
-            }
-            break;
-        }
-        if (!f.down.eof && f.downPending.size() < qsizetype(kScanChunk) && f.check && f.check->wantsServer()) {
-            char buffer[kScanChunk];
-            const ssize_t n = ::recv(f.upstream, buffer, sizeof buffer, MSG_DONTWAIT);
-            if (n > 0) {
-                if (!f.check->server(QByteArrayView(buffer, n)))
-                    return refuseLater(f, f.check->error());
-                f.downPending.append(buffer, n);
-                moved = true;
-            } else if (n == 0) {
-                f.down.eof = true;
-                moved = true;
-            } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
-                return false;
-            }
-        }
-        if (!moved)
-            break;
-    }
-    return true;
+    qint64 read = 0;
+    return pumpUser(f.upstream, f.client, f.downPending, f.down, f.event.bytesDown, read, [&] { return f.downPending.size(); },
+                    f.check && f.check->wantsServer(), [&](QByteArrayView fresh) {
+                        return f.check->server(fresh) || refuseLater(f, f.check->error());
+                    });
 }
 
 // Where the checker needs no more bytes and user space holds none, splicing resumes.

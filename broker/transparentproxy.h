@@ -134,7 +134,7 @@ private:
         std::unique_ptr<StreamCheck> check;
         qsizetype checkFed = 0;   // bytes of `head` the checker has seen
         QString unverified;       // why the first bytes cannot be verified ("" when they can)
-        qint64 upSent = 0;        // guest bytes sent upstream through user space
+        qint64 upRead = 0;        // guest bytes read into user space (the head included)
         Pipe up;                  // client -> upstream
         Pipe down;                // upstream -> client
         // Guest bytes of a checked or scanned flow go through user space: checked (check), and
@@ -181,6 +181,8 @@ private:
     bool pumpUp(Flow &f, bool mayRead);  // client -> upstream through user space
     bool takeUp(Flow &f, QByteArrayView fresh); // scans and checks what was read
     bool pumpDown(Flow &f);              // upstream -> client while the checker reads it
+    bool pumpUser(int from, int to, QByteArray &pending, Pipe &p, qint64 &counter, qint64 &read,
+                  const std::function<qsizetype()> &ready, bool mayRead, const std::function<bool(QByteArrayView)> &take);
     void settle(Flow &f);                // back to splicing where the checker is done
     static qsizetype upSendable(const Flow &f);
     bool refuseLater(Flow &f, const QString &reason);

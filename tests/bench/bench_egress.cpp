@@ -12,6 +12,7 @@
 #include "core/store.h"
 #include "daemon/egressservice.h"
 #include "netns.h"
+#include "tcplisten.h"
 
 #include <QDir>
 #include <QFile>
@@ -41,18 +42,7 @@ constexpr int kLatencyRounds = 400;
 
 int listenOn(quint32 ip, quint16 port)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(port);
-    sa.sin_addr.s_addr = htonl(ip);
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(fd, 256) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
+    return listenTcp(ipv4ToString(ip), port);
 }
 
 int dial(quint32 ip, quint16 port)
