@@ -190,14 +190,6 @@ bool checkTarget(QByteArrayView method, QByteArrayView target, QString *why, QSt
     return true;
 }
 
-// Methods that never pass: CONNECT opens a tunnel the head check cannot see into, TRACE
-// (and IIS's TRACK) echo the request, headers and all, back to the guest.
-bool refusedMethod(QByteArrayView method)
-{
-    return method.compare("CONNECT", Qt::CaseInsensitive) == 0 || method.compare("TRACE", Qt::CaseInsensitive) == 0 ||
-           method.compare("TRACK", Qt::CaseInsensitive) == 0;
-}
-
 HeadResult parseRequestLine(QByteArrayView line, RequestHead &head, QString *authorityHost, int *authorityPort, int *defaultPort)
 {
     const qsizetype sp1 = line.indexOf(' ');
@@ -209,8 +201,6 @@ HeadResult parseRequestLine(QByteArrayView line, RequestHead &head, QString *aut
     const QByteArrayView version = line.sliced(sp2 + 1);
     if (!isToken(method))
         return invalid(QStringLiteral("the request method is not a token"));
-    if (refusedMethod(method))
-        return invalid(QStringLiteral("the method %1 is refused (it tunnels or echoes past the check)").arg(printable(method)));
     if (target.isEmpty())
         return invalid(QStringLiteral("the request target is empty"));
     if (version != "HTTP/1.1" && version != "HTTP/1.0")

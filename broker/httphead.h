@@ -47,8 +47,7 @@ struct HeadResult {
 // Parses the head at the start of `data`, strictly enough that any upstream reads the same
 // request from the same bytes: skips (only) up to kMaxBlankLines CRLFs before the request
 // line (RFC 9112 2.2); every line must end in CRLF; refuses obsolete line folding, bare CR,
-// control characters, the methods CONNECT, TRACE and TRACK, a target that is not a path, "*"
-// (OPTIONS) or an http(s) URL, a URL whose authority differs from Host, a request without
+// control characters, a target that is not a path, "*" (OPTIONS) or an http(s) URL, a URL whose authority differs from Host, a request without
 // Host (HTTP/1.0 too), several Host headers, Transfer-Encoding together with Content-Length,
 // several Transfer-Encoding headers, Transfer-Encoding on HTTP/1.0, and anything past the
 // limits.

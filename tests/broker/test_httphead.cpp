@@ -128,10 +128,6 @@ void TestHttpHead::methodsAndTargets_data()
     QTest::newRow("absolute same host") << QByteArray("GET http://a.example/x HTTP/1.1") << QString();
     QTest::newRow("absolute default port") << QByteArray("GET HTTP://A.example:80/ HTTP/1.1") << QString();
     QTest::newRow("options star") << QByteArray("OPTIONS * HTTP/1.1") << QString();
-    QTest::newRow("CONNECT") << QByteArray("CONNECT a.example:443 HTTP/1.1") << QStringLiteral("CONNECT is refused");
-    QTest::newRow("TRACE") << QByteArray("TRACE / HTTP/1.1") << QStringLiteral("TRACE is refused");
-    QTest::newRow("trace") << QByteArray("trace / HTTP/1.1") << QStringLiteral("is refused");
-    QTest::newRow("TRACK") << QByteArray("TRACK / HTTP/1.1") << QStringLiteral("is refused");
     QTest::newRow("absolute other host") << QByteArray("GET http://other.example/ HTTP/1.1") << QStringLiteral("names other.example but Host");
     QTest::newRow("absolute other port") << QByteArray("GET http://a.example:8080/ HTTP/1.1") << QStringLiteral("but Host");
     QTest::newRow("absolute userinfo") << QByteArray("GET http://a.example@other.example/ HTTP/1.1") << QStringLiteral("user information");

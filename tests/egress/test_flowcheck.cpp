@@ -103,7 +103,12 @@ class PlaceholderHandoff : public FlowHandoff {
 public:
     static constexpr QByteArrayView kPlaceholder = "PLACEHOLDERaaaaaaaaaaaaaaaaaaaa";
     bool wants(const QString &, const QString &) override { return false; }
-    void take(int fd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16) override { ::close(fd); }
+    void take(int fd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16,
+              std::function<void()> done) override
+    {
+        ::close(fd);
+        done();
+    }
     std::optional<QString> placeholderIn(const QString &, QByteArrayView bytes) override
     {
         return bytes.indexOf(kPlaceholder) >= 0 ? std::optional<QString>(QStringLiteral("token")) : std::nullopt;
