@@ -264,6 +264,16 @@ void TestFlowCheck::initTestCase()
     m_proxy = std::make_unique<TransparentProxy>(m_names, m_events, *m_resolver, ports.proxy,
                                                  [this](const FlowTarget &t) { return decide(t); }, limits);
     m_proxy->setHandoff(&m_handoff);
+    // The upstreams live on an address of this (the broker's) namespace, which the proxy never
+    // dials unless an address rule opens it: this decider is that rule.
+    m_proxy->setAddressDecider([](const FlowTarget &t) {
+        FlowVerdict v;
+        if (t.ip == 0xCB00711E) { // 203.0.113.30
+            v.kind = FlowVerdict::Allow;
+            v.reason = QStringLiteral("the test's upstreams");
+        }
+        return v;
+    });
     m_proxy->start();
     const SandboxNet net{kSandbox, QStringLiteral("alkbr0"), kGuest, kGateway, QStringLiteral("52:54:00:12:34:56")};
     QVERIFY(m_proxy->attach(net));
