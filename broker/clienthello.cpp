@@ -13,6 +13,9 @@ constexpr int kRecordHeader = 5;
 constexpr int kMaxRecordPayload = 1 << 14; // RFC 8446 5.1: TLSPlaintext.length <= 2^14
 constexpr quint16 kExtServerName = 0;
 constexpr quint16 kExtAlpn = 16;
+constexpr quint16 kExtEch = 0xfe0d;           // encrypted_client_hello (the TLS ECH specification)
+constexpr quint16 kExtEchFirstDraft = 0xfe08; // the code points of its earlier drafts
+constexpr quint16 kExtEsni = 0xffce;          // encrypted_server_name (the ESNI draft)
 
 // A bounds-checked cursor over the hello body: every read fails instead of overrunning.
 class Reader {
@@ -159,6 +162,8 @@ ClientHello parseBody(const quint8 *body, size_t size)
             return invalid(why);
         if (type == kExtAlpn && !parseAlpn(*ext, h, &why))
             return invalid(why);
+        if (type == kExtEsni || (type >= kExtEchFirstDraft && type <= kExtEch))
+            h.encryptedName = type;
     }
     h.status = ClientHello::Status::Complete;
     return h;

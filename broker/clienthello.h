@@ -26,6 +26,9 @@ struct ClientHello {
     QString sni;                // host_name of server_name, lower-case, "" when absent
     bool hasSni = false;
     QStringList alpn;           // in the client's order
+    // An Encrypted Client Hello (0xfe0d, and its drafts' 0xfe08..0xfe0c) or ESNI (0xffce)
+    // extension, 0 when none: with one, the SNI seen here need not be where the hello goes.
+    quint16 encryptedName = 0;
     int consumed = 0;           // bytes of the stream that held the hello (all its records)
 };
 

@@ -1,6 +1,7 @@
 #include "httphead.h"
 
 #include <cctype>
+#include <string_view>
 
 namespace airlock::http {
 
@@ -142,24 +143,155 @@ QList<QByteArray> RequestHead::headerValues(const QByteArray &name) const
     return out;
 }
 
+namespace {
+
+// The request target: origin-form ("/path"), "*" for OPTIONS, or absolute-form
+// ("http://authority/path"), whose authority is where the request really goes (RFC 9112
+// 3.2.2: a server ignores Host for it), so it must name what Host names. Sets the
+// authority's host and port (0 when none) for an absolute-form target.
+bool checkTarget(QByteArrayView method, QByteArrayView target, QString *why, QString *host, int *port, int *defaultPort)
+{
+    *defaultPort = 0;
+    for (char ch : target)
+        if (quint8(ch) <= 0x20 || quint8(ch) >= 0x7f) {
+            *why = QStringLiteral("the request target holds a control character, space or non-ASCII byte");
+            return false;
+        }
+    if (target.startsWith('/'))
+        return true;
+    if (target == "*") {
+        if (method == "OPTIONS")
+            return true;
+        *why = QStringLiteral("the request target * is only for OPTIONS");
+        return false;
+    }
+    const qsizetype sep = target.indexOf("://");
+    const QByteArray scheme = sep > 0 ? target.first(sep).toByteArray().toLower() : QByteArray();
+    if (scheme != "http" && scheme != "https") {
+        *why = QStringLiteral("the request target '%1' is neither a path nor an http(s) URL").arg(printable(target));
+        return false;
+    }
+    *defaultPort = scheme == "http" ? 80 : 443;
+    QByteArrayView authority = target.sliced(sep + 3);
+    for (qsizetype i = 0; i < authority.size(); ++i)
+        if (authority.at(i) == '/' || authority.at(i) == '?' || authority.at(i) == '#') {
+            authority = authority.first(i);
+            break;
+        }
+    if (authority.contains('@')) {
+        *why = QStringLiteral("the request URL carries user information before its host");
+        return false;
+    }
+    QString hostWhy;
+    if (!parseHost(authority, host, port, &hostWhy)) {
+        *why = QStringLiteral("the request URL's host: %1").arg(hostWhy);
+        return false;
+    }
+    return true;
+}
+
+HeadResult parseRequestLine(QByteArrayView line, RequestHead &head, QString *authorityHost, int *authorityPort, int *defaultPort)
+{
+    const qsizetype sp1 = line.indexOf(' ');
+    const qsizetype sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
+    if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0)
+        return invalid(QStringLiteral("the request line is not METHOD TARGET VERSION"));
+    const QByteArrayView method = line.first(sp1);
+    const QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
+    const QByteArrayView version = line.sliced(sp2 + 1);
+    if (!isToken(method))
+        return invalid(QStringLiteral("the request method is not a token"));
+    if (target.isEmpty())
+        return invalid(QStringLiteral("the request target is empty"));
+    if (version != "HTTP/1.1" && version != "HTTP/1.0")
+        return invalid(QStringLiteral("unsupported protocol version '%1' (only HTTP/1.0 and HTTP/1.1)").arg(printable(version)));
+    QString why;
+    if (!checkTarget(method, target, &why, authorityHost, authorityPort, defaultPort))
+        return invalid(why);
+    head.method = method.toByteArray();
+    head.target = target.toByteArray();
+    head.version = version.toByteArray();
+    HeadResult ok;
+    ok.status = HeadResult::Status::Complete;
+    return ok;
+}
+
+// One "Name: value" line, appended to the head (Host also parsed).
+HeadResult parseHeaderLine(QByteArrayView line, RequestHead &head)
+{
+    if (line.front() == ' ' || line.front() == '\t')
+        return invalid(QStringLiteral("obsolete header line folding is not accepted"));
+    const qsizetype colon = line.indexOf(':');
+    if (colon <= 0)
+        return invalid(QStringLiteral("a header line without a name and ':'"));
+    const QByteArrayView name = line.first(colon);
+    if (!isToken(name))
+        return invalid(QStringLiteral("the header name '%1' is not a token (no spaces before ':')").arg(printable(name)));
+    const QByteArrayView value = trimOws(line.sliced(colon + 1));
+    if (!isFieldValue(value))
+        return invalid(QStringLiteral("the value of header '%1' holds a control character").arg(printable(name)));
+    if (head.headers.size() >= kMaxHeaders)
+        return invalid(QStringLiteral("more than %1 header lines").arg(kMaxHeaders));
+    if (name.compare("host", Qt::CaseInsensitive) == 0) {
+        if (!head.header("host").isNull())
+            return invalid(QStringLiteral("more than one Host header"));
+        QString why;
+        if (!parseHost(value, &head.host, &head.hostPort, &why))
+            return invalid(why);
+    }
+    head.headers.append({name.toByteArray(), value.toByteArray()});
+    HeadResult ok;
+    ok.status = HeadResult::Status::Complete;
+    return ok;
+}
+
+// What the whole head must satisfy once all its headers are in.
+HeadResult checkHead(const RequestHead &head, const QString &authorityHost, int authorityPort, int defaultPort)
+{
+    if (head.header("host").isNull())
+        return invalid(QStringLiteral("a request without a Host header (every request must name its host, HTTP/1.0 too)"));
+    if (defaultPort) {
+        const int a = authorityPort ? authorityPort : defaultPort;
+        const int h = head.hostPort ? head.hostPort : defaultPort;
+        if (authorityHost != head.host || a != h)
+            return invalid(QStringLiteral("the request URL names %1 but Host names %2").arg(authorityHost, head.host));
+    }
+    const QList<QByteArray> encodings = head.headerValues("transfer-encoding");
+    const QList<QByteArray> lengths = head.headerValues("content-length");
+    if (!lengths.isEmpty() && !encodings.isEmpty())
+        return invalid(QStringLiteral("both Content-Length and Transfer-Encoding (request smuggling)"));
+    if (encodings.size() > 1)
+        return invalid(QStringLiteral("more than one Transfer-Encoding header (request smuggling)"));
+    if (!encodings.isEmpty() && head.version == "HTTP/1.0")
+        return invalid(QStringLiteral("Transfer-Encoding in an HTTP/1.0 request (request smuggling)"));
+    for (const QByteArray &l : lengths) {
+        if (l != lengths.first())
+            return invalid(QStringLiteral("differing Content-Length headers"));
+        if (l.isEmpty() || l.size() > 18 || !std::all_of(l.begin(), l.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return invalid(QStringLiteral("Content-Length is not a decimal number"));
+    }
+    HeadResult ok;
+    ok.status = HeadResult::Status::Complete;
+    return ok;
+}
+
+} // namespace
+
 HeadResult parseRequestHead(std::span<const char> input)
 {
     const QByteArrayView data(input.data(), qsizetype(input.size()));
     qsizetype pos = 0;
-    // RFC 9112 2.2: ignore at least one empty line before the request line (we allow a few).
-    for (int blank = 0; blank < 4 && pos < data.size(); ++blank) {
-        if (data.sliced(pos).startsWith("\r\n"))
-            pos += 2;
-        else if (data.at(pos) == '\n')
-            pos += 1;
-        else
-            break;
-    }
+    // RFC 9112 2.2: a server ignores at least one empty line before the request line. A few
+    // CRLFs are skipped here and the request after them is checked whole; more are refused
+    // (as a request line that is not one), so no upstream can start reading elsewhere.
+    for (int blank = 0; blank < kMaxBlankLines && data.sliced(pos).startsWith("\r\n"); ++blank)
+        pos += 2;
 
     HeadResult result;
     RequestHead &head = result.head;
     bool requestLineDone = false;
-    bool sawHost = false;
+    QString authorityHost;
+    int authorityPort = 0, defaultPort = 0;
     for (;;) {
         const qsizetype nl = data.indexOf('\n', pos);
         const qsizetype lineLimit = std::min<qsizetype>(data.size(), pos + kMaxLine + 2);
@@ -174,8 +306,11 @@ HeadResult parseRequestHead(std::span<const char> input)
         if (nl + 1 > kMaxHead)
             return invalid(QStringLiteral("the request head is larger than %1 bytes").arg(kMaxHead));
         QByteArrayView line = data.sliced(pos, nl - pos);
-        if (line.endsWith('\r'))
-            line.chop(1);
+        // Only CRLF ends a line: an upstream that also splits on a bare LF (or does not) would
+        // otherwise read other headers, or another request, than the ones checked here.
+        if (!line.endsWith('\r'))
+            return invalid(QStringLiteral("a line of the request head ends in a bare LF (only CRLF is accepted)"));
+        line.chop(1);
         if (line.size() > kMaxLine)
             return invalid(QStringLiteral("a line of the request head is longer than %1 bytes").arg(kMaxLine));
         if (line.contains('\r'))
@@ -183,72 +318,63 @@ HeadResult parseRequestHead(std::span<const char> input)
         if (line.contains('\0'))
             return invalid(QStringLiteral("a NUL byte in the request head"));
         pos = nl + 1;
-
         if (!requestLineDone) {
-            const qsizetype sp1 = line.indexOf(' ');
-            const qsizetype sp2 = sp1 < 0 ? -1 : line.indexOf(' ', sp1 + 1);
-            if (sp1 <= 0 || sp2 < 0 || line.indexOf(' ', sp2 + 1) >= 0)
-                return invalid(QStringLiteral("the request line is not METHOD TARGET VERSION"));
-            const QByteArrayView method = line.first(sp1);
-            const QByteArrayView target = line.sliced(sp1 + 1, sp2 - sp1 - 1);
-            const QByteArrayView version = line.sliced(sp2 + 1);
-            if (!isToken(method))
-                return invalid(QStringLiteral("the request method is not a token"));
-            if (target.isEmpty())
-                return invalid(QStringLiteral("the request target is empty"));
-            for (char ch : target)
-                if (quint8(ch) <= 0x20 || quint8(ch) == 0x7f)
-                    return invalid(QStringLiteral("the request target holds a control character or space"));
-            if (version != "HTTP/1.1" && version != "HTTP/1.0")
-                return invalid(QStringLiteral("unsupported protocol version '%1' (only HTTP/1.0 and HTTP/1.1)")
-                                   .arg(printable(version)));
-            head.method = method.toByteArray();
-            head.target = target.toByteArray();
-            head.version = version.toByteArray();
+            if (HeadResult r = parseRequestLine(line, head, &authorityHost, &authorityPort, &defaultPort);
+                r.status == HeadResult::Status::Invalid)
+                return r;
             requestLineDone = true;
             continue;
         }
         if (line.isEmpty())
             break; // end of the head
-        if (line.front() == ' ' || line.front() == '\t')
-            return invalid(QStringLiteral("obsolete header line folding is not accepted"));
-        const qsizetype colon = line.indexOf(':');
-        if (colon <= 0)
-            return invalid(QStringLiteral("a header line without a name and ':'"));
-        const QByteArrayView name = line.first(colon);
-        if (!isToken(name))
-            return invalid(QStringLiteral("the header name '%1' is not a token (no spaces before ':')")
-                               .arg(printable(name)));
-        const QByteArrayView value = trimOws(line.sliced(colon + 1));
-        if (!isFieldValue(value))
-            return invalid(QStringLiteral("the value of header '%1' holds a control character")
-                               .arg(printable(name)));
-        if (head.headers.size() >= kMaxHeaders)
-            return invalid(QStringLiteral("more than %1 header lines").arg(kMaxHeaders));
-        head.headers.append({name.toByteArray(), value.toByteArray()});
-        if (name.compare("host", Qt::CaseInsensitive) == 0) {
-            if (sawHost)
-                return invalid(QStringLiteral("more than one Host header"));
-            sawHost = true;
-            QString why;
-            if (!parseHost(value, &head.host, &head.hostPort, &why))
-                return invalid(why);
-        }
+        if (HeadResult r = parseHeaderLine(line, head); r.status == HeadResult::Status::Invalid)
+            return r;
     }
-    if (!sawHost && head.version == "HTTP/1.1")
-        return invalid(QStringLiteral("an HTTP/1.1 request without a Host header"));
-    const QList<QByteArray> lengths = head.headerValues("content-length");
-    if (!lengths.isEmpty() && !head.headerValues("transfer-encoding").isEmpty())
-        return invalid(QStringLiteral("both Content-Length and Transfer-Encoding (request smuggling)"));
-    for (const QByteArray &l : lengths) {
-        if (l != lengths.first())
-            return invalid(QStringLiteral("differing Content-Length headers"));
-        if (l.isEmpty() || l.size() > 18 || !std::all_of(l.begin(), l.end(), [](char c) { return c >= '0' && c <= '9'; }))
-            return invalid(QStringLiteral("Content-Length is not a decimal number"));
-    }
+    if (HeadResult r = checkHead(head, authorityHost, authorityPort, defaultPort); r.status == HeadResult::Status::Invalid)
+        return r;
     head.headEnd = int(pos);
     result.status = HeadResult::Status::Complete;
     return result;
+}
+
+Looks looksLikeRequest(QByteArrayView s)
+{
+    const qsizetype n = s.size();
+    qsizetype i = 0;
+    for (int blank = 0; blank < kMaxBlankLines && i < n && s.at(i) == '\r'; ++blank) {
+        if (i + 1 == n)
+            return Looks::Maybe;
+        if (s.at(i + 1) != '\n')
+            return Looks::No;
+        i += 2;
+    }
+    // The method (a token), one space, the target (visible ASCII), one space. A field longer
+    // than any real one is HTTP enough: the parser then says what is wrong with it.
+    for (const auto &[limit, visible] : {std::pair{64, false}, std::pair{kMaxLine, true}}) {
+        const qsizetype from = i;
+        while (i < n && (visible ? quint8(s.at(i)) > 0x20 && quint8(s.at(i)) < 0x7f : isTchar(quint8(s.at(i))))) {
+            if (++i - from > limit)
+                return Looks::Yes;
+        }
+        if (i == n)
+            return Looks::Maybe;
+        if (i == from || s.at(i++) != ' ')
+            return Looks::No;
+    }
+    static constexpr char kVersion[] = "HTTP/1.";
+    for (const char expected : std::string_view(kVersion)) {
+        if (i == n)
+            return Looks::Maybe;
+        if (s.at(i++) != expected)
+            return Looks::No;
+    }
+    if (i == n)
+        return Looks::Maybe;
+    if (s.at(i) != '0' && s.at(i) != '1')
+        return Looks::No;
+    if (++i == n)
+        return Looks::Maybe;
+    return s.at(i) == '\r' || s.at(i) == '\n' ? Looks::Yes : Looks::No;
 }
 
 QByteArray serializeRequestHead(const RequestHead &head)

@@ -14,6 +14,7 @@ namespace airlock::http {
 constexpr int kMaxLine = 8 * 1024;
 constexpr int kMaxHeaders = 100;
 constexpr int kMaxHead = 64 * 1024;
+constexpr int kMaxBlankLines = 4; // CRLFs skipped before a request line
 
 struct Header {
     QByteArray name;    // as sent
@@ -43,12 +44,22 @@ struct HeadResult {
     RequestHead head;           // Complete
 };
 
-// Parses the head at the start of `data`. Tolerates (only) leading empty lines per RFC 9112
-// 2.2, accepts CRLF or bare LF line ends, refuses obsolete line folding, bare CR, control
-// characters, a missing Host on HTTP/1.1, several differing Host headers, Transfer-Encoding
-// together with Content-Length, and anything past the limits.
+// Parses the head at the start of `data`, strictly enough that any upstream reads the same
+// request from the same bytes: skips (only) up to kMaxBlankLines CRLFs before the request
+// line (RFC 9112 2.2); every line must end in CRLF; refuses obsolete line folding, bare CR,
+// control characters, a target that is not a path, "*" (OPTIONS) or an http(s) URL, a URL whose authority differs from Host, a request without
+// Host (HTTP/1.0 too), several Host headers, Transfer-Encoding together with Content-Length,
+// several Transfer-Encoding headers, Transfer-Encoding on HTTP/1.0, and anything past the
+// limits.
 HeadResult parseRequestHead(std::span<const char> data);
 inline HeadResult parseRequestHead(const QByteArray &data) { return parseRequestHead(std::span<const char>(data.constData(), size_t(data.size()))); }
+
+// Can a stream that starts with `start` be an HTTP/1.x request? Yes once a whole request
+// line of the right shape ("TOKEN TARGET HTTP/1.x", after at most kMaxBlankLines CRLFs) is
+// there, No as soon as a byte cannot belong to one, Maybe while too few bytes are in. (Yes
+// says nothing about validity: parseRequestHead decides that.)
+enum class Looks { No, Maybe, Yes };
+Looks looksLikeRequest(QByteArrayView start);
 
 // "METHOD target VERSION\r\n" + "Name: value\r\n"... + "\r\n".
 QByteArray serializeRequestHead(const RequestHead &head);

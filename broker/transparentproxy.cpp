@@ -6,8 +6,10 @@
 #include "gatewaysocket.h"
 #include "hostpattern.h"
 #include "httphead.h"
+#include "httpstreamcheck.h"
 #include "placeholder.h"
 #include "syntheticnames.h"
+#include "tlshandshakewatch.h"
 #include "upstreamresolver.h"
 
 #include <arpa/inet.h>
@@ -41,16 +43,17 @@ namespace {
 constexpr int kPipeChunk = 1 << 19; // pipe size asked for (the kernel may give less)
 constexpr size_t kScanChunk = 1 << 16; // a scanned (plain HTTP) upload moves in reads of this size
 
-// A method token and a space: the start of an HTTP/1.x request (or a prefix of one).
-bool looksLikeHttp(const QByteArray &head)
+} // namespace
+
+// Guest bytes read into user space that may go upstream now: what the checker cleared (the
+// rest, a head or record not complete yet, waits), or all of them when only scanned.
+qsizetype TransparentProxy::upSendable(const Flow &f)
 {
-    int i = 0;
-    while (i < head.size() && i < 16 && head.at(i) >= 'A' && head.at(i) <= 'Z')
-        ++i;
-    if (i == head.size())
-        return i > 0 && i < 16; // still typing the method
-    return i >= 3 && head.at(i) == ' ';
+    const qint64 sent = f.upRead - f.upPending.size();
+    return f.check ? qsizetype(f.check->cleared() - sent) : f.upPending.size();
 }
+
+namespace {
 
 void closeFd(int &fd)
 {
@@ -62,10 +65,18 @@ void closeFd(int &fd)
 QString blockedPage(const QString &host, int port, const QString &sandbox, qint64 eventId, qint64 rule,
                     const QString &reason)
 {
+    // The policy's reasons already start with "rule N: ": the rule is named once.
     const QString who = rule ? QStringLiteral("rule %1").arg(rule) : QStringLiteral("no rule");
-    return QStringLiteral("Airlock blocked %1:%2 for sandbox %3 (%4: %5).\n"
-                          "Allow it in the Airlock app or with `airlockctl egress allow %6`.\n")
-        .arg(host).arg(port).arg(sandbox, who, reason).arg(eventId);
+    const QString why = reason.startsWith(who + QLatin1Char(':')) ? reason : who + QStringLiteral(": ") + reason;
+    return QStringLiteral("Airlock blocked %1:%2 for sandbox %3 (%4).\n"
+                          "Allow it in the Airlock app or with `airlockctl egress allow %5`.\n")
+        .arg(host).arg(port).arg(sandbox, why).arg(eventId);
+}
+
+// What a name flow's rule must allow for bytes the broker cannot verify to pass.
+QString needsRawTcp(const QString &why, const FlowTarget &t)
+{
+    return QStringLiteral("%1; only a rule that allows raw TCP to %2:%3 lets that through").arg(why, t.host).arg(t.port);
 }
 
 } // namespace
@@ -244,11 +255,7 @@ bool TransparentProxy::analyzeHead(Flow &f, bool final)
     case tls::ClientHello::Status::Complete:
         f.event.proto = QStringLiteral("tls");
         f.event.sni = hello.sni;
-        if (!f.target.host.isEmpty() && hello.hasSni && normalizeHost(hello.sni) != f.target.host) {
-            deny(f, QStringLiteral("TLS SNI %1 differs from the name resolved, %2 (domain fronting)").arg(hello.sni, f.target.host));
-            return false;
-        }
-        return true;
+        return f.target.host.isEmpty() || analyzeChecked(f, final, true);
     case tls::ClientHello::Status::Invalid:
         f.event.proto = QStringLiteral("tls");
         deny(f, QStringLiteral("malformed TLS ClientHello: %1").arg(hello.error));
@@ -262,7 +269,54 @@ bool TransparentProxy::analyzeHead(Flow &f, bool final)
     case tls::ClientHello::Status::NotTls:
         break;
     }
-    if (!looksLikeHttp(f.head))
+    return f.target.host.isEmpty() ? analyzeRawIpHttp(f, final) : analyzeChecked(f, final, false);
+}
+
+// A flow to a name: its checker reads the first bytes (and later every other byte).
+bool TransparentProxy::analyzeChecked(Flow &f, bool final, bool tls)
+{
+    if (!f.check) {
+        if (tls)
+            f.check = std::make_unique<TlsHandshakeWatch>(f.target.host);
+        else
+            f.check = std::make_unique<HttpStreamCheck>(f.target.host, f.target.port);
+    }
+    const bool fine = f.check->client(QByteArrayView(f.head).sliced(f.checkFed));
+    f.checkFed = f.head.size();
+    if (auto *http = dynamic_cast<HttpStreamCheck *>(f.check.get())) {
+        if (http->looksHttp())
+            f.event.proto = QStringLiteral("http");
+        if (const std::optional<http::RequestHead> &first = http->first()) {
+            f.http = true; // a head was read: a refusal gets a page
+            f.event.method = QString::fromLatin1(first->method);
+            f.event.path = QString::fromLatin1(first->target.left(512));
+        }
+        if (fine && !http->looksHttp() && !http->unverified().isEmpty()) {
+            f.unverified = needsRawTcp(http->unverified(), f.target);
+            f.check.reset(); // neither TLS nor HTTP: relayed as is, if at all
+            return true;
+        }
+        if (fine && !http->first()) {
+            if (final || f.head.size() >= tls::kMaxPeek) {
+                deny(f, QStringLiteral("incomplete HTTP request head"));
+                return false;
+            }
+            return false;
+        }
+    }
+    if (!fine) {
+        deny(f, f.check->error());
+        return false;
+    }
+    if (!f.check->unverified().isEmpty())
+        f.unverified = needsRawTcp(f.check->unverified(), f.target);
+    return !placeholderInHead(f);
+}
+
+// A raw IP is decided on the IP: its first request head is only read for the record.
+bool TransparentProxy::analyzeRawIpHttp(Flow &f, bool final)
+{
+    if (http::looksLikeRequest(f.head) == http::Looks::No)
         return true; // some other protocol: decided on the target alone
     const http::HeadResult head = http::parseRequestHead(f.head);
     if (head.status == http::HeadResult::Status::NeedMore) {
@@ -280,22 +334,23 @@ bool TransparentProxy::analyzeHead(Flow &f, bool final)
     f.http = true;
     f.event.method = QString::fromLatin1(head.head.method);
     f.event.path = QString::fromLatin1(head.head.target.left(512));
-    if (!f.target.host.isEmpty() && !head.head.host.isEmpty() && head.head.host != f.target.host) {
-        deny(f, QStringLiteral("HTTP Host %1 differs from the name resolved, %2 (domain fronting)").arg(head.head.host, f.target.host));
+    f.event.host = QString(); // a raw IP stays a raw IP whatever Host says
+    return !placeholderInHead(f);
+}
+
+// Plain HTTP is relayed, never intercepted: a placeholder in it would leave as is. True
+// when one is there (the flow is denied).
+bool TransparentProxy::placeholderInHead(Flow &f)
+{
+    if (!m_handoff || !f.http)
         return false;
-    }
-    if (f.target.host.isEmpty())
-        f.event.host = QString(); // a raw IP stays a raw IP whatever Host says
-    if (m_handoff) {
-        // Plain HTTP is relayed, never intercepted: a placeholder in it would leave as is.
-        if (const std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, f.head)) {
-            const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
-            m_handoff->exfiltration(f.target.sandbox, host, *secret);
-            deny(f, QStringLiteral("the request carries the placeholder of secret %1, which is not lent to plain HTTP to %2 "
-                                   "(exfiltration blocked)").arg(*secret, host));
-            return false;
-        }
-    }
+    const std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, f.head);
+    if (!secret)
+        return false;
+    const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
+    m_handoff->exfiltration(f.target.sandbox, host, *secret);
+    deny(f, QStringLiteral("the request carries the placeholder of secret %1, which is not lent to plain HTTP to %2 "
+                           "(exfiltration blocked)").arg(*secret, host));
     return true;
 }
 
@@ -325,8 +380,10 @@ void TransparentProxy::onClient(quint64 id, uint32_t events)
         }
         return;
     case State::Relaying:
-        if (!f->inspected) {
-            // A server-speaks-first flow: the guest's first bytes are still checked.
+        if (!f->inspected && !f->target.host.isEmpty()) {
+            f->inspected = true; // a server-speaks-first name flow: raw TCP, as its rule allows
+        } else if (!f->inspected) {
+            // A server-speaks-first raw-IP flow: the guest's first bytes are still read.
             readHead(*f);
             if (!f->head.isEmpty() || f->clientEof) {
                 if (!analyzeHead(*f, f->clientEof))
@@ -350,7 +407,10 @@ void TransparentProxy::onClient(quint64 id, uint32_t events)
 
 void TransparentProxy::proceed(Flow &f)
 {
-    const FlowVerdict v = m_decider(f.target);
+    if (!f.verdict)
+        f.verdict = m_decider(f.target); // once: a rule allowed once is consumed once
+    const FlowVerdict v = *f.verdict;
+    f.rawTcp = v.rawTcp;
     f.event.rule = v.rule;
     f.event.reason = v.reason;
     switch (v.kind) {
@@ -400,7 +460,7 @@ void TransparentProxy::hold(Flow &f)
     record(f);
 }
 
-void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, const QString &reason)
+void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, const QString &reason, bool rawTcp)
 {
     const QList<quint64> flows = item.flows;
     const QString key = item.key;
@@ -416,6 +476,8 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
         f->event.pendingItem = 0;
         f->event.rule = rule;
         f->event.reason = reason;
+        f->verdict = FlowVerdict{allowIt ? FlowVerdict::Allow : FlowVerdict::Deny, rule, reason, rawTcp};
+        f->rawTcp = rawTcp;
         if (allowIt) {
             allow(*f);
         } else {
@@ -432,12 +494,23 @@ void TransparentProxy::allow(Flow &f)
         deny(f, refused);
         return;
     }
-    f.event.decision = QStringLiteral("allowed");
     // Policy decided first; only then does a bound secret turn the relay into interception.
     // A flow whose first bytes had not come yet (a slow guest past firstBytesMs) goes there too:
     // relaying it blindly would let TLS to a bound host bypass interception.
     f.handoff = m_handoff && (f.event.proto == QLatin1String("tls") || f.head.isEmpty()) && !f.target.host.isEmpty() &&
                 m_handoff->wants(f.target.sandbox, f.target.host);
+    if (!f.handoff && !f.target.host.isEmpty() && !f.rawTcp) {
+        // A name flow carries only what its checker can verify.
+        if (f.head.isEmpty()) {
+            awaitFirstBytes(f);
+            return;
+        }
+        if (!f.unverified.isEmpty()) {
+            deny(f, f.unverified, f.event.rule);
+            return;
+        }
+    }
+    f.event.decision = QStringLiteral("allowed");
     if (f.handoff)
         f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
                                                   : f.event.reason + QStringLiteral("; intercepted (a secret is bound to this host)");
@@ -459,6 +532,16 @@ void TransparentProxy::allow(Flow &f)
         if (auto a = alive.lock())
             a->post([this, id, ip, why] { connectUpstream(id, ip, why); });
     }, f.target.sandbox);
+}
+
+// Allowed, but the guest has sent nothing yet (a slow client, or a protocol where the
+// server speaks first): the flow waits for bytes to check until headerTimeoutMs rather than
+// being relayed unchecked.
+void TransparentProxy::awaitFirstBytes(Flow &f)
+{
+    f.state = State::Peeking;
+    f.deadline = f.started + std::chrono::milliseconds(m_limits.headerTimeoutMs);
+    m_loop.modify(f.client, EPOLLIN | EPOLLRDHUP);
 }
 
 void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &why)
@@ -577,61 +660,92 @@ void TransparentProxy::startRelay(Flow &f)
         p->capacity = size_t(size > 0 ? size : ::fcntl(p->w, F_GETPIPE_SZ));
     }
     f.state = State::Relaying;
-    if (f.http && m_handoff) {
-        f.scanUp = true;
-        f.up.capacity = kScanChunk;
+    f.scanUp = f.http && m_handoff;
+    if (f.check || f.scanUp) {
+        // Through user space, from the first byte: the checker saw the head, and it decides
+        // how much of it (and of what follows) may go.
+        f.userUp = true;
+        f.upPending = f.head;
+        f.upRead = f.head.size();
+        f.headSent = f.head.size();
         f.scanTail = f.head.right(kMaxSecretLength);
     }
+    f.userDown = f.check && f.check->wantsServer();
     pump(f);
 }
 
-bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
+bool TransparentProxy::refuseLater(Flow &f, const QString &reason)
+{
+    f.event.decision = QStringLiteral("denied");
+    f.event.reason = reason;
+    return false;
+}
+
+// Scans and checks guest bytes just read; false when the flow must end (the reason is set).
+bool TransparentProxy::takeUp(Flow &f, QByteArrayView fresh)
+{
+    if (f.scanUp) {
+        // The new bytes, and the seam with the previous read (a placeholder may straddle it):
+        // no copy of the whole read.
+        const QByteArray seam = f.scanTail + fresh.first(std::min<qsizetype>(fresh.size(), kMaxSecretLength));
+        std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, fresh);
+        if (!secret)
+            secret = m_handoff->placeholderIn(f.target.sandbox, seam);
+        if (secret) {
+            const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
+            m_handoff->exfiltration(f.target.sandbox, host, *secret);
+            return refuseLater(f, QStringLiteral("later bytes on the connection (a request or a body) carry the placeholder of secret "
+                                                 "%1, which is not lent to plain HTTP to %2 (exfiltration blocked)").arg(*secret, host));
+        }
+        f.scanTail = fresh.size() >= kMaxSecretLength ? fresh.last(kMaxSecretLength).toByteArray() : seam.right(kMaxSecretLength);
+    }
+    if (f.check) {
+        if (!f.check->client(fresh))
+            return refuseLater(f, QStringLiteral("later bytes on the connection: %1").arg(f.check->error()));
+        if (!f.rawTcp && !f.check->unverified().isEmpty())
+            return refuseLater(f, QStringLiteral("later bytes on the connection: %1").arg(needsRawTcp(f.check->unverified(), f.target)));
+    }
+    return true;
+}
+
+// One direction through user space: sends the first `ready()` bytes of `pending`, reads
+// while `mayRead` (each read goes to `take` first: false ends the flow), and at the end
+// shuts the receiver down; what was never ready (a request cut off by the close) never goes.
+bool TransparentProxy::pumpUser(int from, int to, QByteArray &pending, Pipe &p, qint64 &counter, qint64 &read,
+                                const std::function<qsizetype()> &ready, bool mayRead,
+                                const std::function<bool(QByteArrayView)> &take)
 {
     for (;;) {
         bool moved = false;
-        if (!f.upPending.isEmpty()) {
-            const ssize_t n = ::send(f.upstream, f.upPending.constData(), size_t(f.upPending.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
-            if (n > 0) {
-                f.upPending.remove(0, n);
-                f.event.bytesUp += n;
+        if (const qsizetype n = ready(); n > 0) {
+            const ssize_t sent = ::send(to, pending.constData(), size_t(n), MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (sent > 0) {
+                pending.remove(0, sent);
+                counter += sent;
                 moved = true;
-            } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            } else if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
                 return false;
             }
         }
-        if (f.up.eof && f.upPending.isEmpty()) {
-            if (!f.up.done) {
-                ::shutdown(f.upstream, SHUT_WR);
-                f.up.done = true;
+        if (p.eof && ready() == 0) {
+            pending.clear();
+            if (!p.done) {
+                ::shutdown(to, SHUT_WR);
+                p.done = true;
             }
             break;
         }
-        if (mayRead && !f.up.eof && f.upPending.size() < qsizetype(kScanChunk)) {
+        if (mayRead && !p.eof && pending.size() < qsizetype(kScanChunk)) {
             char buffer[kScanChunk];
-            const ssize_t n = ::recv(f.client, buffer, sizeof buffer, MSG_DONTWAIT);
+            const ssize_t n = ::recv(from, buffer, sizeof buffer, MSG_DONTWAIT);
             if (n > 0) {
-                // The new bytes, and the seam with the previous read (a placeholder may straddle
-                // it): no copy of the whole read.
-                const QByteArrayView fresh(buffer, n);
-                const QByteArray seam = f.scanTail + fresh.first(std::min<qsizetype>(n, kMaxSecretLength));
-                std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, fresh);
-                if (!secret)
-                    secret = m_handoff->placeholderIn(f.target.sandbox, seam);
-                if (secret) {
-                    const QString host = f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host;
-                    m_handoff->exfiltration(f.target.sandbox, host, *secret);
-                    f.event.decision = QStringLiteral("denied");
-                    f.event.reason = QStringLiteral("later bytes on the connection (a request or a body) carry the placeholder of secret "
-                                                    "%1, which is not lent to plain HTTP to %2 (exfiltration blocked)")
-                                         .arg(*secret, host);
+                if (!take(QByteArrayView(buffer, n)))
                     return false;
-                }
-                f.scanTail = n >= kMaxSecretLength ? QByteArray(buffer + n - kMaxSecretLength, kMaxSecretLength)
-                                                   : seam.right(kMaxSecretLength);
-                f.upPending.append(buffer, n);
+                pending.append(buffer, n);
+                read += n;
                 moved = true;
             } else if (n == 0) {
-                f.up.eof = true;
+                p.eof = true;
                 moved = true;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
                 return false;
@@ -640,8 +754,33 @@ bool TransparentProxy::pumpScanned(Flow &f, bool mayRead)
         if (!moved)
             break;
     }
-    f.up.buffered = size_t(f.upPending.size()); // updateInterest reads the pipe's fill level
     return true;
+}
+
+bool TransparentProxy::pumpUp(Flow &f, bool mayRead)
+{
+    return pumpUser(f.client, f.upstream, f.upPending, f.up, f.event.bytesUp, f.upRead, [&] { return upSendable(f); }, mayRead,
+                    [&](QByteArrayView fresh) { return takeUp(f, fresh); });
+}
+
+bool TransparentProxy::pumpDown(Flow &f)
+{
+    qint64 read = 0;
+    return pumpUser(f.upstream, f.client, f.downPending, f.down, f.event.bytesDown, read, [&] { return f.downPending.size(); },
+                    f.check && f.check->wantsServer(), [&](QByteArrayView fresh) {
+                        return f.check->server(fresh) || refuseLater(f, f.check->error());
+                    });
+}
+
+// Where the checker needs no more bytes and user space holds none, splicing resumes.
+void TransparentProxy::settle(Flow &f)
+{
+    if (f.userDown && f.downPending.isEmpty() && !(f.check && f.check->wantsServer()))
+        f.userDown = false;
+    if (f.check && f.check->settled() && f.upPending.isEmpty()) {
+        f.check.reset();
+        f.userUp = f.scanUp;
+    }
 }
 
 // Moves what can move in both directions without blocking; the kernel copies the bytes
@@ -703,9 +842,11 @@ void TransparentProxy::pump(Flow &f)
     const bool headDone = f.headSent >= f.head.size();
     if (f.clientEof && headDone)
         f.up.eof = true;
-    bool healthy = f.scanUp ? pumpScanned(f, headDone && f.inspected)
+    settle(f);
+    bool healthy = f.userUp ? pumpUp(f, headDone && f.inspected)
                             : direction(f.client, f.upstream, f.up, f.event.bytesUp, headDone && f.inspected);
-    healthy = direction(f.upstream, f.client, f.down, f.event.bytesDown, true) && healthy;
+    healthy = (f.userDown ? pumpDown(f) : direction(f.upstream, f.client, f.down, f.event.bytesDown, true)) && healthy;
+    settle(f);
     if (!healthy || (f.up.done && f.down.done)) {
         finish(f, !healthy);
         return;
@@ -716,15 +857,22 @@ void TransparentProxy::pump(Flow &f)
 void TransparentProxy::updateInterest(Flow &f)
 {
     const bool headDone = f.headSent >= f.head.size();
+    // Through user space a side waits only for what pumpUp/pumpDown would do now: bytes held
+    // for the checker (an incomplete head) are not ready to write.
+    const bool upRoom = f.userUp ? f.upPending.size() < qsizetype(kScanChunk) : f.up.buffered < f.up.capacity;
+    const bool upReady = f.userUp ? upSendable(f) > 0 : f.up.buffered > 0;
+    const bool downRoom = f.userDown ? f.downPending.size() < qsizetype(kScanChunk) && f.check && f.check->wantsServer()
+                                     : f.down.buffered < f.down.capacity;
+    const bool downReady = f.userDown ? !f.downPending.isEmpty() : f.down.buffered > 0;
     uint32_t client = EPOLLRDHUP;
     uint32_t upstream = EPOLLRDHUP;
-    if (f.up.buffered < f.up.capacity && !f.up.eof)
+    if (upRoom && !f.up.eof)
         client |= EPOLLIN;
-    if (f.down.buffered > 0)
+    if (downReady)
         client |= EPOLLOUT;
-    if (f.down.buffered < f.down.capacity && !f.down.eof)
+    if (downRoom && !f.down.eof)
         upstream |= EPOLLIN;
-    if (f.up.buffered > 0 || !headDone)
+    if (upReady || !headDone)
         upstream |= EPOLLOUT;
     m_loop.modify(f.client, client);
     m_loop.modify(f.upstream, upstream);
@@ -820,7 +968,7 @@ void TransparentProxy::tick()
     for (const QString &key : expired) {
         auto item = m_pending.find(key);
         if (item != m_pending.end())
-            release(*item, false, 0, QStringLiteral("nobody decided within %1 s").arg(m_limits.holdTimeoutMs / 1000));
+            release(*item, false, 0, QStringLiteral("nobody decided within %1 s").arg(m_limits.holdTimeoutMs / 1000), false);
     }
     std::vector<quint64> peeking, stale, closing;
     // Long flows show their traffic while it runs, not only when they end.
@@ -844,10 +992,14 @@ void TransparentProxy::tick()
             continue;
         if (f->head.isEmpty()) {
             // Nothing sent yet: maybe the server speaks first (ssh, smtp). Decide on the
-            // target; the first bytes are still checked once they come.
+            // target: a raw IP or a raw-TCP rule relays it (a raw IP's first bytes are still
+            // read once they come); any other name flow waits for bytes to check.
             if (now - f->started >= std::chrono::milliseconds(m_limits.headerTimeoutMs)) {
-                deny(*f, QStringLiteral("the guest sent nothing for %1 s").arg(m_limits.headerTimeoutMs / 1000));
-            } else {
+                const QString nothing = QStringLiteral("the guest sent nothing for %1 s").arg(m_limits.headerTimeoutMs / 1000);
+                deny(*f, f->target.host.isEmpty() ? nothing
+                                                  : needsRawTcp(nothing + QStringLiteral(" (a protocol where the server speaks "
+                                                                                         "first cannot be checked)"), f->target));
+            } else if (!f->verdict) {
                 f->deadline = f->started + std::chrono::milliseconds(m_limits.headerTimeoutMs);
                 proceed(*f);
             }
@@ -889,7 +1041,7 @@ std::optional<EgressEvent> TransparentProxy::findPending(qint64 id)
     return result;
 }
 
-bool TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QString &reason)
+bool TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QString &reason, bool rawTcp)
 {
     bool found = false;
     m_loop.call([&] {
@@ -900,7 +1052,7 @@ bool TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QStrin
         if (item == m_pending.end())
             return;
         found = true;
-        release(*item, allowIt, rule, reason);
+        release(*item, allowIt, rule, reason, rawTcp);
     });
     return found;
 }

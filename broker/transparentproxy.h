@@ -1,9 +1,12 @@
 #pragma once
 // The transparent proxy every guest TCP connection is redirected to (design.md, "Egress").
 // For each flow: SO_ORIGINAL_DST gives the address the guest dialled; a synthetic address
-// maps back to the name the guest resolved, anything else stays a raw IP. The first bytes
-// are peeked: a TLS ClientHello's SNI and an HTTP Host must equal that name (no domain
-// fronting). The decider (the policy) says allow, deny or ask. Ask holds only that flow as
+// maps back to the name the guest resolved, anything else stays a raw IP. A flow to a name
+// is relayed only through a checker for that name (streamcheck.h): every HTTP/1.x request
+// head on the connection must name it (httpstreamcheck.h), every TLS ClientHello until the
+// handshake settles must carry it as SNI (tlshandshakewatch.h); anything the broker cannot
+// verify passes only when the rule allows raw TCP (no domain fronting). A raw IP is decided
+// on the IP; its first bytes are peeked. The decider (the policy) says allow, deny or ask. Ask holds only that flow as
 // a pending item (identical sandbox+target flows join it) until decide() or the hold
 // timeout. Allowed flows are relayed to the real upstream with splice() through pipes;
 // denied plain HTTP gets a 403 page that names the host and the rule, anything else a reset.
@@ -13,6 +16,7 @@
 #include "egressevent.h"
 #include "epollloop.h"
 #include "sandboxnet.h"
+#include "streamcheck.h"
 #include "upstreamaddress.h"
 
 #include <QHash>
@@ -22,6 +26,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace airlock {
@@ -43,7 +48,11 @@ struct FlowVerdict {
     Kind kind = Ask;
     qint64 rule = 0;
     QString reason;
-    bool rawTcp = false; // the deciding rule lets this host:port carry unverified bytes
+    // The rule also lets through, to this host:port, what the broker cannot verify: bytes
+    // that are neither TLS nor HTTP/1.x, a ClientHello without SNI, a protocol upgrade, a
+    // protocol where the server speaks first. Without it a flow decided on a name carries
+    // only what its checker (HTTP request heads, TLS ClientHellos) verified for that name.
+    bool rawTcp = false;
 };
 
 class TransparentProxy {
@@ -81,8 +90,9 @@ public:
     QList<EgressEvent> pending(const QString &sandbox = {});
     // The pending item that event `id` belongs to (its own id or a joined flow's).
     std::optional<EgressEvent> findPending(qint64 id);
-    // Releases the item: every flow in it is allowed or denied now. False if it is gone.
-    bool decide(qint64 id, bool allow, qint64 rule, const QString &reason);
+    // Releases the item: every flow in it is allowed or denied now (`rawTcp`: as
+    // FlowVerdict::rawTcp). False if it is gone.
+    bool decide(qint64 id, bool allow, qint64 rule, const QString &reason, bool rawTcp = false);
 
     // Counters for tests and status.
     struct Stats {
@@ -118,12 +128,22 @@ private:
         bool clientEof = false;
         bool handoff = false;     // allowed, and goes to the FlowHandoff once resolved
         qint64 pendingId = 0;
+        std::optional<FlowVerdict> verdict; // the decider's answer (asked once) or the person's
+        bool rawTcp = false;      // the verdict lets through what cannot be verified
+        // A name flow's checker; every guest byte passes it until it is settled.
+        std::unique_ptr<StreamCheck> check;
+        qsizetype checkFed = 0;   // bytes of `head` the checker has seen
+        QString unverified;       // why the first bytes cannot be verified ("" when they can)
+        qint64 upRead = 0;        // guest bytes read into user space (the head included)
         Pipe up;                  // client -> upstream
         Pipe down;                // upstream -> client
-        // Plain HTTP is relayed through user space instead, so every later request and
-        // body on the connection is searched for a placeholder too (the head was already).
+        // Guest bytes of a checked or scanned flow go through user space: checked (check), and
+        // for plain HTTP searched for a placeholder (scanUp) in every later request and body.
+        bool userUp = false;
+        bool userDown = false;    // upstream bytes too, while the checker reads them
         bool scanUp = false;
-        QByteArray upPending;     // read from the guest, searched, not yet sent
+        QByteArray upPending;     // read from the guest, not yet sent (front: checked first)
+        QByteArray downPending;   // read from the upstream for the checker, not yet sent
         QByteArray scanTail;      // the last bytes searched: a placeholder may straddle reads
     };
     struct PendingItem {
@@ -147,6 +167,10 @@ private:
     void readHead(Flow &f);
     // Looks at the head: true when enough was seen to decide (or to deny, which it does).
     bool analyzeHead(Flow &f, bool final);
+    bool analyzeRawIpHttp(Flow &f, bool final);
+    bool analyzeChecked(Flow &f, bool final, bool tls);
+    bool placeholderInHead(Flow &f);
+    void awaitFirstBytes(Flow &f);
     void proceed(Flow &f);
     void hold(Flow &f);
     void allow(Flow &f);
@@ -154,13 +178,20 @@ private:
     bool mayDial(Flow &f, quint32 ip); // false: denied, with the reason on record
     void startRelay(Flow &f);
     void pump(Flow &f);
-    bool pumpScanned(Flow &f, bool mayRead); // client -> upstream of a scanned flow
+    bool pumpUp(Flow &f, bool mayRead);  // client -> upstream through user space
+    bool takeUp(Flow &f, QByteArrayView fresh); // scans and checks what was read
+    bool pumpDown(Flow &f);              // upstream -> client while the checker reads it
+    bool pumpUser(int from, int to, QByteArray &pending, Pipe &p, qint64 &counter, qint64 &read,
+                  const std::function<qsizetype()> &ready, bool mayRead, const std::function<bool(QByteArrayView)> &take);
+    void settle(Flow &f);                // back to splicing where the checker is done
+    static qsizetype upSendable(const Flow &f);
+    bool refuseLater(Flow &f, const QString &reason);
     void updateInterest(Flow &f);
     void deny(Flow &f, const QString &reason, qint64 rule = 0);
     void fail(Flow &f, const QString &reason);
     void finish(Flow &f, bool reset);
     void record(Flow &f);
-    void release(PendingItem &item, bool allow, qint64 rule, const QString &reason);
+    void release(PendingItem &item, bool allow, qint64 rule, const QString &reason, bool rawTcp);
     void tick();
     bool forbiddenDestination(quint32 ip) const;
     Flow *flow(quint64 id);

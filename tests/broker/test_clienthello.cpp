@@ -108,6 +108,7 @@ private Q_SLOTS:
     void hostile();
     void everyTruncatedLengthFieldIsSafe();
     void handBuiltHelloIsRead();
+    void encryptedNameExtensionsAreReported();
 };
 
 void TestClientHello::handBuiltHelloIsRead()
@@ -119,6 +120,19 @@ void TestClientHello::handBuiltHelloIsRead()
     const ClientHello other = parseClientHello(handBuilt(sniExt("x.example.org", 7)));
     QCOMPARE(other.status, Status::Complete);
     QVERIFY(!other.hasSni);
+}
+
+void TestClientHello::encryptedNameExtensionsAreReported()
+{
+    // ECH (and its drafts) and ESNI: the SNI beside them need not be where the hello goes.
+    for (const int type : {0xfe0d, 0xfe08, 0xffce}) {
+        const ClientHello h = parseClientHello(handBuilt(sniExt("a.example") + be16(type) + be16(3) + QByteArray("ech")));
+        QCOMPARE(h.status, Status::Complete);
+        QCOMPARE(h.sni, QStringLiteral("a.example"));
+        QCOMPARE(int(h.encryptedName), type);
+    }
+    QCOMPARE(int(parseClientHello(handBuilt(sniExt("a.example") + be16(0xfe07) + be16(0))).encryptedName), 0);
+    QCOMPARE(int(parseClientHello(opensslHello("a.example")).encryptedName), 0);
 }
 
 void TestClientHello::readsSniAndAlpnFromOpenSsl_data()

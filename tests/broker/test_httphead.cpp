@@ -41,8 +41,12 @@ private Q_SLOTS:
     void parsesCurl();
     void parsesNpmWithBodyAfterTheHead();
     void everyPrefixNeedsMore();
-    void acceptsBareLfAndLeadingBlankLine();
-    void http10WithoutHost();
+    void refusesBareLfSkipsLeadingCrlfs();
+    void http10WithoutHostIsRefused();
+    void methodsAndTargets_data();
+    void methodsAndTargets();
+    void looksLikeRequest_data();
+    void looksLikeRequest();
     void hostForms_data();
     void hostForms();
     void invalid_data();
@@ -87,18 +91,92 @@ void TestHttpHead::everyPrefixNeedsMore()
     QCOMPARE(parseExact(kNpm, headLen).status, Status::Complete);
 }
 
-void TestHttpHead::acceptsBareLfAndLeadingBlankLine()
+void TestHttpHead::refusesBareLfSkipsLeadingCrlfs()
 {
-    const HeadResult r = parseRequestHead(QByteArray("\r\nGET / HTTP/1.1\nHost: a.example\n\n"));
+    // A few CRLFs before the request line are skipped, and the request after them is the one parsed.
+    HeadResult r = parseRequestHead(QByteArray("\r\n\r\nGET / HTTP/1.1\r\nHost: a.example\r\n\r\n"));
     QCOMPARE(r.status, Status::Complete);
     QCOMPARE(r.head.host, QStringLiteral("a.example"));
+    QCOMPARE(r.head.headEnd, 4 + 35);
+    // More than kMaxBlankLines are refused, not skipped: no upstream may start reading elsewhere.
+    r = parseRequestHead(QByteArray("\r\n").repeated(kMaxBlankLines + 1) + "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    QCOMPARE(r.status, Status::Invalid);
+    // A bare LF anywhere: before the request, ending the request line, a header or the head.
+    for (const QByteArray &head : {QByteArray("\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"), QByteArray("GET / HTTP/1.1\nHost: a\r\n\r\n"),
+                                   QByteArray("GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n"), QByteArray("GET / HTTP/1.1\r\nHost: a\r\n\n")}) {
+        r = parseRequestHead(head);
+        QCOMPARE(r.status, Status::Invalid);
+        QVERIFY2(r.error.contains(QLatin1String("bare LF")), qPrintable(r.error));
+    }
 }
 
-void TestHttpHead::http10WithoutHost()
+void TestHttpHead::http10WithoutHostIsRefused()
 {
+    // Without Host nothing says where the request goes: the broker could not check it.
     const HeadResult r = parseRequestHead(QByteArray("GET / HTTP/1.0\r\n\r\n"));
-    QCOMPARE(r.status, Status::Complete);
-    QVERIFY(r.head.host.isEmpty());
+    QCOMPARE(r.status, Status::Invalid);
+    QVERIFY2(r.error.contains(QLatin1String("without a Host")), qPrintable(r.error));
+    QCOMPARE(parseRequestHead(QByteArray("GET / HTTP/1.0\r\nHost: a.example\r\n\r\n")).status, Status::Complete);
+}
+
+void TestHttpHead::methodsAndTargets_data()
+{
+    QTest::addColumn<QByteArray>("line");  // the request line; Host is a.example
+    QTest::addColumn<QString>("refusal");  // "" when it parses
+    QTest::newRow("lower-case method") << QByteArray("get / HTTP/1.1") << QString();
+    QTest::newRow("odd token method") << QByteArray("M-SEARCH9 / HTTP/1.1") << QString();
+    QTest::newRow("absolute same host") << QByteArray("GET http://a.example/x HTTP/1.1") << QString();
+    QTest::newRow("absolute default port") << QByteArray("GET HTTP://A.example:80/ HTTP/1.1") << QString();
+    QTest::newRow("options star") << QByteArray("OPTIONS * HTTP/1.1") << QString();
+    QTest::newRow("absolute other host") << QByteArray("GET http://other.example/ HTTP/1.1") << QStringLiteral("names other.example but Host");
+    QTest::newRow("absolute other port") << QByteArray("GET http://a.example:8080/ HTTP/1.1") << QStringLiteral("but Host");
+    QTest::newRow("absolute userinfo") << QByteArray("GET http://a.example@other.example/ HTTP/1.1") << QStringLiteral("user information");
+    QTest::newRow("absolute no host") << QByteArray("GET http:///x HTTP/1.1") << QStringLiteral("empty");
+    QTest::newRow("other scheme") << QByteArray("GET ftp://a.example/ HTTP/1.1") << QStringLiteral("neither a path");
+    QTest::newRow("bare authority") << QByteArray("GET other.example/x HTTP/1.1") << QStringLiteral("neither a path");
+    QTest::newRow("star with GET") << QByteArray("GET * HTTP/1.1") << QStringLiteral("only for OPTIONS");
+    QTest::newRow("non-ASCII target") << QByteArray("GET /\xc3\xa9 HTTP/1.1") << QStringLiteral("non-ASCII");
+}
+
+void TestHttpHead::methodsAndTargets()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, refusal);
+    const HeadResult r = parseRequestHead(line + "\r\nHost: a.example\r\n\r\n");
+    if (refusal.isEmpty()) {
+        QVERIFY2(r.status == Status::Complete, qPrintable(r.error));
+        QCOMPARE(r.head.host, QStringLiteral("a.example"));
+    } else {
+        QCOMPARE(r.status, Status::Invalid);
+        QVERIFY2(r.error.contains(refusal), qPrintable(r.error));
+    }
+}
+
+void TestHttpHead::looksLikeRequest_data()
+{
+    QTest::addColumn<QByteArray>("start");
+    QTest::addColumn<int>("looks");
+    const int no = int(Looks::No), maybe = int(Looks::Maybe), yes = int(Looks::Yes);
+    QTest::newRow("empty") << QByteArray() << maybe;
+    QTest::newRow("method prefix") << QByteArray("GE") << maybe;
+    QTest::newRow("version prefix") << QByteArray("GET / HTTP/1") << maybe;
+    QTest::newRow("request line") << QByteArray("GET / HTTP/1.1\r") << yes;
+    QTest::newRow("bare LF line") << QByteArray("get /x HTTP/1.0\n") << yes;
+    QTest::newRow("after CRLFs") << QByteArray("\r\n\r\nM-SEARCH * HTTP/1.1\r\n") << yes;
+    QTest::newRow("lone CR") << QByteArray("\r") << maybe;
+    QTest::newRow("CR then junk") << QByteArray("\rX") << no;
+    QTest::newRow("ssh banner") << QByteArray("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n") << no;
+    QTest::newRow("redis") << QByteArray("PING\r\n") << no;
+    QTest::newRow("binary") << QByteArray("\x00\x00\x00\x08\x04\xd2\x16\x2f", 8) << no;
+    QTest::newRow("http2 preface") << QByteArray("PRI * HTTP/2.0\r\n") << no;
+    QTest::newRow("huge method") << QByteArray(100, 'A') << yes;
+}
+
+void TestHttpHead::looksLikeRequest()
+{
+    QFETCH(QByteArray, start);
+    QFETCH(int, looks);
+    QCOMPARE(int(airlock::http::looksLikeRequest(start)), looks);
 }
 
 void TestHttpHead::hostForms_data()
@@ -145,6 +223,10 @@ void TestHttpHead::invalid_data()
                                << QStringLiteral("smuggling");
     QTest::newRow("two CL") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n")
                             << QStringLiteral("differing");
+    QTest::newRow("two TE") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n")
+                            << QStringLiteral("more than one Transfer-Encoding");
+    QTest::newRow("TE on 1.0") << QByteArray("POST / HTTP/1.0\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+                               << QStringLiteral("HTTP/1.0");
     QTest::newRow("CL not number") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n")
                                    << QStringLiteral("decimal");
     QTest::newRow("host with userinfo") << QByteArray("GET / HTTP/1.1\r\nHost: u@a.com\r\n\r\n") << QStringLiteral("Host");

@@ -12,6 +12,8 @@
 #include "netns.h"
 #include "recordinghttpserver.h"
 #include "sentinel.h"
+#include "streamrecorder.h"
+#include "tlsrecords.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -169,6 +171,17 @@ private Q_SLOTS:
     void aSandboxCreatedUnderARemovedOnesNameHasNoHistory();
     // Numeric names: the address dialled is checked (guest B: A has powered off by now).
     void numericNamesReachNothingOnTheHost();
+
+    // Every byte of a flow to a name passes its checker (guest A is started again for these).
+    void pipelinedAndKeepAliveRequestsAreEachChecked();
+    void blankLinesOddMethodsNoHostAndAbsoluteUrlsAreChecked();
+    void echAndASecondClientHelloAfterARetryAreRefused();
+
+private:
+    StreamRecorder m_keepAlive{StreamRecorder::Mode::Http}; // :8081, records every byte
+    StreamRecorder m_retrying{StreamRecorder::Mode::Tls};   // :8443, answers with a HelloRetryRequest
+    bool m_checkerServers = false;
+    CtlResult checkerSh(const QString &script);
 };
 
 void TestEgressVm::initTestCase()
@@ -618,6 +631,102 @@ void TestEgressVm::numericNamesReachNothingOnTheHost()
     }
     QVERIFY2(!hostService.heardAnything(), "a numeric name reached a service on the host's loopback");
     QCOMPARE(m_daemon.ctl({u"rule"_s, u"rm"_s, QString::number(any.json().toObject().value("id"_L1).toInteger())}).exitCode, 0);
+}
+
+// --- Every byte of a flow decided on a name passes its checker ---------------------------
+
+// Runs `script` in guest A, which the cases above stopped (or removed and created again):
+// started again once, with its allow rule for allowed.test (a new A has none).
+// $ip is allowed.test's synthetic address (busybox nc takes addresses, not names).
+CtlResult TestEgressVm::checkerSh(const QString &script)
+{
+    if (!m_checkerServers) {
+        if (!m_keepAlive.start(kOutside, 8081) || !m_retrying.start(kOutside, 8443))
+            return CtlResult{1, {}, "cannot listen on 203.0.113.20:8081 and :8443"};
+        m_checkerServers = true;
+        // Refused as a duplicate when A's rule is still there: either way A may reach allowed.test.
+        m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_a, u"--action"_s, u"allow"_s, u"--host"_s, u"allowed.test"_s});
+    }
+    if (sandboxRow(m_a).value("state"_L1).toString() != "running"_L1) {
+        const CtlResult started = m_daemon.ctl({u"start"_s, m_a}, 300000);
+        if (started.exitCode != 0)
+            return started;
+        QElapsedTimer t;
+        t.start();
+        while (guestSh(m_a, u"true"_s, 20000).exitCode != 0 && t.elapsed() < 180000)
+            QTest::qWait(1000);
+    }
+    const QString prologue = u"ip=$(nslookup allowed.test | grep -o '198\\.1[89]\\.[0-9.]*' | tail -1); "_s;
+    return guestSh(m_a, prologue + script, 120000);
+}
+
+void TestEgressVm::pipelinedAndKeepAliveRequestsAreEachChecked()
+{
+    // Two requests in one write, the second naming another host.
+    const CtlResult pipelined = checkerSh(
+        u"printf 'GET /vm-p1 HTTP/1.1\\r\\nHost: allowed.test\\r\\n\\r\\nGET /vm-p2 HTTP/1.1\\r\\nHost: evil-vm.test\\r\\n\\r\\n'"
+        " | timeout 6 nc $ip 8081; echo; echo rc=$?"_s);
+    QVERIFY2(pipelined.out.contains("rc="), QByteArray(pipelined.out + pipelined.err).constData());
+    QVERIFY2(!pipelined.out.contains("200 OK"), pipelined.out.constData());
+    // Keep-alive: the first request is answered, the second (another host) never leaves.
+    const CtlResult keepAlive = checkerSh(
+        u"(printf 'GET /vm-k1 HTTP/1.1\\r\\nHost: allowed.test\\r\\n\\r\\n'; sleep 3; "
+        "printf 'GET /vm-k2 HTTP/1.1\\r\\nHost: evil-vm.test\\r\\n\\r\\n'; sleep 3) | timeout 10 nc $ip 8081"_s);
+    QCOMPARE(keepAlive.out.count("200 OK"), 1);
+    QVERIFY(m_keepAlive.received().contains("/vm-k1"));
+    QVERIFY2(!m_keepAlive.received().contains("evil-vm.test"), m_keepAlive.received().constData());
+    QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) {
+                  return o.value("reason"_L1).toString().contains("request 2 on the connection: HTTP Host evil-vm.test"_L1);
+              }).isEmpty(), qPrintable(tcpEvents(m_a)));
+}
+
+void TestEgressVm::blankLinesOddMethodsNoHostAndAbsoluteUrlsAreChecked()
+{
+    const QString code = u" -sS --max-time 20 -o /dev/null -w '%{http_code}\\n' "_s;
+    const CtlResult r = checkerSh(
+        u"printf '\\r\\n\\r\\nGET /vm-b HTTP/1.1\\r\\nHost: evil-vm.test\\r\\n\\r\\n' | timeout 6 nc $ip 8081 | head -1; "_s +
+        u"curl"_s + code + u"-X get -H 'Host: evil-vm.test' http://allowed.test:8081/vm-get; "_s +
+        u"curl"_s + code + u"-X M-SEARCH -H 'Host: evil-vm.test' http://allowed.test:8081/vm-msearch; "_s +
+        u"curl"_s + code + u"-0 -H 'Host:' http://allowed.test:8081/vm-nohost; "_s +
+        u"curl"_s + code + u"--request-target http://evil-vm.test/vm-abs http://allowed.test:8081/; "_s +
+        u"curl"_s + code + u"http://allowed.test:8081/vm-fine"_s);
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QVERIFY2(lines.size() == 6, r.out.constData());
+    QVERIFY2(lines.at(0).startsWith("HTTP/1.1 403"), r.out.constData()); // blank lines, then another host
+    for (int i = 1; i <= 4; ++i)
+        QVERIFY2(lines.at(i) != "200", r.out.constData()); // 403 page, or the connection cut (000)
+    QCOMPARE(lines.at(5), QByteArray("200"));
+    const QByteArray seen = m_keepAlive.received();
+    QVERIFY(seen.contains("/vm-fine"));
+    for (const char *path : {"/vm-b", "/vm-get", "/vm-msearch", "/vm-nohost", "/vm-abs", "evil-vm.test"})
+        QVERIFY2(!seen.contains(path), path);
+    QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) { return o.value("reason"_L1).toString().contains("without a Host"_L1); }).isEmpty(),
+             qPrintable(tcpEvents(m_a)));
+    QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) { return o.value("reason"_L1).toString().contains("names evil-vm.test"_L1); }).isEmpty(),
+             qPrintable(tcpEvents(m_a)));
+}
+
+void TestEgressVm::echAndASecondClientHelloAfterARetryAreRefused()
+{
+    const QByteArray ech = tlstest::printfEscaped(tlstest::clientHello("allowed.test", {{0xfe0d, QByteArray("ech-inner-evil-vm")}}));
+    const QByteArray first = tlstest::printfEscaped(tlstest::clientHello("allowed.test"));
+    const QByteArray second = tlstest::printfEscaped(tlstest::record(20, "\x01") + tlstest::clientHello("evil-vm.test"));
+    const CtlResult r = checkerSh(u"printf '%1' | timeout 5 nc $ip 443 | wc -c; "
+                                  "(printf '%2'; sleep 3; printf '%3'; sleep 2) | timeout 8 nc $ip 8443 | wc -c"_s
+                                      .arg(QString::fromLatin1(ech), QString::fromLatin1(first), QString::fromLatin1(second)));
+    const QList<QByteArray> counts = r.out.trimmed().split('\n');
+    QVERIFY2(counts.size() == 2, QByteArray(r.out + r.err).constData());
+    QCOMPARE(counts.at(0).trimmed(), QByteArray("0"));                                          // ECH: nothing came back
+    QCOMPARE(counts.at(1).trimmed().toInt(), int(tlstest::serverHello(true).size())); // the retry request, then the cut
+    for (const QByteArray &hello : m_tlsUpstream.requests())
+        QVERIFY2(!hello.contains("ech-inner-evil-vm"), "an ECH ClientHello reached the upstream");
+    QVERIFY2(!m_retrying.received().contains("evil-vm.test"), "the second ClientHello reached the upstream");
+    QVERIFY(m_retrying.received().contains("allowed.test"));
+    QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) { return o.value("reason"_L1).toString().contains("Encrypted Client Hello"_L1); }).isEmpty(),
+             qPrintable(tcpEvents(m_a)));
+    QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) {
+                  return o.value("reason"_L1).toString().contains("after a HelloRetryRequest: TLS SNI evil-vm.test"_L1);
+              }).isEmpty(), qPrintable(tcpEvents(m_a)));
 }
 
 QTEST_GUILESS_MAIN(TestEgressVm)

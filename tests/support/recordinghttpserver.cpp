@@ -1,4 +1,5 @@
 #include "recordinghttpserver.h"
+#include "tcplisten.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -12,18 +13,9 @@ RecordingHttpServer::~RecordingHttpServer() { stop(); }
 
 bool RecordingHttpServer::start(const QString &ipv4, quint16 port)
 {
-    m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    ::setsockopt(m_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(port);
-    if (::inet_pton(AF_INET, ipv4.toLatin1().constData(), &sa.sin_addr) != 1 ||
-        ::bind(m_fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) != 0 || ::listen(m_fd, 64) != 0) {
-        ::close(m_fd);
-        m_fd = -1;
+    m_fd = listenTcp(ipv4, port);
+    if (m_fd < 0)
         return false;
-    }
     m_thread = std::thread([this] { serve(); });
     return true;
 }
