@@ -1,5 +1,5 @@
 #pragma once
-// One egress attempt as the user sees it (cli.md, `egress ls`): a TCP flow, a DNS query or a
+// One egress attempt as the user sees it (egress.list, `airlockctl egress ls`): a TCP flow, a DNS query or a
 // dropped packet. The same id is written again when the attempt changes (decided, closed).
 #include <QDateTime>
 #include <QJsonObject>

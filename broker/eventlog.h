@@ -1,5 +1,5 @@
 #pragma once
-// The egress event log (design.md, "Events"): every attempt is written to egress_events in
+// The egress event log: every attempt is written to egress_events in
 // batches by a writer thread with its own Store connection, and handed, batch by batch, to
 // a listener that streams it to clients. Ids are given out at once (not by SQLite), so a
 // pending attempt can be named before it is written; a changed attempt is written again

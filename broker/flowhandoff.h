@@ -1,8 +1,8 @@
 #pragma once
-// Where the transparent proxy sends flows it must not relay blindly (design.md, "Injection"):
+// Where the transparent proxy sends flows it must not relay blindly:
 // a TLS flow to a name a sandbox's borrowed secret is bound to goes to the intercepting relay,
 // and plain HTTP carrying a placeholder is refused with an alert. Implemented in app/daemon
-// (SecretHandoff) over the vault's Interceptor so the proxy needs no vault. Called on the
+// (SecretBridge, secretbridge.h) over the vault's Interceptor so the proxy needs no vault. Called on the
 // proxy's epoll thread: every method must return quickly.
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,6 +1,6 @@
 #pragma once
 // What a sandbox that borrows secrets needs in its guest so every client accepts the
-// intercepting proxy's leaves (anchors.md: many clients ignore the system store).
+// intercepting proxy's leaves (many clients ignore the system store, so trustEnvironment names each one's variable).
 #include "core/result.h"
 
 #include <QByteArray>

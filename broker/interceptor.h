@@ -1,5 +1,5 @@
 #pragma once
-// The intercepting relay for hosts a sandbox's secrets are bound to (design.md, "Injection").
+// The intercepting relay for hosts a sandbox's secrets are bound to.
 // The transparent proxy (egress) accepts the guest's TCP flow, peeks the ClientHello, decides
 // the flow is allowed, sees (needsInterception) that a secret is bound to the name, and hands
 // the connected socket over with the bytes it already read. From there, on a worker of a

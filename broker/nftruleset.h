@@ -1,5 +1,5 @@
 #pragma once
-// airlockd's nftables table (design.md, "Sandbox = ... network"). For each sandbox
+// airlockd's nftables table. For each sandbox
 // bridge it lets the guest send only TCP and DNS from its own IP and MAC, redirects every
 // TCP connection to the broker's transparent port and every DNS packet to the resolver,
 // lets the guest reach nothing else on the host, never forwards its packets, and drops

@@ -1,6 +1,6 @@
 #pragma once
 // The names each sandbox resolved and the synthetic addresses (198.18.0.0/15) the broker
-// answered with, both ways (design.md, "DNS with synthetic addresses"). Each sandbox has its
+// answered with, both ways (DnsResolver hands them out, TransparentProxy maps them back). Each sandbox has its
 // own pool, so one sandbox's lookups say nothing about another's. Thread-safe: the resolver
 // writes, the transparent proxy reads.
 #include <QHash>

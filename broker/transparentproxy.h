@@ -1,5 +1,5 @@
 #pragma once
-// The transparent proxy every guest TCP connection is redirected to (design.md, "Egress").
+// The transparent proxy every guest TCP connection is redirected to (NftRuleset's steer chain).
 // For each flow: SO_ORIGINAL_DST gives the address the guest dialled; a synthetic address
 // maps back to the name the guest resolved, anything else stays a raw IP. A flow to a name
 // is relayed only through a checker for that name (streamcheck.h): every HTTP/1.x request

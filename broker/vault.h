@@ -18,7 +18,7 @@ namespace airlock {
 class SandboxCa;
 
 enum class VaultState { Uninitialised, Locked, Unlocked };
-QString vaultStateName(VaultState state); // "uninitialised" | "locked" | "unlocked" (cli.md)
+QString vaultStateName(VaultState state); // "uninitialised" | "locked" | "unlocked" (status, vault.*)
 
 // What `secret ls` shows: never the value.
 struct SecretInfo {
@@ -41,7 +41,7 @@ struct LentSecret {
     std::shared_ptr<const SecureBytes> value;
 };
 
-// The vault (design.md, "Secrets: lent, never handed over"): a random 256-bit vault key,
+// The vault: a random 256-bit vault key,
 // wrapped by key slots (passphrase via scrypt; optionally the OS keyring), encrypting each
 // secret with AES-256-GCM under a fresh nonce and an AAD that binds the row to its id,
 // name, hosts, header and length. Thread-safe: the key lives under a mutex, and a thread

@@ -50,7 +50,7 @@ struct AgentTemplate {
     QMap<QString, QString> env;
     QString console;
 
-    // template.list's row (cli.md field names).
+    // template.list's row (airlockctl template ls reads it: app/ctl/commands_template.cpp).
     QJsonObject toJson() const;
     // The guest's environment: the template's variables and its console command.
     QMap<QString, QString> guestEnvironment() const;

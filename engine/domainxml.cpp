@@ -22,7 +22,7 @@ QString kernelCommandLine(const SandboxSpec &spec)
 }
 
 // q35 with direct kernel boot, virtio everything, the guest agent channel, a serial
-// console, no graphics, no balloon, no host shares (design.md, "Domain").
+// console, no graphics, no balloon, no host shares.
 QString domainXml(const SandboxSpec &s)
 {
     return QStringLiteral(

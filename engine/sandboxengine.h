@@ -69,7 +69,7 @@ public:
     // The libvirt domain name of a sandbox the caller may act on (for exec/cp/stop on a pool thread).
     Result<QString> domainOf(const QString &name, uid_t uid);
 
-    // Snapshots: a tree of layers (design.md, "Disk").
+    // Snapshots: a tree of layers (tables layers and snapshots; snapshots.cpp).
     Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid);
     Result<QJsonArray> listSnapshots(const QString &sandbox, uid_t uid);
     // Replaces the top layer with a new one above the snapshot; true when it was running

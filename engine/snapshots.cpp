@@ -1,4 +1,4 @@
-// Snapshots, restore and fork: the layer tree of design.md ("Disk"). A snapshot freezes the
+// Snapshots, restore and fork: the layer tree of the layers table. A snapshot freezes the
 // sandbox's top layer and continues in a new overlay above it; restore and fork start a new
 // overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
 // other layers build on merges its layer into the one above (layermerge.cpp).

@@ -1,4 +1,4 @@
-// airlockctl: the command-line twin of every GUI action (docs: cli.md).
+// airlockctl: the command-line twin of every GUI action; the commands are registered in app/ctl/commands_*.cpp.
 #include "ctl/command.h"
 
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-// airlockd: the one owner of Airlock's state (see design.md, "Processes").
+// airlockd: the one owner of Airlock's state; its services are made in app/daemon/services.cpp.
 #include "core/config.h"
 #include "core/logging.h"
 #include "daemon/daemon.h"

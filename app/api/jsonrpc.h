@@ -7,7 +7,7 @@
 #include <QString>
 #include <variant>
 
-// JSON-RPC 2.0, one object per line (design.md, "Processes").
+// JSON-RPC 2.0, one object per line, as ApiServer (api/apiserver.h) serves it; the methods are in app/PROTOCOL.md.
 namespace airlock::rpc {
 
 enum Code : int {

@@ -11,7 +11,7 @@
 
 namespace airlock::ctl {
 
-// Exit codes of cli.md: 2 for usage, 1 for everything else.
+// Exit codes of every command: 2 for usage, 1 for everything else.
 constexpr int kUsage = 2;
 constexpr int kFailed = 1;
 

@@ -1,4 +1,4 @@
-// console NAME: the guest's serial console, interactive; Ctrl-] detaches (cli.md).
+// console NAME: the guest's serial console, interactive; Ctrl-] detaches.
 #include "ctl/command.h"
 
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-// egress ls / allow / deny (cli.md): see and decide what sandboxes try to reach.
+// egress ls / allow / deny: see and decide what sandboxes try to reach.
 #include "ctl/command.h"
 
 #include <QJsonArray>

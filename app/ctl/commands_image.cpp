@@ -1,4 +1,4 @@
-// image ls | build | rm (cli.md).
+// image ls | build | rm.
 #include "ctl/command.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-// rule ls | add | rm (cli.md): the person's standing egress rules.
+// rule ls | add | rm: the person's standing egress rules.
 #include "ctl/command.h"
 #include "ctl/duration.h"
 

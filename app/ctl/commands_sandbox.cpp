@@ -1,4 +1,4 @@
-// create, ls, start/stop/kill/pause/resume/rm, exec, cp (cli.md).
+// create, ls, start/stop/kill/pause/resume/rm, exec, cp.
 #include "ctl/command.h"
 
 #include <QDir>

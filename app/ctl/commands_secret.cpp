@@ -1,4 +1,4 @@
-// secret set|ls|rm (docs: cli.md). A value goes in on stdin and is never printed back.
+// secret set|ls|rm. A value goes in on stdin and is never printed back.
 #include "ctl/command.h"
 #include "ctl/secretinput.h"
 

@@ -1,4 +1,4 @@
-// snapshot create | ls | restore | rm, and fork (cli.md).
+// snapshot create | ls | restore | rm, and fork.
 #include "ctl/command.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-// vault init|unlock|lock|status|change-passphrase (docs: cli.md).
+// vault init|unlock|lock|status|change-passphrase|keyring.
 #include "ctl/command.h"
 #include "ctl/secretinput.h"
 

@@ -1,4 +1,4 @@
-// Workspaces in and out (issue 7): create --workspace PATH and export NAME DEST (cli.md).
+// Workspaces in and out: create --workspace PATH and export NAME DEST.
 // The work itself lives in app/workspace/, shared with the GUI.
 #include "ctl/command.h"
 #include "workspace/workspaceexport.h"

@@ -478,7 +478,8 @@ void EgressService::decide(const Call &call)
         ruleId = added->constFirst().id;
         reason = QStringLiteral("rule %1: %2 %3 (%4)").arg(ruleId).arg(action, patterns->join(QStringLiteral(" + ")), scope);
     }
-    if (!m_proxy->decide(id, allowIt, ruleId, reason)) {
+    // The held flows are released under the rule just made, raw TCP included.
+    if (!m_proxy->decide(id, allowIt, ruleId, reason, allowIt && rawTcp.toBool(false))) {
         call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));
         return;
     }

@@ -1,5 +1,5 @@
 #pragma once
-// The egress broker as a daemon service (issue 4): the nftables table, the resolver, the
+// The egress broker as a daemon service: the nftables table, the resolver, the
 // transparent proxy, the dropped-packet log and the event log; API methods egress.list and
 // egress.decide; events on topics "egress" and "pending".
 //

@@ -40,7 +40,7 @@ public:
     // Policy::decideAndConsume, or add() for egress.decide). Dropped after stop().
     void runOnStore(std::function<void(RuleStore &)> job);
 
-    // A rule as rule.list / rule.add return it (cli.md field names).
+    // A rule as rule.list / rule.add return it (airlockctl rule ls and the Settings tab read these names).
     static QJsonObject toJson(const Rule &rule);
 
 private:

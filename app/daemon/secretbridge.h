@@ -1,5 +1,5 @@
 #pragma once
-// Joins the vault to the sandboxes and to the egress broker (issue 5, end to end):
+// Joins the vault to the sandboxes and to the egress broker, end to end:
 // - sandbox.create's `secrets`: checked before anything is made, then lent inside the
 //   engine's create transaction (placeholder per secret, the sandbox's CA) and turned into
 //   guest environment (the placeholders and the trust variables);

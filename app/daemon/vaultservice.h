@@ -14,7 +14,7 @@ namespace airlock {
 class Daemon;
 class Call;
 
-// vault.* and secret.* (docs: cli.md; design.md "Secrets: lent, never handed over").
+// vault.* and secret.* over the Vault (broker/vault.h); params and results in app/PROTOCOL.md.
 // Values are write-only: no method returns one. Deriving a key from a passphrase takes
 // ~0.3 s of scrypt, so every call runs on the service's own worker thread, one at a time.
 class VaultService : public Service {

@@ -7,7 +7,7 @@ namespace airlock {
 enum class AccelChoice { Auto, Kvm, Tcg };
 
 // Daemon settings: built-in defaults, overridden by the environment, overridden by options
-// (docs: cli.md, "Daemon").
+// (airlockd's options: app/airlockd/main.cpp).
 struct DaemonConfig {
     QString socketPath;
     QString dataDir;

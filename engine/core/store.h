@@ -20,7 +20,7 @@ struct Migration {
     QString sql;
 };
 
-// The one SQLite database airlockd owns (design.md, "State and durability").
+// The one SQLite database airlockd owns (its schema: Store::migrations() in store.cpp).
 // A Store is one connection; QtSql connections belong to the thread that opened them,
 // so a worker thread opens its own Store on the same file (WAL lets them coexist).
 class Store {

@@ -1,4 +1,4 @@
-// Real agents in a real sandbox (issue 7): a real airlockd builds the agents image with
+// Real agents in a real sandbox: a real airlockd builds the agents image with
 // mmdebstrap (from the Debian and npm caches installers/setup.sh fills outside the test
 // namespace), boots it under TCG from the claude-code template, and runs the real CLIs:
 // `claude --version`, `codex --version`, and `claude -p "say hi"` against a fake Anthropic

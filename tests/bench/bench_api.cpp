@@ -1,4 +1,4 @@
-// API benchmark (issue 2): `status` round trips per second and p50/p99 latency with 1 and
+// API benchmark: `status` round trips per second and p50/p99 latency with 1 and
 // 16 clients against a real airlockd, beside a bare Unix-socket echo server measured the
 // same way in the same run. Prints ratios; the target is at least 25% of the echo's rate.
 #include "api/blockingclient.h"

@@ -1,10 +1,10 @@
-// Egress broker benchmark (issue 4, "Speed"), no VM: a guest namespace wired to a sandbox
+// Egress broker benchmark, no VM: a guest namespace wired to a sandbox
 // bridge, the real EgressService in the broker namespace, and side by side
 //   - download throughput: direct, through haproxy (TCP mode, splice), through the broker
 //   - connect-to-first-reply latency (p50/p99) on the same three paths
 //   - DNS answers per second (UDP, 64 queries in flight)
 //   - egress events stored per second (and that none were dropped)
-// Targets from the issue: throughput >= 90% of direct, added latency p50 < 200 us,
+// Targets: throughput >= 90% of direct, added latency p50 < 200 us,
 // 50k DNS answers/s, 20k events/s stored with none dropped. The benchmark prints them; it
 // fails only when a measurement cannot be made.
 #include "api/apiserver.h"

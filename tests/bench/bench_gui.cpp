@@ -1,4 +1,4 @@
-// GUI benchmark (issue 6, "Speed"): the whole airlock window connected to a real airlockd,
+// GUI benchmark: the whole airlock window connected to a real airlockd,
 // fed egress attempts the way the daemon's events reach it (ApiClient::event -> MainWindow
 // -> models -> Network table). Measures
 //   - event -> row latency: from an attempt's arrival until its row is in the Network table

@@ -1,8 +1,8 @@
-// Interception benchmark (issue 5): the same header injection through Airlock's intercepting
+// Interception benchmark: the same header injection through Airlock's intercepting
 // relay, mitmproxy and squid (ssl-bump), side by side in one run on this machine, against one
 // HTTPS upstream on loopback. Measures requests/s over keep-alive, new TLS connections/s
 // (handshake + one request each) and bulk download throughput. Checks the upstream really got
-// the real value every time. Targets (issue 5): >= 10x mitmproxy's requests/s, ahead of squid,
+// the real value every time. Targets: >= 10x mitmproxy's requests/s, ahead of squid,
 // >= 1 GB/s bulk. Prints the table; fails only when a measurement did not work.
 #include "guestfront.h"
 #include "interceptor.h"

@@ -1,4 +1,4 @@
-// Sandbox benchmark (issue 3, "Speed"), real libvirtd and real VMs, one run:
+// Sandbox benchmark, real libvirtd and real VMs, one run:
 //   - `create --start` until the guest agent answers, beside a bare qemu-system-x86_64 that
 //     boots the same kernel, initrd and root disk (same accel, q35, virtio) until its guest
 //     agent answers guest-ping on a chardev socket

@@ -81,7 +81,7 @@ void TestPolicy::patternMatches_data()
     row("*.example.com", "a.b.example.com", "", true);
     row("*.example.com", "A.Example.Com.", "", true);
     row("*.example.com", "example.com", "", false);          // the apex needs its own rule
-    row("*.example.com", "evilexample.com", "", false);      // anchored: OpenSnitch #252
+    row("*.example.com", "evilexample.com", "", false);      // anchored at a dot: never a bare suffix match
     row("*.example.com", "a.evilexample.com", "", false);
     row("*.example.com", ".example.com", "", false);
     row("*.example.com", "example.com.evil.org", "", false);

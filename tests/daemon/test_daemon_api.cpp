@@ -1,5 +1,5 @@
 // A real airlockd over its real socket: bad input gets a clear answer and the daemon keeps
-// serving every other client (issue 2, "Bad input gets a clear answer").
+// serving every other client.
 #include "api/blockingclient.h"
 #include "api/jsonrpc.h"
 #include "daemonprocess.h"

@@ -1,4 +1,4 @@
-// A hostile guest, tested for real (issue 4). A real airlockd starts two real TCG guests of
+// A hostile guest, tested for real. A real airlockd starts two real TCG guests of
 // the tiny image on libvirt networks; from inside guest A (airlockctl exec) the test tries
 // every way out it can think of. Each attempt must fail inside the guest AND show up as a
 // denied event in `airlockctl --json egress ls A`. An allowed name reaches a test HTTP server

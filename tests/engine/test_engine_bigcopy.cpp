@@ -1,5 +1,5 @@
 // cp of a 100 MiB file into a sandbox and back out, checksums equal on all three sides
-// (issue 3: "files of 100 MiB and more in chunks").
+// (airlockctl cp moves it through file.push / file.pull in chunks).
 #include "daemonharness.h"
 #include "libvirtview.h"
 

@@ -1,4 +1,4 @@
-// Faults the issue names, with real VMs: a base image damaged or deleted behind Airlock's
+// Faults from outside Airlock, with real VMs: a base image damaged or deleted behind Airlock's
 // back, a guest whose agent never comes up, and a disk that fills inside the guest.
 #include "daemonharness.h"
 #include "libvirtview.h"

@@ -1,4 +1,4 @@
-// The desktop app end to end (issue 6, "Tested and looked at"): a real airlockd, a real TCG
+// The desktop app end to end, tested and looked at: a real airlockd, a real TCG
 // guest of the tiny image and a test HTTP server inside the network namespace of the tests.
 // The guest's connection attempt shows up as a pending row within a second; a real click on
 // the row and on Allow lets the guest's request complete; Deny gives the guest the 403; a

@@ -1,4 +1,4 @@
-// Remote hosts (issue 6): the window reaches an airlockd through a command's stdin/stdout, as
+// Remote hosts: the window reaches an airlockd through a command's stdin/stdout, as
 // `ssh host airlockctl proxy` does. Without a network the transport is `airlockctl proxy` run
 // locally: the same bytes ssh would carry. Two real airlockd processes stand for this computer
 // and the remote machine (the remote one has a vault, so the two are told apart); the Hosts

@@ -1,4 +1,4 @@
-// Secrets end to end from a real guest (issue 5). A real airlockd boots a real TCG guest of the
+// Secrets end to end from a real guest. A real airlockd boots a real TCG guest of the
 // tiny image that borrows two secrets; from inside it (airlockctl exec) curl talks to an HTTPS
 // server with its own test CA (AIRLOCK_UPSTREAM_CA) that records what it receives. The server
 // lives in a network namespace this test makes, on 203.0.113.30 (its loopback), joined to the
@@ -6,7 +6,7 @@
 // sends a packet anywhere else.
 //
 // Policy decides before any secret does: a bound host still needs an allow rule (or an answer),
-// so borrowing a secret never opens egress by itself (anchors.md, BoxLite #1533).
+// so borrowing a secret never opens egress by itself (SecretBridge lends; only Policy allows).
 #include "daemonharness.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
