@@ -8,6 +8,10 @@
 namespace airlock {
 
 namespace {
+// What a person whose libvirtd is down should read, wherever the daemon notices it.
+constexpr const char kStartLibvirtd[] = "is libvirtd running? start it with `systemctl start libvirtd` "
+                                        "(or `virtlogd -d; libvirtd -d` without systemd)";
+
 void ignoreError(void *, virErrorPtr) {}
 } // namespace
 
@@ -62,8 +66,7 @@ Status LibvirtConnection::open(const QString &uri)
                                 e.why.contains(QLatin1String("Failed to connect socket")) ||
                                 e.why.contains(QLatin1String("No such file"));
         if (daemonDown)
-            e.why += QStringLiteral("; is libvirtd running? start it with `systemctl start libvirtd` "
-                                    "(or `virtlogd -d; libvirtd -d` without systemd)");
+            e.why += QLatin1String("; ") + QLatin1String(kStartLibvirtd);
         e.code = -32003; // rpc::Unavailable
         return e;
     }
@@ -86,7 +89,7 @@ Status LibvirtConnection::ensureAlive()
     if (now < m_nextAttempt) {
         const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(m_nextAttempt - now);
         return Error{QStringLiteral("the connection to libvirt at %1 is lost").arg(m_uri),
-                     QStringLiteral("airlockd reconnects by itself (next attempt in %1 ms); is libvirtd running?").arg(wait.count()),
+                     QStringLiteral("airlockd reconnects by itself (next attempt in %1 ms); %2").arg(wait.count()).arg(QLatin1String(kStartLibvirtd)),
                      -32003}; // rpc::Unavailable
     }
     return reconnect();
