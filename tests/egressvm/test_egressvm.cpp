@@ -169,7 +169,7 @@ private Q_SLOTS:
     void aSandboxWhoseNetworkCannotBeGuardedDoesNotStart();
     void aGuestThatPowersItselfOffIsNoLongerGuarded();
     void aSandboxCreatedUnderARemovedOnesNameHasNoHistory();
-    // Numeric names: the address dialled is checked (guest B: A has powered off by now).
+    // Numeric names: the address dialled is checked (from guest B, started again).
     void numericNamesReachNothingOnTheHost();
 
     // Every byte of a flow to a name passes its checker (guest A is started again for these).
@@ -181,6 +181,7 @@ private:
     StreamRecorder m_keepAlive{StreamRecorder::Mode::Http}; // :8081, records every byte
     StreamRecorder m_retrying{StreamRecorder::Mode::Tls};   // :8443, answers with a HelloRetryRequest
     bool m_checkerServers = false;
+    CtlResult startAgain(const QString &name);
     CtlResult checkerSh(const QString &script);
 };
 
@@ -606,6 +607,8 @@ void TestEgressVm::numericNamesReachNothingOnTheHost()
 {
     // Everything allowed by name, and a host service on airlockd's loopback: a name that is a
     // number (2130706433 and 0x7f.1 both read as 127.0.0.1) must still lead nowhere.
+    const CtlResult up = startAgain(m_b); // killed in rulesFollowTheSandboxAndSurviveADaemonRestart
+    QVERIFY2(up.exitCode == 0, up.err.constData());
     const CtlResult any = m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_b, u"--action"_s, u"allow"_s, u"--host"_s, u"*"_s});
     QCOMPARE(any.exitCode, 0);
     Sentinel hostService;
@@ -635,27 +638,37 @@ void TestEgressVm::numericNamesReachNothingOnTheHost()
 
 // --- Every byte of a flow decided on a name passes its checker ---------------------------
 
+// Starts `name` again when a case above stopped it, and waits until its agent answers.
+CtlResult TestEgressVm::startAgain(const QString &name)
+{
+    if (sandboxRow(name).value("state"_L1).toString() == "running"_L1)
+        return CtlResult{0, {}, {}};
+    const CtlResult started = m_daemon.ctl({u"start"_s, name}, 300000);
+    if (started.exitCode != 0)
+        return started;
+    QElapsedTimer t;
+    t.start();
+    while (guestSh(name, u"true"_s, 20000).exitCode != 0 && t.elapsed() < 180000)
+        QTest::qWait(1000);
+    return started;
+}
+
 // Runs `script` in guest A, which the cases above stopped (or removed and created again):
 // started again once, with its allow rule for allowed.test (a new A has none).
 // $ip is allowed.test's synthetic address (busybox nc takes addresses, not names).
 CtlResult TestEgressVm::checkerSh(const QString &script)
 {
     if (!m_checkerServers) {
-        if (!m_keepAlive.start(kOutside, 8081) || !m_retrying.start(kOutside, 8443))
+        bool listening = false;
+        airlock::test::inNamespace(m_outside.name(), [&] { listening = m_keepAlive.start(kOutside, 8081) && m_retrying.start(kOutside, 8443); });
+        if (!listening)
             return CtlResult{1, {}, "cannot listen on 203.0.113.20:8081 and :8443"};
         m_checkerServers = true;
         // Refused as a duplicate when A's rule is still there: either way A may reach allowed.test.
         m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_a, u"--action"_s, u"allow"_s, u"--host"_s, u"allowed.test"_s});
     }
-    if (sandboxRow(m_a).value("state"_L1).toString() != "running"_L1) {
-        const CtlResult started = m_daemon.ctl({u"start"_s, m_a}, 300000);
-        if (started.exitCode != 0)
-            return started;
-        QElapsedTimer t;
-        t.start();
-        while (guestSh(m_a, u"true"_s, 20000).exitCode != 0 && t.elapsed() < 180000)
-            QTest::qWait(1000);
-    }
+    if (const CtlResult started = startAgain(m_a); started.exitCode != 0)
+        return started;
     const QString prologue = u"ip=$(nslookup allowed.test | grep -o '198\\.1[89]\\.[0-9.]*' | tail -1); "_s;
     return guestSh(m_a, prologue + script, 120000);
 }

@@ -154,7 +154,7 @@ private:
     std::unique_ptr<DaemonHarness> m_daemon;
     QTemporaryDir m_dir;
     RecordingHttpServer m_upstream{QByteArrayLiteral("hello from upstream\n")};
-    airlock::test::LoopbackAddress m_outside;
+    airlock::test::OutsideNamespace m_outside; // holds 203.0.113.20: not an address of this host
     QString m_box, m_ip, m_gw, m_table;
     Libvirtd m_libvirtd;
 
@@ -214,8 +214,10 @@ void TestFailClosedVm::initTestCase()
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(m_dir.isValid());
     QString error;
-    QVERIFY2(m_outside.add(kOutside, &error), qPrintable(error));
-    QVERIFY2(m_upstream.start(kOutside, 80), "cannot listen on 203.0.113.20:80");
+    QVERIFY2(m_outside.create(u"fcv"_s, kOutside, u"192.0.2.16"_s, &error), qPrintable(error));
+    bool listening = false;
+    airlock::test::inNamespace(m_outside.name(), [&] { listening = m_upstream.start(kOutside, 80); });
+    QVERIFY2(listening, "cannot listen on 203.0.113.20:80");
     QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.20 allowed.test\n", {}, &error), qPrintable(error));
     QVERIFY2(startDaemon(&error), qPrintable(error));
     m_table = m_daemon->ctl({u"status"_s}).json().toObject().value("egress"_L1).toObject().value("nft_table"_L1).toString();
