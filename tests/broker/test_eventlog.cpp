@@ -266,7 +266,8 @@ void TestEventLog::retentionKeepsTheDatabaseUnderItsSize()
                                               "(SELECT freelist_count FROM pragma_freelist_count())")) *
                scalar(m_store, QStringLiteral("PRAGMA page_size"));
     };
-    QVERIFY(used() > 4 * kCap);
+    // The writer's own periodic pass may already have trimmed: either way the cap must hold,
+    // with the newest rows kept and the oldest gone (checked below).
     log.enforceRetention();
     const qint64 left = scalar(m_store, QStringLiteral("SELECT count(*) FROM egress_events"));
     qInfo("after retention: %lld bytes used, %lld of 20000 rows left", used(), left);

@@ -630,7 +630,8 @@ void TestEgressVm::numericNamesReachNothingOnTheHost()
                    o.value("decision"_L1).toString() == "denied"_L1;
         });
         QVERIFY2(!e.isEmpty(), qPrintable(u"no denied dns event for "_s + name));
-        QVERIFY2(e.value("reason"_L1).toString().contains("numeric"_L1), qPrintable(e.value("reason"_L1).toString()));
+        const QString reason = e.value("reason"_L1).toString();
+        QVERIFY2(reason.contains("numeric"_L1) || reason.contains("an address, not a name"_L1), qPrintable(reason));
     }
     QVERIFY2(!hostService.heardAnything(), "a numeric name reached a service on the host's loopback");
     QCOMPARE(m_daemon.ctl({u"rule"_s, u"rm"_s, QString::number(any.json().toObject().value("id"_L1).toInteger())}).exitCode, 0);
