@@ -30,11 +30,12 @@ mkdir -p /var/lib/libvirt/dnsmasq /var/lib/libvirt/images
 # made below.
 private_run_source=airlock-test-run
 
-# The libvirtd processes in network namespace NET_NS_LINK that see the host's /run/libvirt
-# ("host") or the tests' private one ("private").
-libvirtds() { # host|private NET_NS_LINK
-    local pid source
-    for pid in $(pgrep -x libvirtd || true); do
+# The DAEMON (libvirtd, virtlogd) processes in network namespace NET_NS_LINK that see the
+# host's /run/libvirt ("host") or the tests' private one ("private").
+daemons() { # DAEMON host|private NET_NS_LINK
+    local name=$1 pid source
+    shift
+    for pid in $(pgrep -x "$name" || true); do
         [ "$(readlink "/proc/$pid/ns/net" 2>/dev/null)" = "$2" ] || continue
         source=$(findmnt --task "$pid" -n -o SOURCE /run/libvirt 2>/dev/null || true)
         if [ "$source" = "$private_run_source" ]; then
@@ -45,6 +46,7 @@ libvirtds() { # host|private NET_NS_LINK
     done
     return 0
 }
+libvirtds() { daemons libvirtd "$@"; }
 
 # Daemons must not keep what the caller had open (a test's lock file, ctest's pipes):
 # closes every descriptor but 0, 1 and 2, then runs the daemon.
@@ -101,7 +103,7 @@ host() {
     if [ -n "$(libvirtds host "$(readlink /proc/self/ns/net)")" ] && [ -S /run/libvirt/libvirt-sock ]; then
         return 0
     fi
-    [ -S /run/libvirt/virtlogd-sock ] || start_daemon virtlogd -d
+    [ -n "$(daemons virtlogd host "$(readlink /proc/self/ns/net)")" ] || start_daemon virtlogd -d
     start_daemon libvirtd -d
     wait_for_socket env || { say "libvirtd did not start"; exit 1; }
     echo "libvirtd running (host)"
@@ -154,7 +156,7 @@ restart_inside() {
     if [ -n "$(libvirtds private "$(readlink /proc/self/ns/net)")" ] && test -S /run/libvirt/libvirt-sock; then
         return 0
     fi
-    test -S /run/libvirt/virtlogd-sock || start_daemon virtlogd -d -p /run/libvirt/virtlogd.pid
+    [ -n "$(daemons virtlogd private "$(readlink /proc/self/ns/net)")" ] || start_daemon virtlogd -d -p /run/libvirt/virtlogd.pid
     start_daemon libvirtd -d -p /run/libvirt/libvirtd.pid
     wait_for_socket env || { say "libvirtd did not start"; exit 1; }
     echo "libvirtd running again (inside the test namespaces)"
@@ -182,7 +184,8 @@ namespace() {
        "${inside[@]}" test -S /run/libvirt/libvirt-sock; then
         return 0
     fi
-    "${inside[@]}" test -S /run/libvirt/virtlogd-sock || start_daemon "${inside[@]}" virtlogd -d -p /run/libvirt/virtlogd.pid
+    [ -n "$(daemons virtlogd private "$(ip netns exec "$ns" readlink /proc/self/ns/net)")" ] ||
+        start_daemon "${inside[@]}" virtlogd -d -p /run/libvirt/virtlogd.pid
     start_daemon "${inside[@]}" libvirtd -d -p /run/libvirt/libvirtd.pid
     wait_for_socket "${inside[@]}" || { say "libvirtd did not start in the test namespace"; exit 1; }
     echo "libvirtd running (test namespace $ns, private libvirt state in $test_root)"
