@@ -72,18 +72,20 @@ stop_pids() { # PID...
     kill -9 "$@" 2>/dev/null || true
 }
 
-# A libvirtd in the host's mount namespace but in the test network namespace was started
-# by an earlier version of this script for the tests: it would take the host's libvirt
-# socket and state. It only ever ran test guests; stop it.
+# A libvirtd (and its virtlogd) in the host's mount namespace but in the test network
+# namespace was started by an earlier version of this script for the tests: it would take
+# the host's libvirt sockets, state and pid files. It only ever ran test guests; stop it.
 stop_old_test_libvirtd() {
     ip netns list 2>/dev/null | grep -qw "$ns" || return 0
-    local net pids
+    local net pids logds
     net=$(ip netns exec "$ns" readlink /proc/self/ns/net)
     pids=$(libvirtds host "$net")
-    [ -z "$pids" ] && return 0
-    say "stopping an earlier test libvirtd (pid $pids) that runs in the host's mount namespace"
-    stop_pids $pids
-    rm -f /run/libvirt/libvirt-sock /run/libvirt/libvirt-sock-ro /run/libvirt/libvirt-admin-sock
+    logds=$(daemons virtlogd host "$net")
+    [ -z "$pids$logds" ] && return 0
+    say "stopping an earlier test libvirtd and virtlogd (pid $pids $logds) that run in the host's mount namespace"
+    stop_pids $pids $logds
+    rm -f /run/libvirt/libvirt-sock /run/libvirt/libvirt-sock-ro /run/libvirt/libvirt-admin-sock \
+          /run/libvirt/virtlogd-sock /run/libvirt/virtlogd-admin-sock
 }
 
 wait_for_socket() { # COMMAND-PREFIX...
