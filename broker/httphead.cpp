@@ -388,4 +388,12 @@ QByteArray serializeRequestHead(const RequestHead &head)
     return out;
 }
 
+bool tunnelsOrEchoes(QByteArrayView method)
+{
+    for (const char *name : {"CONNECT", "TRACE", "TRACK"})
+        if (method.compare(QByteArrayView(name), Qt::CaseInsensitive) == 0)
+            return true;
+    return false;
+}
+
 } // namespace airlock::http

@@ -61,6 +61,11 @@ inline HeadResult parseRequestHead(const QByteArray &data) { return parseRequest
 enum class Looks { No, Maybe, Yes };
 Looks looksLikeRequest(QByteArrayView start);
 
+// True for a method that tunnels (CONNECT) or echoes the request back (TRACE, IIS's TRACK),
+// compared without case: a lenient upstream may read "trace" as TRACE. Neither the proxy's
+// checker nor the interceptor lets one through.
+bool tunnelsOrEchoes(QByteArrayView method);
+
 // "METHOD target VERSION\r\n" + "Name: value\r\n"... + "\r\n".
 QByteArray serializeRequestHead(const RequestHead &head);
 

@@ -98,11 +98,8 @@ bool HttpStreamCheck::takeHead(QByteArrayView *restView)
 
 bool HttpStreamCheck::checkHead(const http::RequestHead &head)
 {
-    // CONNECT opens a tunnel the check cannot see into; TRACE (and IIS's TRACK) echo the
-    // request back. Compared without case: a lenient upstream may read "connect" as CONNECT.
-    for (const char *method : {"CONNECT", "TRACE", "TRACK"})
-        if (head.method.compare(method, Qt::CaseInsensitive) == 0)
-            return refuse(QStringLiteral("the method %1 is refused (it tunnels or echoes past the check)")
+    if (http::tunnelsOrEchoes(head.method))
+        return refuse(QStringLiteral("the method %1 is refused (it tunnels or echoes past the check)")
                               .arg(QString::fromLatin1(head.method.left(16))));
     if (head.host != m_host)
         return refuse(QStringLiteral("HTTP Host %1 differs from the name resolved, %2 (domain fronting)").arg(head.host, m_host));

@@ -456,10 +456,9 @@ QString InterceptedConnection::strictnessError(const http::RequestHead &head, in
             return QStringLiteral("a line of the request head ends in a bare LF; only CRLF is accepted");
     }
     *status = 405;
-    if (head.method == "TRACE")
-        return QStringLiteral("TRACE is refused: it would echo the request, secrets included");
-    if (head.method == "CONNECT")
-        return QStringLiteral("CONNECT is refused inside an intercepted connection");
+    if (http::tunnelsOrEchoes(head.method))
+        return QStringLiteral("the method %1 is refused: CONNECT tunnels, TRACE and TRACK echo the request, secrets included")
+            .arg(QString::fromLatin1(head.method.left(16)));
     *status = 400;
     if (!head.target.startsWith('/') && !(head.target == "*" && head.method == "OPTIONS"))
         return QStringLiteral("the request target must be a path (origin-form), not %1").arg(QString::fromLatin1(head.target.left(200)));

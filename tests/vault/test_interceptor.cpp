@@ -568,6 +568,8 @@ void TestInterceptor::ambiguousRequestsAreRefusedBeforeUpstream_data()
     QTest::newRow("bare LF head") << QByteArray("GET / HTTP/1.1\nHost: api.bound.test\n\n") << bad;
     QTest::newRow("one bare LF line") << QByteArray("GET / HTTP/1.1\r\nHost: api.bound.test\nX-A: b\r\n\r\n") << bad;
     QTest::newRow("TRACE") << QByteArray("TRACE / HTTP/1.1\r\n" + host + "\r\n") << QList<int>{405};
+    QTest::newRow("trace, lower case") << QByteArray("trace / HTTP/1.1\r\n" + host + "\r\n") << QList<int>{405};
+    QTest::newRow("TRACK") << QByteArray("TRACK / HTTP/1.1\r\n" + host + "\r\n") << QList<int>{405};
     QTest::newRow("CONNECT") << QByteArray("CONNECT api.bound.test:443 HTTP/1.1\r\n" + host + "\r\n") << QList<int>{400, 405};
     QTest::newRow("absolute-form") << QByteArray("GET http://other.bound.test/x HTTP/1.1\r\n" + host + "\r\n") << bad;
     QTest::newRow("no Host, HTTP/1.0") << QByteArray("GET / HTTP/1.0\r\n\r\n") << bad;
