@@ -1,6 +1,7 @@
 #include "consolehub.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
+#include "virhandle.h"
 
 #include <QThread>
 
@@ -13,15 +14,10 @@ void ConsoleHub::release(Console &console)
     console.stop = true;
     if (console.reader.joinable())
         console.reader.join();
-    if (console.stream) {
-        virStreamAbort(console.stream);
-        virStreamFree(console.stream);
-        console.stream = nullptr;
-    }
-    if (console.conn) {
-        virConnectClose(console.conn);
-        console.conn = nullptr;
-    }
+    if (console.stream)
+        virStreamAbort(console.stream.get());
+    console.stream.reset(); // before the connection it belongs to
+    console.conn.reset();
 }
 
 Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
@@ -39,19 +35,19 @@ Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
     console->history = keep;
     slot = console;
     LibvirtConnection::initializeLibvirt();
-    console->conn = virConnectOpen(m_uri.toUtf8().constData());
+    console->conn.reset(virConnectOpen(m_uri.toUtf8().constData()));
     if (!console->conn)
         return LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
-    virDomainPtr dom = virDomainLookupByName(console->conn, domain.toUtf8().constData());
+    VirDomain dom = lookupDomain(console->conn.get(), domain);
     if (!dom) {
         Error e = LibvirtConnection::lastError(QStringLiteral("the domain of %1 is gone").arg(sandbox));
         release(*console);
         return e;
     }
     // Non-blocking: the reader polls, so closing never waits on a stream stuck in libvirt.
-    console->stream = virStreamNew(console->conn, VIR_STREAM_NONBLOCK);
-    const int rc = virDomainOpenConsole(dom, nullptr, console->stream, VIR_DOMAIN_CONSOLE_FORCE);
-    virDomainFree(dom);
+    console->stream.reset(virStreamNew(console->conn.get(), VIR_STREAM_NONBLOCK));
+    const int rc = virDomainOpenConsole(dom.get(), nullptr, console->stream.get(), VIR_DOMAIN_CONSOLE_FORCE);
+    dom.reset();
     if (rc < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
         release(*console);
@@ -69,7 +65,7 @@ void ConsoleHub::read(const QString &sandbox, Console *console)
         int n;
         {
             QMutexLocker send(&console->sendLock);
-            n = virStreamRecv(console->stream, buffer, sizeof buffer);
+            n = virStreamRecv(console->stream.get(), buffer, sizeof buffer);
         }
         if (n == -2) { // nothing yet
             QThread::msleep(20);
@@ -111,7 +107,7 @@ Status ConsoleHub::write(const QString &sandbox, const QByteArray &data)
         int n;
         {
             QMutexLocker send(&c->sendLock);
-            n = virStreamSend(c->stream, data.constData() + sent, size_t(data.size() - sent));
+            n = virStreamSend(c->stream.get(), data.constData() + sent, size_t(data.size() - sent));
         }
         if (n == -2 && ++spins < 500) {
             QThread::msleep(10);

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/result.h"
+#include "virhandle.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -35,8 +36,8 @@ public:
 
 private:
     struct Console {
-        virConnectPtr conn = nullptr;
-        virStreamPtr stream = nullptr;
+        VirConnection conn; // the hub's own, opened on m_uri
+        VirStream stream;
         std::thread reader;
         QByteArray history;
         std::atomic<bool> open{false};

@@ -37,6 +37,33 @@ Status SandboxEngine::rebaseLayer(const QString &childPath, const QString &baseP
     return ok();
 }
 
+// What a merged layer's child is rebased onto: the layer's parent layer (returned, with its
+// path and format), or the image's root disk when it has none (a null parent).
+Result<QVariant> SandboxEngine::mergeBase(const QString &sandbox, qint64 sid, qint64 layer, QString *basePath, QString *baseFormat)
+{
+    *baseFormat = QStringLiteral("qcow2");
+    const auto parent = m_store.firstRow(QStringLiteral("SELECT parent_id FROM layers WHERE id = ?"), {layer});
+    if (!parent || !parent.value())
+        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}};
+    const QVariant grandparent = parent.value()->value(0);
+    if (grandparent.isNull()) {
+        const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE id = ?"), {sid});
+        if (!image || !image.value())
+            return Error{QStringLiteral("sandbox %1 has no image").arg(sandbox), {}};
+        auto files = checkImage(image.value()->value(0).toString());
+        if (!files)
+            return files.error();
+        *basePath = files->root;
+        *baseFormat = QStringLiteral("raw");
+    } else {
+        auto path = layerVolume(grandparent.toLongLong());
+        if (!path)
+            return path.error();
+        *basePath = path.value();
+    }
+    return grandparent;
+}
+
 Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer)
 {
     const auto children = m_store.rows(QStringLiteral("SELECT id, volume FROM layers WHERE parent_id = ?"), {layer});
@@ -70,27 +97,10 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
                                     "stop %1 first (airlockctl stop)").arg(running.join(QStringLiteral(", "))),
                      kConflict};
 
-    // What the child is rebased onto: L's parent layer, or the image's root disk.
-    QString basePath, baseFormat = QStringLiteral("qcow2");
-    const auto parent = m_store.firstRow(QStringLiteral("SELECT parent_id FROM layers WHERE id = ?"), {layer});
-    if (!parent || !parent.value())
-        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}};
-    const QVariant grandparent = parent.value()->value(0);
-    if (grandparent.isNull()) {
-        const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE id = ?"), {sid});
-        if (!image || !image.value())
-            return Error{QStringLiteral("sandbox %1 has no image").arg(sandbox), {}};
-        auto files = checkImage(image.value()->value(0).toString());
-        if (!files)
-            return files.error();
-        basePath = files->root;
-        baseFormat = QStringLiteral("raw");
-    } else {
-        auto path = layerVolume(grandparent.toLongLong());
-        if (!path)
-            return path.error();
-        basePath = path.value();
-    }
+    QString basePath, baseFormat;
+    const Result<QVariant> grandparent = mergeBase(sandbox, sid, layer, &basePath, &baseFormat);
+    if (!grandparent)
+        return grandparent.error();
     auto childPath = m_pool->volumePath(childVolume);
     if (!childPath)
         return childPath.error();
@@ -111,7 +121,7 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
     for (const QString &domain : affected) // they must read the new chain from the headers
         if (Status s = forgetBackingChain(domain); !s)
             qCWarning(lcEngine) << s.error().message();
-    if (Status s = recordMerge(snapshotId, layer, child, grandparent, op.value()); !s)
+    if (Status s = recordMerge(snapshotId, layer, child, grandparent.value(), op.value()); !s)
         return s; // the operation stays for reconcile, which records it again
     m_pool->refresh();
     collectLayers();

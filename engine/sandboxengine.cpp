@@ -4,6 +4,7 @@
 #include "guestagent.h"
 #include "imagerecipe.h"
 #include "sandboxspec.h"
+#include "virhandle.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -42,43 +43,24 @@ QString randomMac()
         .arg(rng->bounded(256), 2, 16, QLatin1Char('0'));
 }
 
-// A domain handle that frees itself.
-struct Domain {
-    virDomainPtr ptr = nullptr;
-    Domain(virConnectPtr conn, const QString &name) : ptr(virDomainLookupByName(conn, name.toUtf8().constData())) {}
-    ~Domain() { if (ptr) virDomainFree(ptr); }
-    Domain(const Domain &) = delete;
-    Domain &operator=(const Domain &) = delete;
-    explicit operator bool() const { return ptr != nullptr; }
-};
-
-struct Network {
-    virNetworkPtr ptr = nullptr;
-    Network(virConnectPtr conn, const QString &name) : ptr(virNetworkLookupByName(conn, name.toUtf8().constData())) {}
-    ~Network() { if (ptr) virNetworkFree(ptr); }
-    Network(const Network &) = delete;
-    Network &operator=(const Network &) = delete;
-    explicit operator bool() const { return ptr != nullptr; }
-};
-
 void destroyDomain(virConnectPtr conn, const QString &name)
 {
-    Domain d(conn, name);
+    VirDomain d = lookupDomain(conn, name);
     if (!d)
         return;
-    if (virDomainIsActive(d.ptr) == 1)
-        virDomainDestroy(d.ptr);
-    virDomainUndefineFlags(d.ptr, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
+    if (virDomainIsActive(d.get()) == 1)
+        virDomainDestroy(d.get());
+    virDomainUndefineFlags(d.get(), VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
 }
 
 void destroyNetwork(virConnectPtr conn, const QString &name)
 {
-    Network n(conn, name);
+    VirNetwork n = lookupNetwork(conn, name);
     if (!n)
         return;
-    if (virNetworkIsActive(n.ptr) == 1)
-        virNetworkDestroy(n.ptr);
-    virNetworkUndefine(n.ptr);
+    if (virNetworkIsActive(n.get()) == 1)
+        virNetworkDestroy(n.get());
+    virNetworkUndefine(n.get());
 }
 
 bool parseSubnetPool(const QString &text, quint32 *base, int *count)
@@ -268,6 +250,14 @@ Status SandboxEngine::rollbackObjects(const QJsonObject &state)
 // (remove); then libvirt objects of this instance that no row accounts for are removed.
 Status SandboxEngine::reconcile()
 {
+    if (Status s = reconcileOperations(); !s)
+        return s;
+    removeOrphans();
+    return ok();
+}
+
+Status SandboxEngine::reconcileOperations()
+{
     QSqlQuery ops(m_store.db());
     if (!ops.exec(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id")))
         return sqlFailed(QStringLiteral("cannot read unfinished operations"), ops);
@@ -289,29 +279,7 @@ Status SandboxEngine::reconcile()
         } else if (op.kind == QLatin1String("remove")) {
             if (Status s = rollbackObjects(op.state); !s)
                 return s;
-            m_store.transaction([&]() -> Status {
-                QSqlQuery q(m_store.db());
-                q.prepare(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"));
-                q.addBindValue(op.subject);
-                if (q.exec() && q.next()) {
-                    const qint64 id = q.value(0).toLongLong();
-                    const QString net = q.value(1).toString();
-                    QSqlQuery d(m_store.db());
-                    d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
-                    d.addBindValue(net);
-                    d.exec();
-                }
-                return ok();
-            });
+            forgetRemovedRows(op.subject);
         } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
             reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
             continue;
@@ -319,18 +287,55 @@ Status SandboxEngine::reconcile()
             reconcileMerge(op.id, op.state);
             continue;
         } else if (op.kind == QLatin1String("image")) {
-            m_pool->refresh();
-            const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {op.subject});
-            if (image && !image.value())
-                rollbackObjects(op.state);
-            const QString scratch = op.state.value(QLatin1String("scratch")).toString();
-            if (!scratch.isEmpty())
-                QDir(scratch).removeRecursively();
+            reconcileImageBuild(op.subject, op.state);
         }
         endOperation(op.id);
     }
+    return ok();
+}
 
-    // Orphans: objects named for this instance that no sandbox row owns.
+// The rows of a sandbox whose remove was interrupted after its objects went.
+void SandboxEngine::forgetRemovedRows(const QString &name)
+{
+    m_store.transaction([&]() -> Status {
+        QSqlQuery q(m_store.db());
+        q.prepare(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"));
+        q.addBindValue(name);
+        if (q.exec() && q.next()) {
+            const qint64 id = q.value(0).toLongLong();
+            const QString net = q.value(1).toString();
+            QSqlQuery d(m_store.db());
+            d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
+            d.addBindValue(id);
+            d.exec();
+            d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
+            d.addBindValue(id);
+            d.exec();
+            d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
+            d.addBindValue(id);
+            d.exec();
+            d.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
+            d.addBindValue(net);
+            d.exec();
+        }
+        return ok();
+    });
+}
+
+void SandboxEngine::reconcileImageBuild(const QString &name, const QJsonObject &state)
+{
+    m_pool->refresh();
+    const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {name});
+    if (image && !image.value())
+        rollbackObjects(state);
+    const QString scratch = state.value(QLatin1String("scratch")).toString();
+    if (!scratch.isEmpty())
+        QDir(scratch).removeRecursively();
+}
+
+// Objects named for this instance that no sandbox, layer or image row owns.
+void SandboxEngine::removeOrphans()
+{
     QSet<QString> knownObjects, knownVolumes;
     QSqlQuery q(m_store.db());
     q.exec(QStringLiteral("SELECT name FROM sandboxes"));
@@ -342,33 +347,24 @@ Status SandboxEngine::reconcile()
         knownVolumes.insert(q.value(0).toString());
     const QString prefix = QStringLiteral("airlock-%1-").arg(m_instance);
 
-    virDomainPtr *domains = nullptr;
-    const int nd = virConnectListAllDomains(m_libvirt.get(), &domains, 0);
-    for (int i = 0; i < nd; ++i) {
-        const QString name = QString::fromUtf8(virDomainGetName(domains[i]));
+    for (const VirDomain &dom : listAllDomains(m_libvirt.get())) {
+        const QString name = QString::fromUtf8(virDomainGetName(dom.get()));
         if (name.startsWith(prefix) && !knownObjects.contains(name)) {
             qCInfo(lcEngine) << "reconcile: removing orphan domain" << name;
-            if (virDomainIsActive(domains[i]) == 1)
-                virDomainDestroy(domains[i]);
-            virDomainUndefineFlags(domains[i], VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
+            if (virDomainIsActive(dom.get()) == 1)
+                virDomainDestroy(dom.get());
+            virDomainUndefineFlags(dom.get(), VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA);
         }
-        virDomainFree(domains[i]);
     }
-    free(domains);
-
-    virNetworkPtr *networks = nullptr;
-    const int nn = virConnectListAllNetworks(m_libvirt.get(), &networks, 0);
-    for (int i = 0; i < nn; ++i) {
-        const QString name = QString::fromUtf8(virNetworkGetName(networks[i]));
+    for (const VirNetwork &net : listAllNetworks(m_libvirt.get())) {
+        const QString name = QString::fromUtf8(virNetworkGetName(net.get()));
         if (name.startsWith(prefix) && !knownObjects.contains(name)) {
             qCInfo(lcEngine) << "reconcile: removing orphan network" << name;
-            if (virNetworkIsActive(networks[i]) == 1)
-                virNetworkDestroy(networks[i]);
-            virNetworkUndefine(networks[i]);
+            if (virNetworkIsActive(net.get()) == 1)
+                virNetworkDestroy(net.get());
+            virNetworkUndefine(net.get());
         }
-        virNetworkFree(networks[i]);
     }
-    free(networks);
 
     collectLayers();
     m_pool->refresh();
@@ -378,7 +374,6 @@ Status SandboxEngine::reconcile()
             m_pool->deleteVolume(vol);
         }
     }
-    return ok();
 }
 
 // ---- images ----------------------------------------------------------------------------
@@ -397,34 +392,13 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
                      QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
 
     const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
-    const QString kernelVol = volBase + QStringLiteral(".vmlinuz");
-    const QString initrdVol = volBase + QStringLiteral(".initrd");
-    const QString rootVol = volBase + QStringLiteral(".root.raw");
-
-    // Cached: same recipe digest and all volumes present.
-    {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT digest FROM images WHERE name = ?"));
-        q.addBindValue(name);
-        if (q.exec() && q.next()) {
-            if (q.value(0).toString() == recipe->digest && m_pool->hasVolume(kernelVol) && m_pool->hasVolume(initrdVol) &&
-                m_pool->hasVolume(rootVol)) {
-                progress(100, QStringLiteral("cached"));
-                const Result<QJsonArray> images = listImages();
-                for (const QJsonValue &v : images.value())
-                    if (v.toObject().value(QLatin1String("name")).toString() == name) {
-                        QJsonObject o = v.toObject();
-                        o.insert(QStringLiteral("cached"), true);
-                        return o;
-                    }
-            }
-            QSqlQuery used(m_store.db());
-            used.prepare(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"));
-            used.addBindValue(name);
-            if (used.exec() && used.next() && used.value(0).toInt() > 0)
-                return Error{QStringLiteral("cannot rebuild image %1").arg(name),
-                             QStringLiteral("sandboxes use the current one; build it under another name (--name)"), kConflict};
-        }
+    const ImageVolumes vols{volBase + QStringLiteral(".vmlinuz"), volBase + QStringLiteral(".initrd"),
+                            volBase + QStringLiteral(".root.raw")};
+    if (Result<std::optional<QJsonObject>> cached = cachedImage(name, recipe->digest, vols); !cached)
+        return cached.error();
+    else if (cached.value()) {
+        progress(100, QStringLiteral("cached"));
+        return *cached.value();
     }
 
     // The scratch dir sits beside the pool so the results move in with a rename.
@@ -434,12 +408,12 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
         return Error{QStringLiteral("cannot create %1").arg(scratch), QStringLiteral("check disk space and permissions")};
     Result<qint64> op = beginOperation(QStringLiteral("image"), name,
                                        {{QStringLiteral("scratch"), QDir::cleanPath(scratch)},
-                                        {QStringLiteral("volumes"), QJsonArray{kernelVol, initrdVol, rootVol}}});
+                                        {QStringLiteral("volumes"), QJsonArray{vols.kernel, vols.initrd, vols.root}}});
     if (!op)
         return op.error();
     auto fail = [&](const Error &e) -> Error {
         QDir(QDir::cleanPath(scratch)).removeRecursively();
-        for (const QString &v : {kernelVol, initrdVol, rootVol}) {
+        for (const QString &v : {vols.kernel, vols.initrd, vols.root}) {
             QFile::remove(m_pool->path() + QLatin1Char('/') + v);
             m_pool->deleteVolume(v);
         }
@@ -451,54 +425,90 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     progress(0, QStringLiteral("running recipe %1").arg(recipeName));
     if (Status s = recipe->run(QDir::cleanPath(scratch), progress, cancelled); !s)
         return fail(s.error());
-    const QList<QPair<QString, QString>> moves = {{QStringLiteral("vmlinuz"), kernelVol},
-                                                  {QStringLiteral("initrd.img"), initrdVol},
-                                                  {QStringLiteral("rootfs.img"), rootVol}};
-    for (const auto &[file, vol] : moves) {
-        const QString dest = m_pool->path() + QLatin1Char('/') + vol;
-        QFile::remove(dest);
-        if (!QFile::rename(scratch + QLatin1Char('/') + file, dest))
-            return fail(Error{QStringLiteral("the recipe did not produce %1").arg(file), QStringLiteral("check the recipe")});
-        QFile::setPermissions(dest, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
-                                        QFileDevice::ReadOther);
-    }
-    QDir(QDir::cleanPath(scratch)).removeRecursively();
-    if (Status s = m_pool->refresh(); !s)
+    if (Status s = moveRecipeOutputs(scratch, vols); !s)
         return fail(s.error());
-    const qint64 size = qint64(m_pool->volumeAllocation(kernelVol) + m_pool->volumeAllocation(initrdVol) +
-                               m_pool->volumeAllocation(rootVol));
+    const qint64 size = qint64(m_pool->volumeAllocation(vols.kernel) + m_pool->volumeAllocation(vols.initrd) +
+                               m_pool->volumeAllocation(vols.root));
 
     QStringList oldVolumes;
     Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
-        q.addBindValue(name);
-        if (q.exec() && q.next())
-            oldVolumes << q.value(0).toString() << q.value(1).toString() << q.value(2).toString();
-        q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
-                                 "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
-        for (const QVariant &v : {QVariant(name), QVariant(recipeName), QVariant(kernelVol), QVariant(initrdVol),
-                                  QVariant(rootVol), QVariant(size), QVariant(recipe->digest), QVariant(now())})
-            q.addBindValue(v);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record image %1").arg(name), q);
-        QSqlQuery d(m_store.db());
-        d.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        d.addBindValue(op.value());
-        if (!d.exec())
-            return sqlFailed(QStringLiteral("cannot record image %1").arg(name), d);
-        return ok();
+        return recordImage(name, recipeName, recipe->digest, vols, size, op.value(), &oldVolumes);
     });
     if (!stored)
         return fail(stored.error());
     for (const QString &v : oldVolumes)
-        if (v != kernelVol && v != initrdVol && v != rootVol)
+        if (v != vols.kernel && v != vols.initrd && v != vols.root)
             m_pool->deleteVolume(v);
     probeAccel();
     progress(100, QStringLiteral("done"));
-    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kernel"), kernelVol},
+    return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kernel"), vols.kernel},
                        {QStringLiteral("size_bytes"), size}, {QStringLiteral("recipe"), recipeName},
                        {QStringLiteral("cached"), false}};
+}
+
+// The image as listed when it is built from this digest and its volumes are all there;
+// none when it must be built; an error when sandboxes use an image it would replace.
+Result<std::optional<QJsonObject>> SandboxEngine::cachedImage(const QString &name, const QString &digest, const ImageVolumes &vols)
+{
+    const auto row = m_store.firstRow(QStringLiteral("SELECT digest FROM images WHERE name = ?"), {name});
+    if (!row || !row.value())
+        return std::optional<QJsonObject>();
+    if (row.value()->value(0).toString() == digest && m_pool->hasVolume(vols.kernel) && m_pool->hasVolume(vols.initrd) &&
+        m_pool->hasVolume(vols.root)) {
+        const Result<QJsonArray> images = listImages();
+        for (const QJsonValue &v : images.value())
+            if (v.toObject().value(QLatin1String("name")).toString() == name) {
+                QJsonObject o = v.toObject();
+                o.insert(QStringLiteral("cached"), true);
+                return std::optional<QJsonObject>(o);
+            }
+    }
+    const auto used = m_store.firstRow(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"), {name});
+    if (used && used.value() && used.value()->value(0).toInt() > 0)
+        return Error{QStringLiteral("cannot rebuild image %1").arg(name),
+                     QStringLiteral("sandboxes use the current one; build it under another name (--name)"), kConflict};
+    return std::optional<QJsonObject>();
+}
+
+Status SandboxEngine::moveRecipeOutputs(const QString &scratch, const ImageVolumes &vols)
+{
+    const QList<QPair<QString, QString>> moves = {{QStringLiteral("vmlinuz"), vols.kernel},
+                                                  {QStringLiteral("initrd.img"), vols.initrd},
+                                                  {QStringLiteral("rootfs.img"), vols.root}};
+    for (const auto &[file, vol] : moves) {
+        const QString dest = m_pool->path() + QLatin1Char('/') + vol;
+        QFile::remove(dest);
+        if (!QFile::rename(scratch + QLatin1Char('/') + file, dest))
+            return Error{QStringLiteral("the recipe did not produce %1").arg(file), QStringLiteral("check the recipe")};
+        QFile::setPermissions(dest, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
+                                        QFileDevice::ReadOther);
+    }
+    QDir(QDir::cleanPath(scratch)).removeRecursively();
+    return m_pool->refresh();
+}
+
+// Inside buildImage's transaction; oldVolumes gets the volumes of the image it replaces.
+Status SandboxEngine::recordImage(const QString &name, const QString &recipe, const QString &digest, const ImageVolumes &vols,
+                                  qint64 size, qint64 opId, QStringList *oldVolumes)
+{
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
+    q.addBindValue(name);
+    if (q.exec() && q.next())
+        *oldVolumes << q.value(0).toString() << q.value(1).toString() << q.value(2).toString();
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v : {QVariant(name), QVariant(recipe), QVariant(vols.kernel), QVariant(vols.initrd),
+                              QVariant(vols.root), QVariant(size), QVariant(digest), QVariant(now())})
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), q);
+    QSqlQuery d(m_store.db());
+    d.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+    d.addBindValue(opId);
+    if (!d.exec())
+        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), d);
+    return ok();
 }
 
 Result<QJsonArray> SandboxEngine::listImages()
@@ -603,7 +613,7 @@ Result<QString> SandboxEngine::domainOf(const QString &name, uid_t uid)
 
 QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
 {
-    Domain d(conn, domainName);
+    VirDomain d = lookupDomain(conn, domainName);
     if (!d) {
         // Only libvirt itself saying "no such domain" means gone: a broken connection
         // (libvirtd restarting) says nothing about the guest, which may well still run.
@@ -611,7 +621,7 @@ QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
         return err && err->code == VIR_ERR_NO_DOMAIN ? QStringLiteral("missing") : QStringLiteral("unknown");
     }
     int state = 0, reason = 0;
-    if (virDomainGetState(d.ptr, &state, &reason, 0) < 0)
+    if (virDomainGetState(d.get(), &state, &reason, 0) < 0)
         return QStringLiteral("unknown");
     switch (state) {
     case VIR_DOMAIN_RUNNING: return QStringLiteral("running");
@@ -625,7 +635,7 @@ QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
     }
 }
 
-Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
+Status SandboxEngine::validateCreate(const CreateRequest &r)
 {
     if (!validName(r.name))
         return Error{QStringLiteral("invalid sandbox name \"%1\"").arg(r.name),
@@ -647,17 +657,16 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
                          QStringLiteral("use --env NAME=VALUE with NAME of letters, digits and _ and a one-line value"),
                          kInvalidParams};
     }
-    if (Status s = ensureLibvirt(); !s)
-        return s.error();
+    return ok();
+}
 
-    {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"));
-        q.addBindValue(r.name);
-        if (q.exec() && q.next())
-            return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
-                         QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
-    }
+// Everything a create needs before it touches libvirt: the name is free, the image is
+// whole, the disk's backing file and a fresh MAC. Makes nothing.
+Result<SandboxEngine::CreatePlan> SandboxEngine::planCreate(const CreateRequest &r)
+{
+    if (const auto taken = m_store.firstRow(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"), {r.name}); taken && taken.value())
+        return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
+                     QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {r.image}); !image || !image.value())
         return Error{QStringLiteral("no image named %1").arg(r.image),
                      QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
@@ -665,7 +674,8 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     auto files = checkImage(r.image);
     if (!files)
         return files.error();
-    SandboxSpec spec;
+    CreatePlan plan;
+    SandboxSpec &spec = plan.spec;
     spec.name = r.name;
     spec.domainName = spec.networkName = objectName(r.name);
     spec.cpus = r.cpus;
@@ -674,30 +684,97 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
     spec.kvm = m_accel == QLatin1String("kvm");
     spec.kernelPath = files->kernel;
     spec.initrdPath = files->initrd;
-    Result<QString> rootPath = files->root;
-    QString backingFormat = QStringLiteral("raw");
+    plan.backingPath = files->root;
     if (r.baseLayer) {
-        rootPath = layerVolume(r.baseLayer);
-        if (!rootPath)
-            return rootPath.error();
-        backingFormat = QStringLiteral("qcow2");
+        Result<QString> layer = layerVolume(r.baseLayer);
+        if (!layer)
+            return layer.error();
+        plan.backingPath = layer.value();
+        plan.backingFormat = QStringLiteral("qcow2");
     }
-
-    // Fresh MAC.
     for (int i = 0; i < 16; ++i) {
         spec.mac = randomMac();
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE mac = ?"));
-        q.addBindValue(spec.mac);
-        if (q.exec() && !q.next())
+        const auto clash = m_store.firstRow(QStringLiteral("SELECT 1 FROM sandboxes WHERE mac = ?"), {spec.mac});
+        if (clash && !clash.value())
             break;
     }
-    const QString volume = QStringLiteral("%1sbx-%2-%3.qcow2")
-                               .arg(volumePrefix(), r.name, QUuid::createUuid().toString(QUuid::Id128).left(8));
+    plan.volume = QStringLiteral("%1sbx-%2-%3.qcow2").arg(volumePrefix(), r.name, QUuid::createUuid().toString(QUuid::Id128).left(8));
+    return plan;
+}
 
-    QJsonObject state{{QStringLiteral("domain"), spec.domainName},
-                      {QStringLiteral("network"), spec.networkName},
-                      {QStringLiteral("volumes"), QJsonArray{volume}}};
+// A /30 no sandbox of ours uses; another daemon's may still collide, so libvirt decides.
+// Fills spec's bridge and addresses with the subnet whose network libvirt started.
+Status SandboxEngine::defineSandboxNetwork(SandboxSpec &spec)
+{
+    QSet<quint32> used;
+    {
+        QSqlQuery q(m_store.db());
+        q.exec(QStringLiteral("SELECT subnet FROM networks"));
+        while (q.next())
+            used.insert(QHostAddress(q.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
+    }
+    Error lastNetError;
+    int attempts = 0;
+    for (int i = 0; i < m_subnetCount && attempts < 64; ++i) {
+        const quint32 base = m_subnetBase + quint32(i) * 4;
+        if (used.contains(base))
+            continue;
+        ++attempts;
+        spec.gateway = QHostAddress(base + 1).toString();
+        spec.guestIp = QHostAddress(base + 2).toString();
+        spec.bridge = QStringLiteral("al-%1%2").arg(m_instance).arg(i, 4, 16, QLatin1Char('0'));
+        VirNetwork net(virNetworkDefineXML(m_libvirt.get(), networkXml(spec).toUtf8().constData()));
+        if (!net) {
+            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot define the network of %1").arg(spec.name));
+            destroyNetwork(m_libvirt.get(), spec.networkName);
+            if (lastNetError.why.contains(QLatin1String("already exists")))
+                return lastNetError;
+            continue;
+        }
+        if (virNetworkCreate(net.get()) < 0) {
+            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(spec.name));
+            virNetworkUndefine(net.get());
+            continue;
+        }
+        virNetworkSetAutostart(net.get(), 1);
+        return ok();
+    }
+    if (lastNetError.what.isEmpty())
+        return Error{QStringLiteral("no free subnet left for %1").arg(spec.name),
+                     QStringLiteral("remove sandboxes or widen the pool (setting network.pool)")};
+    return lastNetError;
+}
+
+// inPlace: the domain of this create is defined again (a new environment); libvirt needs
+// its UUID to update it rather than refuse a second domain of the name.
+Status SandboxEngine::defineDomain(const SandboxSpec &spec, bool inPlace)
+{
+    QString xml = domainXml(spec);
+    if (VirDomain existing = inPlace ? lookupDomain(m_libvirt.get(), spec.domainName) : VirDomain()) {
+        char uuid[VIR_UUID_STRING_BUFLEN] = {};
+        if (virDomainGetUUIDString(existing.get(), uuid) == 0)
+            xml.replace(QStringLiteral("</name>"), QStringLiteral("</name>\n  <uuid>%1</uuid>").arg(QString::fromLatin1(uuid)));
+    }
+    VirDomain dom(virDomainDefineXML(m_libvirt.get(), xml.toUtf8().constData()));
+    if (!dom)
+        return LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(spec.name));
+    return ok();
+}
+
+Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
+{
+    if (Status s = validateCreate(r); !s)
+        return s.error();
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    Result<CreatePlan> plan = planCreate(r);
+    if (!plan)
+        return plan.error();
+    SandboxSpec &spec = plan->spec;
+
+    const QJsonObject state{{QStringLiteral("domain"), spec.domainName},
+                            {QStringLiteral("network"), spec.networkName},
+                            {QStringLiteral("volumes"), QJsonArray{plan->volume}}};
     Result<qint64> op = beginOperation(QStringLiteral("create"), r.name, state);
     if (!op)
         return op.error();
@@ -707,136 +784,93 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
         return e;
     };
 
-    // A /30 no sandbox of ours uses; another daemon's may still collide, so libvirt decides.
-    QSet<quint32> used;
-    {
-        QSqlQuery q(m_store.db());
-        q.exec(QStringLiteral("SELECT subnet FROM networks"));
-        while (q.next())
-            used.insert(QHostAddress(q.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
-    }
-    bool networkUp = false;
-    Error lastNetError;
-    int attempts = 0;
-    for (int i = 0; i < m_subnetCount && attempts < 64 && !networkUp; ++i) {
-        const quint32 base = m_subnetBase + quint32(i) * 4;
-        if (used.contains(base))
-            continue;
-        ++attempts;
-        spec.gateway = QHostAddress(base + 1).toString();
-        spec.guestIp = QHostAddress(base + 2).toString();
-        spec.bridge = QStringLiteral("al-%1%2").arg(m_instance).arg(i, 4, 16, QLatin1Char('0'));
-        virNetworkPtr net = virNetworkDefineXML(m_libvirt.get(), networkXml(spec).toUtf8().constData());
-        if (!net) {
-            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot define the network of %1").arg(r.name));
-            destroyNetwork(m_libvirt.get(), spec.networkName);
-            if (lastNetError.why.contains(QLatin1String("already exists")))
-                return fail(lastNetError);
-            continue;
-        }
-        if (virNetworkCreate(net) < 0) {
-            lastNetError = LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(r.name));
-            virNetworkUndefine(net);
-            virNetworkFree(net);
-            continue;
-        }
-        virNetworkSetAutostart(net, 1);
-        virNetworkFree(net);
-        networkUp = true;
-    }
-    if (!networkUp)
-        return fail(lastNetError.what.isEmpty()
-                        ? Error{QStringLiteral("no free subnet left for %1").arg(r.name),
-                                QStringLiteral("remove sandboxes or widen the pool (setting network.pool)")}
-                        : lastNetError);
-
+    if (Status s = defineSandboxNetwork(spec); !s)
+        return fail(s.error());
     crashPoint("create:network");
-    auto disk = m_pool->createOverlay(volume, rootPath.value(), backingFormat, quint64(r.diskGib) << 30);
+    auto disk = m_pool->createOverlay(plan->volume, plan->backingPath, plan->backingFormat, quint64(r.diskGib) << 30);
     if (!disk)
         return fail(disk.error());
     spec.diskPath = disk.value();
-
-    virDomainPtr dom = virDomainDefineXML(m_libvirt.get(), domainXml(spec).toUtf8().constData());
-    if (!dom)
-        return fail(LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name)));
-    virDomainFree(dom);
+    if (Status s = defineDomain(spec, false); !s)
+        return fail(s.error());
     crashPoint("create:domain");
 
-    QJsonObject envJson; // grows by the lent secrets' variables inside the transaction
-    for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
-        envJson.insert(it.key(), it.value());
-    Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("INSERT INTO networks(name, bridge, subnet, gateway, guest_ip, created) VALUES(?, ?, ?, ?, ?, ?)"));
-        for (const QString &v : {spec.networkName, spec.bridge, QStringLiteral("%1/30").arg(QHostAddress(QHostAddress(spec.gateway).toIPv4Address() - 1).toString()),
-                                 spec.gateway, spec.guestIp, now()})
-            q.addBindValue(v);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), q);
-        q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
-                                 "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-        for (const QVariant &v : {QVariant(r.name), QVariant(qint64(r.owner)), QVariant(r.image), QVariant(r.cpus),
-                                  QVariant(r.memoryMib), QVariant(r.diskGib), QVariant(spec.mac), QVariant(spec.networkName),
-                                  QVariant(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact))),
-                                  QVariant(now())})
-            q.addBindValue(v);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
-        const qint64 id = q.lastInsertId().toLongLong();
-        if (r.lend) {
-            // The guest's environment gets the placeholders: the domain is defined again with them.
-            Result<QMap<QString, QString>> lent = r.lend(m_store, id);
-            if (!lent)
-                return lent.error();
-            if (!lent->isEmpty()) {
-                for (auto it = lent->cbegin(); it != lent->cend(); ++it) {
-                    spec.env.insert(it.key(), it.value());
-                    envJson.insert(it.key(), it.value());
-                }
-                QSqlQuery u(m_store.db());
-                u.prepare(QStringLiteral("UPDATE sandboxes SET env_json = ? WHERE id = ?"));
-                u.addBindValue(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)));
-                u.addBindValue(id);
-                if (!u.exec())
-                    return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), u);
-                // Same domain, new command line: libvirt needs its UUID to update it in place.
-                QString xml = domainXml(spec);
-                if (virDomainPtr existing = virDomainLookupByName(m_libvirt.get(), spec.domainName.toUtf8().constData())) {
-                    char uuid[VIR_UUID_STRING_BUFLEN] = {};
-                    if (virDomainGetUUIDString(existing, uuid) == 0)
-                        xml.replace(QStringLiteral("</name>"), QStringLiteral("</name>\n  <uuid>%1</uuid>").arg(QString::fromLatin1(uuid)));
-                    virDomainFree(existing);
-                }
-                virDomainPtr lentDom = virDomainDefineXML(m_libvirt.get(), xml.toUtf8().constData());
-                if (!lentDom)
-                    return LibvirtConnection::lastError(QStringLiteral("cannot define the domain of %1").arg(r.name));
-                virDomainFree(lentDom);
-            }
-        }
-        q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-        q.addBindValue(id);
-        q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));
-        q.addBindValue(volume);
-        q.addBindValue(now());
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
-        const qint64 layer = q.lastInsertId().toLongLong();
-        q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-        q.addBindValue(layer);
-        q.addBindValue(id);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
-        q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        q.addBindValue(op.value());
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
-        return ok();
-    });
+    Status stored = m_store.transaction([&]() -> Status { return recordSandbox(r, spec, plan->volume, op.value()); });
     if (!stored)
         return fail(stored.error());
     qCInfo(lcEngine) << "created sandbox" << r.name << "at" << spec.guestIp << "on" << spec.bridge;
     return QJsonObject{{QStringLiteral("name"), r.name}, {QStringLiteral("state"), QStringLiteral("stopped")},
                        {QStringLiteral("image"), r.image}, {QStringLiteral("ip"), spec.guestIp}};
+}
+
+// Inside create's transaction: the network, sandbox and layer rows, the lent secrets, and
+// the end of the operation, all or nothing.
+Status SandboxEngine::recordSandbox(const CreateRequest &r, SandboxSpec &spec, const QString &volume, qint64 opId)
+{
+    QJsonObject envJson; // grows by the lent secrets' variables
+    for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
+        envJson.insert(it.key(), it.value());
+    QSqlQuery q(m_store.db());
+    q.prepare(QStringLiteral("INSERT INTO networks(name, bridge, subnet, gateway, guest_ip, created) VALUES(?, ?, ?, ?, ?, ?)"));
+    for (const QString &v : {spec.networkName, spec.bridge, QStringLiteral("%1/30").arg(QHostAddress(QHostAddress(spec.gateway).toIPv4Address() - 1).toString()),
+                             spec.gateway, spec.guestIp, now()})
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), q);
+    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v : {QVariant(r.name), QVariant(qint64(r.owner)), QVariant(r.image), QVariant(r.cpus),
+                              QVariant(r.memoryMib), QVariant(r.diskGib), QVariant(spec.mac), QVariant(spec.networkName),
+                              QVariant(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact))),
+                              QVariant(now())})
+        q.addBindValue(v);
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
+    const qint64 id = q.lastInsertId().toLongLong();
+    if (Status s = lendSecrets(r, spec, envJson, id); !s)
+        return s;
+    q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
+    q.addBindValue(id);
+    q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));
+    q.addBindValue(volume);
+    q.addBindValue(now());
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
+    const qint64 layer = q.lastInsertId().toLongLong();
+    q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
+    q.addBindValue(layer);
+    q.addBindValue(id);
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
+    q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
+    q.addBindValue(opId);
+    if (!q.exec())
+        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
+    return ok();
+}
+
+// The guest's environment gets the placeholders of what it borrows: recorded with the row
+// and the domain defined again with them.
+Status SandboxEngine::lendSecrets(const CreateRequest &r, SandboxSpec &spec, QJsonObject &envJson, qint64 id)
+{
+    if (!r.lend)
+        return ok();
+    Result<QMap<QString, QString>> lent = r.lend(m_store, id);
+    if (!lent)
+        return lent.error();
+    if (lent->isEmpty())
+        return ok();
+    for (auto it = lent->cbegin(); it != lent->cend(); ++it) {
+        spec.env.insert(it.key(), it.value());
+        envJson.insert(it.key(), it.value());
+    }
+    QSqlQuery u(m_store.db());
+    u.prepare(QStringLiteral("UPDATE sandboxes SET env_json = ? WHERE id = ?"));
+    u.addBindValue(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)));
+    u.addBindValue(id);
+    if (!u.exec())
+        return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), u);
+    return defineDomain(spec, true);
 }
 
 Result<QJsonArray> SandboxEngine::list(uid_t uid)
@@ -887,17 +921,17 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     if (Status s = requireSandbox(name, uid); !s)
         return s;
     const QString obj = objectName(name);
-    Network net(m_libvirt.get(), obj);
+    VirNetwork net = lookupNetwork(m_libvirt.get(), obj);
     if (!net)
         return Error{QStringLiteral("the network of %1 is gone").arg(name),
                      QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
-    if (virNetworkIsActive(net.ptr) != 1 && virNetworkCreate(net.ptr) < 0)
+    if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
-    Domain dom(m_libvirt.get(), obj);
+    VirDomain dom = lookupDomain(m_libvirt.get(), obj);
     if (!dom)
         return Error{QStringLiteral("the domain of %1 is gone").arg(name),
                      QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
-    if (virDomainIsActive(dom.ptr) == 1)
+    if (virDomainIsActive(dom.get()) == 1)
         return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE name = ?"), {name}); image && image.value()) {
         if (auto files = checkImage(image.value()->value(0).toString()); !files)
@@ -906,7 +940,7 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     // The guest's first packet must already meet the egress rules.
     if (Status s = guardNetwork(name); !s)
         return s;
-    if (virDomainCreate(dom.ptr) < 0) {
+    if (virDomainCreate(dom.get()) < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot start sandbox %1").arg(name));
         releaseNetwork(name);
         if (e.why.contains(QLatin1String("backing")))
@@ -923,10 +957,10 @@ Status SandboxEngine::kill(const QString &name, uid_t uid)
         return s;
     if (Status s = requireSandbox(name, uid); !s)
         return s;
-    Domain dom(m_libvirt.get(), objectName(name));
-    if (!dom || virDomainIsActive(dom.ptr) != 1)
+    VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
+    if (!dom || virDomainIsActive(dom.get()) != 1)
         return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, kConflict};
-    if (virDomainDestroy(dom.ptr) < 0)
+    if (virDomainDestroy(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot kill sandbox %1").arg(name));
     releaseNetwork(name);
     m_startedAt.remove(name);
@@ -939,10 +973,10 @@ Status SandboxEngine::pause(const QString &name, uid_t uid)
         return s;
     if (Status s = requireSandbox(name, uid); !s)
         return s;
-    Domain dom(m_libvirt.get(), objectName(name));
+    VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("running"))
         return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), kConflict};
-    if (virDomainSuspend(dom.ptr) < 0)
+    if (virDomainSuspend(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot pause sandbox %1").arg(name));
     return ok();
 }
@@ -953,10 +987,10 @@ Status SandboxEngine::resume(const QString &name, uid_t uid)
         return s;
     if (Status s = requireSandbox(name, uid); !s)
         return s;
-    Domain dom(m_libvirt.get(), objectName(name));
+    VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("paused"))
         return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, kConflict};
-    if (virDomainResume(dom.ptr) < 0)
+    if (virDomainResume(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot resume sandbox %1").arg(name));
     return ok();
 }

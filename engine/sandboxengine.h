@@ -4,17 +4,24 @@
 #include "core/store.h"
 #include "libvirtconnection.h"
 #include "networkhooks.h"
+#include "sandboxspec.h"
 #include "storagepool.h"
 
+#include <QDeadlineTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSet>
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <sys/types.h>
 
 namespace airlock {
+
+// How a wait for a guest's agent ended (SandboxEngine::waitForGuestAgent).
+enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
 
 // What a create asks for (sandbox.create's params, validated).
 struct CreateRequest {
@@ -66,6 +73,14 @@ public:
     Status pause(const QString &name, uid_t uid);
     Status resume(const QString &name, uid_t uid);
     Status remove(const QString &name, uid_t uid);
+    // On a pool thread (sandboxpower.cpp): the connection is thread-safe and these touch
+    // neither the store nor the engine's state.
+    // Pings the guest agent until it answers, the domain shuts off, the deadline passes or
+    // `stopping` is set.
+    static AgentWait waitForGuestAgent(virDomainPtr dom, QDeadlineTimer deadline, const std::atomic<bool> &stopping);
+    // Asks the guest to shut down (guest agent, else ACPI) and waits up to timeoutS; a guest
+    // that is still up then, or could not be asked (paused), is powered off.
+    static Status shutdown(virConnectPtr conn, const QString &sandbox, const QString &domain, int timeoutS);
     // The libvirt domain name of a sandbox the caller may act on (for exec/cp/stop on a pool thread).
     Result<QString> domainOf(const QString &name, uid_t uid);
 
@@ -85,7 +100,7 @@ public:
 
     // Network guarding (networkhooks.h, sandboxnetworks.cpp): set before start().
     void setNetworkHooks(NetworkHooks *hooks) { m_hooks = hooks; }
-    Result<SandboxNetwork> networkOf(const QString &name);
+    Result<SandboxNet> networkOf(const QString &name);
     // Tells the hooks about guests that stopped on their own (poweroff, crash, a timed-out boot).
     void releaseStoppedNetworks();
 
@@ -99,6 +114,27 @@ private:
         QString kernel, initrd, root;
     };
     Result<ImageFiles> checkImage(const QString &image);
+    // buildImage's steps.
+    struct ImageVolumes {
+        QString kernel, initrd, root;
+    };
+    Result<std::optional<QJsonObject>> cachedImage(const QString &name, const QString &digest, const ImageVolumes &vols);
+    Status moveRecipeOutputs(const QString &scratch, const ImageVolumes &vols);
+    Status recordImage(const QString &name, const QString &recipe, const QString &digest, const ImageVolumes &vols,
+                       qint64 size, qint64 opId, QStringList *oldVolumes);
+    // create's steps (sandboxengine.cpp), in order.
+    struct CreatePlan {
+        SandboxSpec spec;
+        QString backingPath;                            // the image's root disk or the fork's base layer
+        QString backingFormat = QStringLiteral("raw");  // qcow2 for a base layer
+        QString volume;                                 // the new top layer
+    };
+    static Status validateCreate(const CreateRequest &request);
+    Result<CreatePlan> planCreate(const CreateRequest &request);
+    Status defineSandboxNetwork(SandboxSpec &spec);
+    Status defineDomain(const SandboxSpec &spec, bool inPlace);
+    Status recordSandbox(const CreateRequest &request, SandboxSpec &spec, const QString &volume, qint64 opId);
+    Status lendSecrets(const CreateRequest &request, SandboxSpec &spec, QJsonObject &envJson, qint64 id);
     Status ensureLibvirt();
     Status openStore();
     QString poolDirectory() const;
@@ -111,6 +147,7 @@ private:
     Status requireSandbox(const QString &name, uid_t uid, qint64 *id = nullptr);
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
+    Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath);
     void collectLayers(); // deletes layers nobody owns or builds on
     Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
                                   qint64 *parentOut);
@@ -118,9 +155,14 @@ private:
     static QString withoutBackingChain(QString domainXml);
     Status forgetBackingChain(const QString &domain);
     Status mergeSnapshotLayer(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer);
+    Result<QVariant> mergeBase(const QString &sandbox, qint64 sid, qint64 layer, QString *basePath, QString *baseFormat);
     Status rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat);
     Status recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId);
     void reconcileMerge(qint64 opId, const QJsonObject &state);
+    Status reconcileOperations();
+    void forgetRemovedRows(const QString &name);
+    void reconcileImageBuild(const QString &name, const QJsonObject &state);
+    void removeOrphans();
     void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     Status guardNetwork(const QString &name);
     void releaseNetwork(const QString &name);

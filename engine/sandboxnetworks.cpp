@@ -2,6 +2,7 @@
 // telling the hooks when it carries a running guest.
 #include "core/logging.h"
 #include "sandboxengine.h"
+#include "virhandle.h"
 
 #include <QSqlQuery>
 #include <libvirt/libvirt.h>
@@ -18,7 +19,7 @@ bool hasStopped(const QString &state)
 }
 } // namespace
 
-Result<SandboxNetwork> SandboxEngine::networkOf(const QString &name)
+Result<SandboxNet> SandboxEngine::networkOf(const QString &name)
 {
     QSqlQuery q(m_store.db());
     q.prepare(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac, s.id FROM sandboxes s "
@@ -27,15 +28,18 @@ Result<SandboxNetwork> SandboxEngine::networkOf(const QString &name)
     if (!q.exec() || !q.next())
         return Error{QStringLiteral("the network of %1 is not recorded").arg(name),
                      QStringLiteral("remove the sandbox and create it again")};
-    return SandboxNetwork{name, q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                          q.value(4).toLongLong()};
+    Result<SandboxNet> net = sandboxNetFromText(name, q.value(0).toString(), q.value(2).toString(), q.value(1).toString(),
+                                                q.value(3).toString(), q.value(4).toLongLong());
+    if (!net)
+        return Error{net.error().what, net.error().why + QStringLiteral("; remove the sandbox and create it again")};
+    return net;
 }
 
 Status SandboxEngine::guardNetwork(const QString &name)
 {
     if (!m_hooks)
         return ok();
-    Result<SandboxNetwork> net = networkOf(name);
+    Result<SandboxNet> net = networkOf(name);
     if (!net)
         return net.error();
     if (Status s = m_hooks->networkUp(net.value()); !s) {
@@ -77,7 +81,7 @@ Status SandboxEngine::reconcileNetworks()
 {
     if (!m_hooks)
         return ok();
-    QList<SandboxNetwork> running;
+    QList<SandboxNet> running;
     QSqlQuery q(m_store.db());
     q.exec(QStringLiteral("SELECT name FROM sandboxes"));
     while (q.next()) {
@@ -85,29 +89,33 @@ Status SandboxEngine::reconcileNetworks()
         const QString state = stateOf(m_libvirt.get(), objectName(name));
         if (hasStopped(state))
             continue;
-        if (Result<SandboxNetwork> net = networkOf(name))
+        Result<SandboxNet> net = networkOf(name);
+        if (net) {
             running.append(net.value());
+            continue;
+        }
+        // A guest whose network cannot even be described cannot be guarded (fail closed).
+        qCWarning(lcEngine) << "stopping" << name << "because its network cannot be guarded:" << net.error().message();
+        if (VirDomain d = lookupDomain(m_libvirt.get(), objectName(name)))
+            virDomainDestroy(d.get());
     }
     m_guarded.clear();
-    for (const SandboxNetwork &n : running)
+    for (const SandboxNet &n : running)
         m_guarded.insert(n.name);
     Status s = m_hooks->reconcile(running);
     if (s)
         return s;
     // Some could not be guarded: try each on its own; a guest whose network still cannot be
     // guarded must not run on (fail closed).
-    for (const SandboxNetwork &n : running) {
+    for (const SandboxNet &n : running) {
         const Status one = m_hooks->networkUp(n);
         if (one)
             continue;
         qCWarning(lcEngine) << "stopping" << n.name << "because its network cannot be guarded:" << one.error().message();
         // Until the guest is confirmed gone its drop-only chains stay (EgressService keeps a
         // sandbox it cannot listen for behind them); the sweep releases it later.
-        virDomainPtr d = virDomainLookupByName(m_libvirt.get(), objectName(n.name).toUtf8().constData());
-        if (d) {
-            virDomainDestroy(d);
-            virDomainFree(d);
-        }
+        if (VirDomain d = lookupDomain(m_libvirt.get(), objectName(n.name)))
+            virDomainDestroy(d.get());
         if (hasStopped(stateOf(m_libvirt.get(), objectName(n.name))))
             releaseNetwork(n.name);
     }

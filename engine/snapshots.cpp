@@ -5,6 +5,7 @@
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
+#include "virhandle.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -23,14 +24,6 @@ constexpr int kConflict = -32009;
 constexpr int kInvalidParams = -32602;
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
-
-struct Dom {
-    virDomainPtr ptr;
-    Dom(virConnectPtr c, const QString &n) : ptr(virDomainLookupByName(c, n.toUtf8().constData())) {}
-    ~Dom() { if (ptr) virDomainFree(ptr); }
-    Dom(const Dom &) = delete;
-    Dom &operator=(const Dom &) = delete;
-};
 
 } // namespace
 
@@ -54,24 +47,21 @@ Result<QString> SandboxEngine::layerVolume(qint64 layer)
 
 Status SandboxEngine::pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath)
 {
-    Dom dom(m_libvirt.get(), domain);
-    if (!dom.ptr)
+    VirDomain dom = lookupDomain(m_libvirt.get(), domain);
+    if (!dom.get())
         return LibvirtConnection::lastError(QStringLiteral("the domain %1 is gone").arg(domain));
-    char *xml = virDomainGetXMLDesc(dom.ptr, VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
+    char *xml = virDomainGetXMLDesc(dom.get(), VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
     if (!xml)
         return LibvirtConnection::lastError(QStringLiteral("cannot read the definition of %1").arg(domain));
-    QString def = QString::fromUtf8(xml);
-    free(xml);
+    QString def = takeVirString(xml);
     const QString from = QStringLiteral("file='%1'").arg(oldPath.toHtmlEscaped());
     if (!def.contains(from))
         return Error{QStringLiteral("the disk of %1 is not %2").arg(domain, oldPath),
                      QStringLiteral("it was changed behind Airlock's back")};
     def.replace(from, QStringLiteral("file='%1'").arg(newPath.toHtmlEscaped()));
     def = withoutBackingChain(def);
-    virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), def.toUtf8().constData());
-    if (!redefined)
+    if (!VirDomain(virDomainDefineXML(m_libvirt.get(), def.toUtf8().constData())))
         return LibvirtConnection::lastError(QStringLiteral("cannot point %1 at its new disk").arg(domain));
-    virDomainFree(redefined);
     return ok();
 }
 
@@ -93,21 +83,18 @@ QString SandboxEngine::withoutBackingChain(QString def)
 
 Status SandboxEngine::forgetBackingChain(const QString &domain)
 {
-    Dom dom(m_libvirt.get(), domain);
-    if (!dom.ptr)
+    VirDomain dom = lookupDomain(m_libvirt.get(), domain);
+    if (!dom.get())
         return ok(); // nothing defined, nothing to forget
-    char *xml = virDomainGetXMLDesc(dom.ptr, VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
+    char *xml = virDomainGetXMLDesc(dom.get(), VIR_DOMAIN_XML_INACTIVE | VIR_DOMAIN_XML_SECURE);
     if (!xml)
         return LibvirtConnection::lastError(QStringLiteral("cannot read the definition of %1").arg(domain));
-    const QString def = QString::fromUtf8(xml);
-    free(xml);
+    const QString def = takeVirString(xml);
     const QString stripped = withoutBackingChain(def);
     if (stripped == def)
         return ok();
-    virDomainPtr redefined = virDomainDefineXML(m_libvirt.get(), stripped.toUtf8().constData());
-    if (!redefined)
+    if (!VirDomain(virDomainDefineXML(m_libvirt.get(), stripped.toUtf8().constData())))
         return LibvirtConnection::lastError(QStringLiteral("cannot update the definition of %1").arg(domain));
-    virDomainFree(redefined);
     return ok();
 }
 
@@ -216,13 +203,11 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
     auto newPath = m_pool->volumePath(newVolume);
     bool inUse = false;
     if (newPath) {
-        Dom dom(m_libvirt.get(), state.value(QLatin1String("domain")).toString());
-        if (dom.ptr) {
+        VirDomain dom = lookupDomain(m_libvirt.get(), state.value(QLatin1String("domain")).toString());
+        if (dom.get()) {
             for (unsigned flags : {0u, unsigned(VIR_DOMAIN_XML_INACTIVE)}) {
-                char *xml = virDomainGetXMLDesc(dom.ptr, flags);
-                if (xml && QString::fromUtf8(xml).contains(QStringLiteral("file='%1'").arg(newPath.value())))
+                if (takeVirString(virDomainGetXMLDesc(dom.get(), flags)).contains(QStringLiteral("file='%1'").arg(newPath.value())))
                     inUse = true;
-                free(xml);
             }
         }
     }
@@ -244,6 +229,31 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
     qCInfo(lcEngine) << "reconcile: rolling back the" << kind << "of" << sandbox;
     m_pool->deleteVolume(newVolume);
     endOperation(opId);
+}
+
+// The domain continues in the new overlay: a running one through a live external snapshot
+// (the guest agent freezes the guest's filesystems around the switch: QUIESCE), a stopped
+// one by pointing its definition at it.
+Status SandboxEngine::switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath)
+{
+    const QString domain = objectName(sandbox);
+    if (!running)
+        return pointDomainDisk(domain, oldPath, newPath);
+    const QString xml = QStringLiteral("<domainsnapshot><disks><disk name='vda' snapshot='external' type='file'>"
+                                       "<source file='%1'/><driver type='qcow2'/></disk></disks></domainsnapshot>")
+                            .arg(newPath.toHtmlEscaped());
+    VirDomain dom = lookupDomain(m_libvirt.get(), domain);
+    const unsigned flags = VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY | VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA |
+                           VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC | VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE |
+                           VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT;
+    VirSnapshot snap(dom ? virDomainSnapshotCreateXML(dom.get(), xml.toUtf8().constData(), flags) : nullptr);
+    if (!snap) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("cannot snapshot %1").arg(sandbox));
+        if (e.why.contains(QLatin1String("agent")))
+            e.why += QStringLiteral("; the guest agent must answer to quiesce the disk (is it still booting?)");
+        return e;
+    }
+    return ok();
 }
 
 Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid)
@@ -294,26 +304,8 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     if (!newPath)
         return fail(newPath.error());
 
-    if (state == QLatin1String("running")) {
-        // The guest agent freezes the guest's filesystems around the switch (QUIESCE).
-        const QString xml = QStringLiteral("<domainsnapshot><disks><disk name='vda' snapshot='external' type='file'>"
-                                           "<source file='%1'/><driver type='qcow2'/></disk></disks></domainsnapshot>")
-                                .arg(newPath.value().toHtmlEscaped());
-        Dom dom(m_libvirt.get(), domain);
-        const unsigned flags = VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY | VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA |
-                               VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC | VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE |
-                               VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT;
-        virDomainSnapshotPtr snap = dom.ptr ? virDomainSnapshotCreateXML(dom.ptr, xml.toUtf8().constData(), flags) : nullptr;
-        if (!snap) {
-            Error e = LibvirtConnection::lastError(QStringLiteral("cannot snapshot %1").arg(sandbox));
-            if (e.why.contains(QLatin1String("agent")))
-                e.why += QStringLiteral("; the guest agent must answer to quiesce the disk (is it still booting?)");
-            return fail(e);
-        }
-        virDomainSnapshotFree(snap);
-    } else if (Status s = pointDomainDisk(domain, topPath.value(), newPath.value()); !s) {
+    if (Status s = switchToLayer(sandbox, state == QLatin1String("running"), topPath.value(), newPath.value()); !s)
         return fail(s.error());
-    }
     crashPoint("snapshot:switched");
 
     qint64 parentSnapshot = 0;
@@ -393,9 +385,9 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
         return newPath.error();
     }
     if (wasRunning) {
-        Dom dom(m_libvirt.get(), domain);
-        if (dom.ptr)
-            virDomainDestroy(dom.ptr); // its top layer is thrown away anyway
+        VirDomain dom = lookupDomain(m_libvirt.get(), domain);
+        if (dom.get())
+            virDomainDestroy(dom.get()); // its top layer is thrown away anyway
         m_startedAt.remove(sandbox);
     }
     if (Status s = pointDomainDisk(domain, oldPath.value(), newPath.value()); !s) {

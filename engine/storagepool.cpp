@@ -1,5 +1,6 @@
 #include "storagepool.h"
 #include "libvirtconnection.h"
+#include "virhandle.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -10,45 +11,34 @@ namespace {
 QString escapeXml(const QString &s) { return s.toHtmlEscaped(); }
 } // namespace
 
-StoragePool::~StoragePool()
-{
-    if (m_pool)
-        virStoragePoolFree(m_pool);
-}
-
 Status StoragePool::ensure(const QString &dir)
 {
     if (!m_pool)
-        m_pool = virStoragePoolLookupByName(m_conn, kName);
+        m_pool.reset(virStoragePoolLookupByName(m_conn, kName));
     if (!m_pool) {
         if (!QDir().mkpath(dir))
             return Error{QStringLiteral("cannot create the storage directory %1").arg(dir),
                          QStringLiteral("check the permissions of its parent or pass another --data-dir")};
         const QString xml = QStringLiteral("<pool type='dir'><name>%1</name><target><path>%2</path></target></pool>")
                                 .arg(QLatin1String(kName), escapeXml(dir));
-        m_pool = virStoragePoolDefineXML(m_conn, xml.toUtf8().constData(), 0);
+        m_pool.reset(virStoragePoolDefineXML(m_conn, xml.toUtf8().constData(), 0));
         if (!m_pool)
             return LibvirtConnection::lastError(QStringLiteral("cannot define the libvirt storage pool airlock"));
-        if (virStoragePoolBuild(m_pool, 0) < 0)
+        if (virStoragePoolBuild(m_pool.get(), 0) < 0)
             return LibvirtConnection::lastError(QStringLiteral("cannot build the libvirt storage pool airlock"));
-        virStoragePoolSetAutostart(m_pool, 1);
+        virStoragePoolSetAutostart(m_pool.get(), 1);
     }
-    if (virStoragePoolIsActive(m_pool) != 1 && virStoragePoolCreate(m_pool, 0) < 0)
+    if (virStoragePoolIsActive(m_pool.get()) != 1 && virStoragePoolCreate(m_pool.get(), 0) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot start the libvirt storage pool airlock"));
-    char *xml = virStoragePoolGetXMLDesc(m_pool, 0);
-    if (xml) {
-        static const QRegularExpression pathRe(QStringLiteral("<target>\\s*<path>([^<]+)</path>"));
-        const auto m = pathRe.match(QString::fromUtf8(xml));
-        if (m.hasMatch())
-            m_path = m.captured(1);
-        free(xml);
-    }
+    static const QRegularExpression pathRe(QStringLiteral("<target>\\s*<path>([^<]+)</path>"));
+    if (const auto m = pathRe.match(takeVirString(virStoragePoolGetXMLDesc(m_pool.get(), 0))); m.hasMatch())
+        m_path = m.captured(1);
     return ok();
 }
 
 Status StoragePool::refresh()
 {
-    if (virStoragePoolRefresh(m_pool, 0) < 0)
+    if (virStoragePoolRefresh(m_pool.get(), 0) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot refresh the libvirt storage pool airlock"));
     return ok();
 }
@@ -61,55 +51,41 @@ Result<QString> StoragePool::createOverlay(const QString &name, const QString &b
         "<target><format type='qcow2'/><permissions><mode>0600</mode></permissions></target>"
         "<backingStore><path>%3</path><format type='%4'/></backingStore></volume>")
                             .arg(escapeXml(name)).arg(capacityBytes).arg(escapeXml(backingPath), backingFormat);
-    virStorageVolPtr vol = virStorageVolCreateXML(m_pool, xml.toUtf8().constData(), 0);
+    VirVolume vol(virStorageVolCreateXML(m_pool.get(), xml.toUtf8().constData(), 0));
     if (!vol)
         return LibvirtConnection::lastError(QStringLiteral("cannot create the disk overlay %1").arg(name));
-    char *path = virStorageVolGetPath(vol);
-    const QString result = QString::fromUtf8(path);
-    free(path);
-    virStorageVolFree(vol);
-    return result;
+    return takeVirString(virStorageVolGetPath(vol.get()));
 }
 
 Result<QString> StoragePool::volumePath(const QString &name) const
 {
-    virStorageVolPtr vol = virStorageVolLookupByName(m_pool, name.toUtf8().constData());
+    VirVolume vol = lookupVolume(m_pool.get(), name);
     if (!vol)
         return LibvirtConnection::lastError(QStringLiteral("the volume %1 is missing from the pool airlock").arg(name));
-    char *path = virStorageVolGetPath(vol);
-    const QString result = QString::fromUtf8(path);
-    free(path);
-    virStorageVolFree(vol);
-    return result;
+    return takeVirString(virStorageVolGetPath(vol.get()));
 }
 
 bool StoragePool::hasVolume(const QString &name) const
 {
-    virStorageVolPtr vol = virStorageVolLookupByName(m_pool, name.toUtf8().constData());
-    if (vol)
-        virStorageVolFree(vol);
-    return vol != nullptr;
+    return bool(lookupVolume(m_pool.get(), name));
 }
 
 quint64 StoragePool::volumeAllocation(const QString &name) const
 {
-    virStorageVolPtr vol = virStorageVolLookupByName(m_pool, name.toUtf8().constData());
+    VirVolume vol = lookupVolume(m_pool.get(), name);
     if (!vol)
         return 0;
     virStorageVolInfo info{};
-    virStorageVolGetInfo(vol, &info);
-    virStorageVolFree(vol);
+    virStorageVolGetInfo(vol.get(), &info);
     return info.allocation;
 }
 
 Status StoragePool::deleteVolume(const QString &name)
 {
-    virStorageVolPtr vol = virStorageVolLookupByName(m_pool, name.toUtf8().constData());
+    VirVolume vol = lookupVolume(m_pool.get(), name);
     if (!vol)
         return ok();
-    const int rc = virStorageVolDelete(vol, 0);
-    virStorageVolFree(vol);
-    if (rc < 0)
+    if (virStorageVolDelete(vol.get(), 0) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot delete the volume %1").arg(name));
     return ok();
 }
@@ -117,13 +93,8 @@ Status StoragePool::deleteVolume(const QString &name)
 QStringList StoragePool::volumeNames() const
 {
     QStringList names;
-    virStorageVolPtr *vols = nullptr;
-    const int n = virStoragePoolListAllVolumes(m_pool, &vols, 0);
-    for (int i = 0; i < n; ++i) {
-        names << QString::fromUtf8(virStorageVolGetName(vols[i]));
-        virStorageVolFree(vols[i]);
-    }
-    free(vols);
+    for (const VirVolume &vol : listAllVolumes(m_pool.get()))
+        names << QString::fromUtf8(virStorageVolGetName(vol.get()));
     return names;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/result.h"
+#include "virhandle.h"
 
 #include <QString>
 #include <libvirt/libvirt.h>
@@ -13,7 +14,6 @@ public:
     static constexpr const char *kName = "airlock";
 
     explicit StoragePool(virConnectPtr conn) : m_conn(conn) {}
-    ~StoragePool();
     StoragePool(const StoragePool &) = delete;
     StoragePool &operator=(const StoragePool &) = delete;
 
@@ -34,7 +34,7 @@ public:
 
 private:
     virConnectPtr m_conn;
-    virStoragePoolPtr m_pool = nullptr;
+    VirPool m_pool;
     QString m_path;
 };
 

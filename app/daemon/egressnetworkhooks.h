@@ -10,11 +10,9 @@ class EgressNetworkHooks : public NetworkHooks {
 public:
     explicit EgressNetworkHooks(EgressControl &egress) : m_egress(egress) {}
 
-    Status networkUp(const SandboxNetwork &net) override;
+    Status networkUp(const SandboxNet &net) override;
     void networkDown(const QString &name) override;
-    Status reconcile(const QList<SandboxNetwork> &running) override;
-
-    static Result<SandboxNet> toSandboxNet(const SandboxNetwork &net);
+    Status reconcile(const QList<SandboxNet> &running) override;
 
 private:
     EgressControl &m_egress;

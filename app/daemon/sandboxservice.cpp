@@ -8,6 +8,7 @@
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
+#include "virhandle.h"
 #include "agenttemplate.h"
 #include "policy.h"
 #include "presets.h"
@@ -28,35 +29,7 @@ constexpr int kStopTimeoutS = 30;
 constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
 constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 
-enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
-
-// Pings the guest agent until it answers, the domain shuts off, the deadline passes or the
-// daemon stops. Runs on a pool thread: every ping and state query blocks.
-AgentWait waitForGuestAgent(virDomainPtr dom, QDeadlineTimer deadline, const std::atomic<bool> &stopping)
-{
-    while (dom && !stopping) {
-        if (GuestAgent(dom).ping(2))
-            return AgentWait::Answered;
-        int state = 0, reason = 0;
-        if (virDomainGetState(dom, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
-            return AgentWait::ShutOff;
-        if (deadline.hasExpired())
-            return AgentWait::TimedOut;
-        QThread::msleep(250);
-    }
-    return stopping ? AgentWait::Cancelled : AgentWait::ShutOff; // no domain: it is gone
-}
-
 QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
-
-// A domain handle on the shared connection, for pool threads.
-struct DomainRef {
-    virDomainPtr ptr = nullptr;
-    DomainRef(virConnectPtr conn, const QString &name) : ptr(virDomainLookupByName(conn, name.toUtf8().constData())) {}
-    ~DomainRef() { if (ptr) virDomainFree(ptr); }
-    DomainRef(const DomainRef &) = delete;
-    DomainRef &operator=(const DomainRef &) = delete;
-};
 
 } // namespace
 
@@ -236,9 +209,9 @@ void SandboxService::watchDisks()
             }
             const QString domain = found.value();
             inPool([this, conn, name, domain] {
-                DomainRef dom(conn, domain);
+                VirDomain dom = lookupDomain(conn, domain);
                 // Not booted yet, frozen for a snapshot, or gone: try again next round.
-                auto usage = dom.ptr ? GuestAgent(dom.ptr).diskUsage(QStringLiteral("/"))
+                auto usage = dom ? GuestAgent(dom.get()).diskUsage(QStringLiteral("/"))
                                      : Result<DiskUsage>(Error{QStringLiteral("gone"), {}});
                 bool alert = false;
                 {
@@ -479,11 +452,11 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
                 call.fail(rpc::Failed, why + (removeOnFailure ? QStringLiteral("; the new sandbox was removed") : QString()));
             });
         };
-        DomainRef dom(conn, domain);
-        switch (waitForGuestAgent(dom.ptr, QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
+        VirDomain dom = lookupDomain(conn, domain);
+        switch (SandboxEngine::waitForGuestAgent(dom.get(), QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
         case AgentWait::Answered: {
             if (!caPem.isEmpty()) {
-                if (Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
+                if (Status s = SecretBridge::installTrust(dom.get(), caPem); !s)
                     return failed(s.error().message());
             }
             QJsonObject r = reply;
@@ -499,8 +472,8 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         case AgentWait::TimedOut:
             break;
         }
-        if (dom.ptr)
-            virDomainDestroy(dom.ptr);
+        if (dom)
+            virDomainDestroy(dom.get());
         failed(QStringLiteral("sandbox %1 did not boot: the guest agent did not answer within %2 s; it was "
                               "stopped (state: stopped). Check its console (airlockctl console %1) and its image, "
                               "or give it more time (--boot-timeout)").arg(name).arg(timeoutS));
@@ -515,11 +488,11 @@ void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &na
         return;
     virConnectPtr conn = engine.connection();
     inPool([this, conn, domain = domain.value(), name, timeoutS, caPem] {
-        DomainRef dom(conn, domain);
+        VirDomain dom = lookupDomain(conn, domain);
         QString why;
-        switch (waitForGuestAgent(dom.ptr, QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
+        switch (SandboxEngine::waitForGuestAgent(dom.get(), QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
         case AgentWait::Answered:
-            if (const Status s = SecretBridge::installTrust(dom.ptr, caPem); !s)
+            if (const Status s = SecretBridge::installTrust(dom.get(), caPem); !s)
                 why = s.error().message();
             else
                 return;
@@ -592,10 +565,10 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
             if (!domain)
                 return call.fail(domain.error());
             inPool([call, conn = e.connection(), domain = domain.value(), rows, cols] {
-                DomainRef dom(conn, domain);
-                if (!dom.ptr)
+                VirDomain dom = lookupDomain(conn, domain);
+                if (!dom)
                     return call.fail(rpc::NotFound, QStringLiteral("the domain %1 is gone").arg(domain));
-                auto r = GuestAgent(dom.ptr).exec({QStringLiteral("stty"), QStringLiteral("-F"), QStringLiteral("/dev/ttyS0"),
+                auto r = GuestAgent(dom.get()).exec({QStringLiteral("stty"), QStringLiteral("-F"), QStringLiteral("/dev/ttyS0"),
                                                    QStringLiteral("rows"), QString::number(rows), QStringLiteral("cols"),
                                                    QString::number(cols)},
                                                   {}, 10);
@@ -826,24 +799,8 @@ void SandboxService::stopSandbox(const Call &call)
             return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running").arg(sandbox));
         virConnectPtr conn = e.connection();
         inPool([this, call, conn, domain = domain.value(), sandbox, uid, timeoutS] {
-            DomainRef dom(conn, domain);
-            if (!dom.ptr)
-                return call.fail(rpc::NotFound, QStringLiteral("the domain of %1 is gone").arg(sandbox));
-            // A paused guest cannot shut itself down.
-            int state = 0, reason = 0;
-            virDomainGetState(dom.ptr, &state, &reason, 0);
-            bool asked = false;
-            if (state == VIR_DOMAIN_RUNNING)
-                asked = virDomainShutdownFlags(dom.ptr, VIR_DOMAIN_SHUTDOWN_GUEST_AGENT) == 0 ||
-                        virDomainShutdownFlags(dom.ptr, VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN) == 0;
-            QDeadlineTimer deadline(asked ? qint64(timeoutS) * 1000 : 0);
-            while (!deadline.hasExpired()) {
-                if (virDomainGetState(dom.ptr, &state, &reason, 0) == 0 && state == VIR_DOMAIN_SHUTOFF)
-                    break;
-                QThread::msleep(100);
-            }
-            if (virDomainIsActive(dom.ptr) == 1)
-                virDomainDestroy(dom.ptr); // the guest did not stop in time
+            if (Status s = SandboxEngine::shutdown(conn, sandbox, domain, timeoutS); !s)
+                return call.fail(s.error());
             onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
                 engine.releaseStoppedNetworks();
                 publishState(engine, sandbox, uid);
@@ -872,8 +829,8 @@ void SandboxService::exec(const Call &call)
             return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
         virConnectPtr conn = e.connection();
         inPool([call, conn, domain = domain.value(), argv, input, timeoutS] {
-            DomainRef dom(conn, domain);
-            auto r = GuestAgent(dom.ptr).exec(argv, input, timeoutS);
+            VirDomain dom = lookupDomain(conn, domain);
+            auto r = GuestAgent(dom.get()).exec(argv, input, timeoutS);
             if (!r)
                 return call.fail(r.error());
             call.reply(QJsonObject{{QStringLiteral("exit_code"), r->exitCode},
@@ -898,8 +855,8 @@ void SandboxService::filePush(const Call &call)
             return call.fail(domain.error());
         virConnectPtr conn = e.connection();
         inPool([call, conn, domain = domain.value(), path, offset, data] {
-            DomainRef dom(conn, domain);
-            GuestAgent agent(dom.ptr);
+            VirDomain dom = lookupDomain(conn, domain);
+            GuestAgent agent(dom.get());
             auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
             if (!handle)
                 return call.fail(handle.error());
@@ -928,8 +885,8 @@ void SandboxService::filePull(const Call &call)
             return call.fail(domain.error());
         virConnectPtr conn = e.connection();
         inPool([call, conn, domain = domain.value(), path, offset, length] {
-            DomainRef dom(conn, domain);
-            GuestAgent agent(dom.ptr);
+            VirDomain dom = lookupDomain(conn, domain);
+            GuestAgent agent(dom.get());
             auto handle = agent.openFile(path, QStringLiteral("r"));
             if (!handle)
                 return call.fail(handle.error());

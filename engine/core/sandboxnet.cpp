@@ -1,4 +1,4 @@
-#include "sandboxnet.h"
+#include "core/sandboxnet.h"
 
 #include <QRegularExpression>
 #include <arpa/inet.h>
@@ -6,10 +6,11 @@
 namespace airlock {
 
 Result<SandboxNet> sandboxNetFromText(const QString &name, const QString &bridge, const QString &gateway,
-                                      const QString &guestIp, const QString &mac)
+                                      const QString &guestIp, const QString &mac, qint64 sandboxId)
 {
     SandboxNet net;
     net.name = name;
+    net.sandboxId = sandboxId;
     net.bridge = bridge;
     net.mac = mac.toLower();
     const QString what = QStringLiteral("cannot protect sandbox %1's network").arg(name);
