@@ -33,9 +33,7 @@ void LibvirtConnection::initializeLibvirt()
 
 LibvirtConnection::~LibvirtConnection()
 {
-    close();
-    for (virConnectPtr old : m_retired)
-        virConnectClose(old);
+    close(); // m_retired closes the replaced ones
 }
 
 void LibvirtConnection::onClosed(virConnectPtr, int, void *opaque)
@@ -100,7 +98,7 @@ Status LibvirtConnection::reconnect()
     qCWarning(lcEngine) << "libvirt connection lost; reconnecting to" << m_uri;
     if (m_conn) {
         virConnectUnregisterCloseCallback(m_conn, onClosed);
-        m_retired.append(m_conn);
+        m_retired.emplace_back(m_conn);
         m_conn = nullptr;
     }
     Status s = open(m_uri);

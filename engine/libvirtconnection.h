@@ -1,11 +1,12 @@
 #pragma once
 #include "core/result.h"
+#include "virhandle.h"
 
-#include <QList>
 #include <QString>
 #include <atomic>
 #include <chrono>
 #include <libvirt/libvirt.h>
+#include <vector>
 
 namespace airlock {
 
@@ -51,7 +52,7 @@ private:
     virConnectPtr m_conn = nullptr;
     // Connections replaced by a reconnect. Pool threads may still hold the old pointer
     // (SandboxService hands it to them), so it is closed only with this object.
-    QList<virConnectPtr> m_retired;
+    std::vector<VirConnection> m_retired;
     std::atomic<bool> m_closed{false}; // set by libvirt's event thread
     QString m_uri;
     quint64 m_generation = 0;

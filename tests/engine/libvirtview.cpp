@@ -1,4 +1,5 @@
 #include "libvirtview.h"
+#include "virhandle.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -8,66 +9,37 @@
 
 QString airlockVolumePath(const QString &uri, const QString &volume)
 {
-    QString path;
-    virConnectPtr conn = virConnectOpen(uri.toUtf8().constData());
-    if (!conn)
-        return path;
-    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
-        virStoragePoolRefresh(pool, 0);
-        if (virStorageVolPtr vol = virStorageVolLookupByName(pool, volume.toUtf8().constData())) {
-            char *p = virStorageVolGetPath(vol);
-            path = QString::fromUtf8(p);
-            free(p);
-            virStorageVolFree(vol);
-        }
-        virStoragePoolFree(pool);
-    }
-    virConnectClose(conn);
-    return path;
+    airlock::VirConnection conn(virConnectOpen(uri.toUtf8().constData()));
+    airlock::VirPool pool(conn ? virStoragePoolLookupByName(conn.get(), "airlock") : nullptr);
+    if (!pool)
+        return {};
+    virStoragePoolRefresh(pool.get(), 0);
+    airlock::VirVolume vol = airlock::lookupVolume(pool.get(), volume);
+    return vol ? airlock::takeVirString(virStorageVolGetPath(vol.get())) : QString();
 }
 
 LibvirtView libvirtObjectsMatching(const QString &uri, const QString &filter)
 {
     LibvirtView view;
-    virConnectPtr conn = virConnectOpen(uri.toUtf8().constData());
+    airlock::VirConnection conn(virConnectOpen(uri.toUtf8().constData()));
     if (!conn) {
         virErrorPtr e = virGetLastError();
         view.error = QStringLiteral("cannot reach libvirt at %1 (%2); is libvirtd running?")
                          .arg(uri, e && e->message ? QString::fromUtf8(e->message) : QString());
         return view;
     }
-    virDomainPtr *doms = nullptr;
-    const int nd = virConnectListAllDomains(conn, &doms, 0);
-    for (int i = 0; i < nd; ++i) {
-        const QString n = QString::fromUtf8(virDomainGetName(doms[i]));
-        if (n.contains(filter))
+    for (const airlock::VirDomain &d : airlock::listAllDomains(conn.get()))
+        if (const QString n = QString::fromUtf8(virDomainGetName(d.get())); n.contains(filter))
             view.domains << n;
-        virDomainFree(doms[i]);
-    }
-    free(doms);
-    virNetworkPtr *nets = nullptr;
-    const int nn = virConnectListAllNetworks(conn, &nets, 0);
-    for (int i = 0; i < nn; ++i) {
-        const QString n = QString::fromUtf8(virNetworkGetName(nets[i]));
-        if (n.contains(filter))
+    for (const airlock::VirNetwork &net : airlock::listAllNetworks(conn.get()))
+        if (const QString n = QString::fromUtf8(virNetworkGetName(net.get())); n.contains(filter))
             view.networks << n;
-        virNetworkFree(nets[i]);
-    }
-    free(nets);
-    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, "airlock")) {
-        virStoragePoolRefresh(pool, 0);
-        virStorageVolPtr *vols = nullptr;
-        const int nv = virStoragePoolListAllVolumes(pool, &vols, 0);
-        for (int i = 0; i < nv; ++i) {
-            const QString n = QString::fromUtf8(virStorageVolGetName(vols[i]));
-            if (n.contains(filter))
+    if (airlock::VirPool pool{virStoragePoolLookupByName(conn.get(), "airlock")}) {
+        virStoragePoolRefresh(pool.get(), 0);
+        for (const airlock::VirVolume &vol : airlock::listAllVolumes(pool.get()))
+            if (const QString n = QString::fromUtf8(virStorageVolGetName(vol.get())); n.contains(filter))
                 view.volumes << n;
-            virStorageVolFree(vols[i]);
-        }
-        free(vols);
-        virStoragePoolFree(pool);
     }
-    virConnectClose(conn);
     return view;
 }
 
