@@ -305,18 +305,14 @@ void SandboxEngine::forgetRemovedRows(const QString &name)
             const qint64 id = q.value(0).toLongLong();
             const QString net = q.value(1).toString();
             QSqlQuery d(m_store.db());
-            d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
-            d.addBindValue(id);
-            d.exec();
-            d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
-            d.addBindValue(id);
-            d.exec();
-            d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
-            d.addBindValue(id);
-            d.exec();
-            d.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
-            d.addBindValue(net);
-            d.exec();
+            for (const auto &[sql, bind] : {std::pair{"DELETE FROM snapshots WHERE sandbox_id = ?", QVariant(id)},
+                                            std::pair{"UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?", QVariant(id)},
+                                            std::pair{"DELETE FROM sandboxes WHERE id = ?", QVariant(id)},
+                                            std::pair{"DELETE FROM networks WHERE name = ?", QVariant(net)}}) {
+                d.prepare(QString::fromLatin1(sql));
+                d.addBindValue(bind);
+                d.exec();
+            }
         }
         return ok();
     });
