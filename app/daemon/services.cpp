@@ -20,7 +20,7 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     // The sandbox engine reaches it through EgressControl (sandboxUp/sandboxDown/reconcile).
     auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), rules->policy(),
                                                   [r = rules.get()](auto job) { r->runOnStore(std::move(job)); });
-    auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.store(), daemon.api(), egress.get());
+    auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.api(), egress.get());
     auto vault = std::make_unique<VaultService>(daemon);
     // Secrets end to end: lent at create, CA in the guest, bound hosts intercepted (secretbridge.h).
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
