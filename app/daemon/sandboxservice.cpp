@@ -64,6 +64,7 @@ SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, Egres
     : m_config(config), m_api(api), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
+    m_execPool.setMaxThreadCount(ExecSlots::kThreads);
     if (m_egress)
         m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
 }
@@ -132,6 +133,7 @@ void SandboxService::stop()
     m_sweep.stop();
     m_diskWatch.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
+    m_execPool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
     onEngine([&](SandboxEngine &) {
@@ -881,16 +883,26 @@ void SandboxService::exec(const Call &call)
         return call.fail(rpc::InvalidParams, QStringLiteral("sandbox.exec needs argv: the command and its arguments"));
     const QByteArray input = QByteArray::fromBase64(str(call, "stdin_b64").toLatin1());
     const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(0);
-    onEngine([this, call, sandbox, argv, input, timeoutS](SandboxEngine &e) {
+    // Commands run on a pool of their own, bounded per user: a long one never holds the
+    // sandbox pool's boot waits, stops and copies, and past the bound the caller hears why.
+    const uid_t owner = call.peer().uid;
+    if (const QString busy = m_execSlots.take(owner); !busy.isEmpty())
+        return call.fail(rpc::Unavailable, QStringLiteral("cannot run the command in %1: %2").arg(sandbox, busy));
+    onEngine([this, call, sandbox, argv, input, timeoutS, owner](SandboxEngine &e) {
         auto domain = e.domainOf(sandbox, call.peer().uid);
-        if (!domain)
+        if (!domain) {
+            m_execSlots.give(owner);
             return call.fail(domain.error());
-        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running"))
+        }
+        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running")) {
+            m_execSlots.give(owner);
             return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
+        }
         virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), argv, input, timeoutS] {
+        m_execPool.start([this, call, conn, domain = domain.value(), argv, input, timeoutS, owner] {
             DomainRef dom(conn, domain);
             auto r = GuestAgent(dom.ptr).exec(argv, input, timeoutS);
+            m_execSlots.give(owner);
             if (!r)
                 return call.fail(r.error());
             call.reply(QJsonObject{{QStringLiteral("exit_code"), r->exitCode},

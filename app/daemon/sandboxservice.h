@@ -1,5 +1,6 @@
 #pragma once
 #include "daemon/buildcancels.h"
+#include "daemon/execslots.h"
 #include "daemon/ownerdirectory.h"
 #include "daemon/service.h"
 #include "core/config.h"
@@ -106,6 +107,8 @@ private:
     std::unique_ptr<SandboxEngine> m_builder;
     std::unique_ptr<ConsoleHub> m_consoles;
     QThreadPool m_pool;
+    ExecSlots m_execSlots;  // before m_execPool: its threads give slots back until it is gone
+    QThreadPool m_execPool; // sandbox.exec only, ExecSlots::kThreads threads
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
