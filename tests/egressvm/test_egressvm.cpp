@@ -191,6 +191,8 @@ private:
     bool m_checkerServers = false;
     CtlResult startAgain(const QString &name);
     CtlResult checkerSh(const QString &script);
+    // Guest A's curl to http://ask.test<path> (in *curl), and its pending request once held.
+    QJsonObject askFromA(const QString &path, QProcess **curl);
 };
 
 void TestEgressVm::initTestCase()
@@ -288,11 +290,8 @@ void TestEgressVm::allowedNameWorksEndToEnd()
 
 void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
 {
-    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/please"_s});
-    const QString a = m_a;
-    const QJsonObject item = waitPending([a](const QJsonObject &o) {
-        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
-    }, 60000);
+    QProcess *p = nullptr;
+    const QJsonObject item = askFromA(u"/please"_s, &p);
     QVERIFY2(!item.isEmpty(), "the guest's request to ask.test never became pending");
     QCOMPARE(p->state(), QProcess::Running); // the guest still waits
     QCOMPARE(sandboxRow(m_a).value("pending"_L1).toInt(), 1);
@@ -751,14 +750,20 @@ void TestEgressVm::echAndASecondClientHelloAfterARetryAreRefused()
               }).isEmpty(), qPrintable(tcpEvents(m_a)));
 }
 
+QJsonObject TestEgressVm::askFromA(const QString &path, QProcess **curl)
+{
+    *curl = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test"_s + path});
+    const QString a = m_a;
+    return waitPending([a](const QJsonObject &o) {
+        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
+    }, 60000);
+}
+
 void TestEgressVm::aRuleWaitingForTheDatabaseHoldsNoOtherRequest()
 {
     QVERIFY2(startAgain(m_a).exitCode == 0, m_daemon.log().right(3000).constData());
-    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/while-busy"_s});
-    const QString a = m_a;
-    const QJsonObject item = waitPending([a](const QJsonObject &o) {
-        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
-    }, 60000);
+    QProcess *p = nullptr;
+    const QJsonObject item = askFromA(u"/while-busy"_s, &p);
     QVERIFY2(!item.isEmpty(), "the guest's request to ask.test never became pending");
     // Another program holds the database's write lock: the rule egress.decide writes waits
     // for it (within the store's 5 s busy timeout), and meanwhile the API answers at once.
