@@ -220,6 +220,7 @@ void TransparentProxy::onAccept(const QString &sandbox)
         const quint64 id = f->id;
         Flow &ref = *f;
         m_flows.emplace(id, std::move(f));
+        m_openFlows = qint64(m_flows.size());
         ++it->flows;
         if (it->flows + it->handedOff->load() > m_limits.maxFlows) {
             deny(ref, QStringLiteral("the sandbox has %1 connections open, its limit").arg(m_limits.maxFlows));
@@ -456,6 +457,7 @@ void TransparentProxy::hold(Flow &f)
     if (item->flows.size() == 1)
         item->event = f.event;
     m_pendingByEvent.insert(f.event.id, key);
+    m_board.hold(item->id, item->event, f.event.id);
     m_loop.modify(f.client, EPOLLRDHUP); // hold: read nothing more until decided
     record(f);
 }
@@ -467,6 +469,7 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
     for (quint64 id : flows)
         if (Flow *f = flow(id))
             m_pendingByEvent.remove(f->event.id);
+    m_board.remove(item.id);
     m_pending.remove(key);
     for (quint64 id : flows) {
         Flow *f = flow(id);
@@ -930,11 +933,14 @@ void TransparentProxy::finish(Flow &f, bool reset)
     record(f);
     if (f.pendingId) {
         const QString key = m_pendingByEvent.take(f.event.id);
+        m_board.leave(f.event.id);
         auto item = m_pending.find(key);
         if (item != m_pending.end()) {
             item->flows.removeAll(f.id);
-            if (item->flows.isEmpty())
+            if (item->flows.isEmpty()) {
+                m_board.remove(item->id);
                 m_pending.erase(item); // nobody waits any more: the item goes away
+            }
         }
     }
     if (reset && f.client >= 0) {
@@ -955,6 +961,7 @@ void TransparentProxy::finish(Flow &f, bool reset)
     if (s != m_sandboxes.end())
         --s->flows;
     m_flows.erase(f.id); // f is gone after this line
+    m_openFlows = qint64(m_flows.size());
 }
 
 void TransparentProxy::tick()
@@ -1015,57 +1022,29 @@ void TransparentProxy::tick()
             finish(*f, false);
 }
 
-QList<EgressEvent> TransparentProxy::pending(const QString &sandbox)
-{
-    QList<EgressEvent> result;
-    m_loop.call([&] {
-        for (const PendingItem &p : std::as_const(m_pending))
-            if (sandbox.isEmpty() || p.event.sandbox == sandbox)
-                result.append(p.event);
-    });
-    std::sort(result.begin(), result.end(), [](const EgressEvent &a, const EgressEvent &b) { return a.id < b.id; });
-    return result;
-}
+QList<EgressEvent> TransparentProxy::pending(const QString &sandbox) const { return m_board.items(sandbox); }
 
-std::optional<EgressEvent> TransparentProxy::findPending(qint64 id)
+std::optional<EgressEvent> TransparentProxy::findPending(qint64 id) const { return m_board.find(id); }
+
+void TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QString &reason, bool rawTcp,
+                              std::function<void(bool found)> done)
 {
-    std::optional<EgressEvent> result;
-    m_loop.call([&] {
+    m_loop.post([this, id, allowIt, rule, reason, rawTcp, done = std::move(done)] {
+        bool found = false;
         const auto key = m_pendingByEvent.constFind(id);
-        if (key == m_pendingByEvent.constEnd())
-            return;
-        const auto item = m_pending.constFind(*key);
-        if (item != m_pending.constEnd())
-            result = item->event;
+        if (key != m_pendingByEvent.constEnd()) {
+            if (auto item = m_pending.find(*key); item != m_pending.end()) {
+                found = true;
+                release(*item, allowIt, rule, reason, rawTcp);
+            }
+        }
+        done(found);
     });
-    return result;
 }
 
-bool TransparentProxy::decide(qint64 id, bool allowIt, qint64 rule, const QString &reason, bool rawTcp)
+TransparentProxy::Stats TransparentProxy::stats() const
 {
-    bool found = false;
-    m_loop.call([&] {
-        const auto key = m_pendingByEvent.constFind(id);
-        if (key == m_pendingByEvent.constEnd())
-            return;
-        auto item = m_pending.find(*key);
-        if (item == m_pending.end())
-            return;
-        found = true;
-        release(*item, allowIt, rule, reason, rawTcp);
-    });
-    return found;
-}
-
-TransparentProxy::Stats TransparentProxy::stats()
-{
-    Stats s;
-    m_loop.call([&] {
-        s.flows = m_totalFlows;
-        s.open = qint64(m_flows.size());
-        s.pendingItems = m_pending.size();
-    });
-    return s;
+    return Stats{m_totalFlows.load(), m_openFlows.load(), m_board.size()};
 }
 
 } // namespace airlock

@@ -15,6 +15,7 @@
 #include "core/result.h"
 #include "egressevent.h"
 #include "epollloop.h"
+#include "pendingboard.h"
 #include "sandboxnet.h"
 #include "streamcheck.h"
 #include "upstreamaddress.h"
@@ -86,13 +87,15 @@ public:
     // one, every address UpstreamAddressCheck refuses stays refused.
     void setAddressDecider(AddressDecider decider) { m_addressDecider = std::move(decider); }
 
-    // Pending items (one event per distinct target), optionally of one sandbox.
-    QList<EgressEvent> pending(const QString &sandbox = {});
-    // The pending item that event `id` belongs to (its own id or a joined flow's).
-    std::optional<EgressEvent> findPending(qint64 id);
-    // Releases the item: every flow in it is allowed or denied now (`rawTcp`: as
-    // FlowVerdict::rawTcp). False if it is gone.
-    bool decide(qint64 id, bool allow, qint64 rule, const QString &reason, bool rawTcp = false);
+    // Pending items (one event per distinct target), optionally of one sandbox. Any thread:
+    // read from the PendingBoard, never waiting for the loop.
+    QList<EgressEvent> pending(const QString &sandbox = {}) const;
+    // The pending item that event `id` belongs to (its own id or a joined flow's); any thread.
+    std::optional<EgressEvent> findPending(qint64 id) const;
+    // Releases the item on the loop: every flow in it is allowed or denied now (`rawTcp`: as
+    // FlowVerdict::rawTcp). Returns at once; `done` runs on the loop, found = false if the
+    // item was gone by then.
+    void decide(qint64 id, bool allow, qint64 rule, const QString &reason, bool rawTcp, std::function<void(bool found)> done);
 
     // Counters for tests and status.
     struct Stats {
@@ -100,7 +103,7 @@ public:
         qint64 open = 0;
         qint64 pendingItems = 0;
     };
-    Stats stats();
+    Stats stats() const; // any thread, without waiting for the loop
 
 private:
     struct Pipe {
@@ -215,7 +218,9 @@ private:
     QHash<qint64, QString> m_pendingByEvent;  // any member flow's event id -> key
     quint64 m_nextFlow = 1;
     std::chrono::steady_clock::time_point m_lastProgress;
-    qint64 m_totalFlows = 0;
+    std::atomic<qint64> m_totalFlows{0};
+    std::atomic<qint64> m_openFlows{0};
+    PendingBoard m_board; // what pending()/findPending() read from other threads
 };
 
 } // namespace airlock

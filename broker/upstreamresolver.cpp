@@ -78,7 +78,7 @@ UpstreamResolver::UpstreamResolver(QString hostsFile)
 {
     // Started once, with the daemon: a thread that cannot start fails the start, never a flow.
     for (int i = 0; i < kLookupThreads; ++i)
-        std::thread([lookups = m_lookups] { Lookups::run(lookups); }).detach();
+        m_threads.emplace_back([lookups = m_lookups] { Lookups::run(lookups); });
 }
 
 UpstreamResolver::~UpstreamResolver()
@@ -90,9 +90,12 @@ UpstreamResolver::~UpstreamResolver()
         abandoned.swap(m_lookups->waiting);
     }
     m_lookups->wake.notify_all();
-    // A thread inside getaddrinfo finishes that lookup and then ends; it holds the shared state.
     for (Lookups::Job &job : abandoned)
         job.done(0, QStringLiteral("the broker is stopping"));
+    // A thread inside getaddrinfo finishes that lookup (the resolver's own timeout bounds it)
+    // and calls its `done`, then ends: no lookup thread outlives the resolver.
+    for (std::thread &t : m_threads)
+        t.join();
 }
 
 std::optional<quint32> UpstreamResolver::fromHostsFile(const QString &name)

@@ -13,13 +13,16 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace airlock {
 
 class UpstreamResolver {
 public:
     using Done = std::function<void(quint32 ip, QString why)>;
-    // Lookups run on kLookupThreads threads started here; at most kMaxWaiting wait for one,
+    // Lookups run on kLookupThreads threads started here and joined by the destructor (which
+    // so waits for lookups under way: getaddrinfo's own timeout); at most kMaxWaiting wait for one,
     // kMaxWaitingPerOwner of them for one owner (a sandbox), so a guest whose names resolve
     // slowly delays only its own lookups and never makes the daemon start threads.
     static constexpr int kLookupThreads = 4;
@@ -39,7 +42,8 @@ public:
 
 private:
     struct Lookups;
-    std::shared_ptr<Lookups> m_lookups; // shared with the lookup threads, which may outlive us
+    std::shared_ptr<Lookups> m_lookups; // shared with the lookup threads
+    std::vector<std::thread> m_threads; // joined by the destructor
     QString m_hostsFile;
     std::mutex m_mutex;
     QDateTime m_loaded;

@@ -215,6 +215,12 @@ Status Vault::open()
     if (!s)
         return s.error();
     m_store = std::move(s.value());
+    // Whether a key slot exists is read once here: only this Vault writes key slots (one
+    // daemon per data directory), so state() answers from memory and never touches SQLite.
+    QSqlQuery q(m_store.db());
+    if (!q.exec(QStringLiteral("SELECT count(*) FROM key_slots")) || !q.next())
+        return sqlError(QStringLiteral("cannot read the vault's key slots"), q);
+    m_initialised = q.value(0).toInt() > 0;
     return reloadLoans(m_store, 0);
 }
 
@@ -238,10 +244,7 @@ VaultState Vault::state() const
         if (m_key)
             return VaultState::Unlocked;
     }
-    QSqlQuery q(const_cast<Vault *>(this)->store().db());
-    if (q.exec(QStringLiteral("SELECT count(*) FROM key_slots")) && q.next() && q.value(0).toInt() > 0)
-        return VaultState::Locked;
-    return VaultState::Uninitialised;
+    return m_initialised ? VaultState::Locked : VaultState::Uninitialised;
 }
 
 Result<SecureBytes> Vault::keyCopy() const
@@ -285,6 +288,7 @@ Status Vault::init(const QByteArray &passphrase)
     });
     if (!written)
         return written;
+    m_initialised = true; // a passphrase slot is never removed
     QMutexLocker locker(&m_mutex);
     m_key = std::make_unique<SecureBytes>(std::move(key));
     qCInfo(lcVault) << "vault initialised and unlocked";

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <QThread>
+#include <atomic>
 #include <memory>
 #include <sys/types.h>
 #include <vector>
@@ -54,6 +55,7 @@ public:
     Vault &operator=(const Vault &) = delete;
 
     Status open(); // opens the constructing thread's connection; call once
+    // From memory (any thread, no SQLite): `status` asks it on the API thread.
     VaultState state() const;
 
     // Passphrases are taken as bytes (UTF-8) and never stored or logged.
@@ -131,6 +133,7 @@ private:
     QThread *m_ownerThread = nullptr;
     Store m_store;
     mutable QMutex m_mutex;
+    std::atomic<bool> m_initialised{false}; // a passphrase slot exists (read by open(), set by init())
     std::unique_ptr<SecureBytes> m_key; // null while locked
     QHash<QString, std::shared_ptr<SandboxCa>> m_cas;
     // Decrypted secrets per sandbox while unlocked, so a new intercepted connection costs no

@@ -43,15 +43,9 @@ QString dropReason(const DroppedPacket &p)
 
 } // namespace
 
-EgressService::EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy *policy, RuleStore *rules)
-    : m_config(config), m_store(store), m_api(api), m_policy(policy), m_rules(rules), m_upstream(config.upstreamHostsFile)
+EgressService::EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy &policy, RuleJobs rules)
+    : m_config(config), m_store(store), m_api(api), m_policy(policy), m_rules(std::move(rules)), m_upstream(config.upstreamHostsFile)
 {
-    if (!m_policy || !m_rules) {
-        m_ownPolicy = std::make_unique<Policy>();
-        m_ownRules = std::make_unique<RuleStore>(m_store, *m_ownPolicy);
-        m_policy = m_ownPolicy.get();
-        m_rules = m_ownRules.get();
-    }
 }
 
 EgressService::~EgressService() { stop(); }
@@ -61,10 +55,6 @@ Status EgressService::start()
     m_ports.proxy = quint16(settingInt(m_store, "egress.proxy_port", 15001, 1, 65535));
     m_ports.dns = quint16(settingInt(m_store, "egress.dns_port", 15053, 1, 65535));
     m_holdTimeoutS = settingInt(m_store, "egress.hold_timeout_s", 120, 1, 24 * 3600);
-    if (m_ownRules) {
-        if (Status s = m_ownRules->load(); !s)
-            return s;
-    }
 
     // Thousands of guest connections need thousands of descriptors.
     rlimit files{};
@@ -276,18 +266,18 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     if (t.host.isEmpty())
         target.ip = QHostAddress(t.ip);
     target.port = t.port;
-    const Decision d = m_policy->decideAndConsume(target, QDateTime::currentDateTimeUtc());
+    const Decision d = m_policy.decideAndConsume(target, QDateTime::currentDateTimeUtc());
     if (d.once && d.ruleId) {
-        // The store belongs to the main thread.
+        // The row goes on the rule service's thread, which owns the rules table.
         const qint64 id = d.ruleId;
-        QMetaObject::invokeMethod(&m_context, [this, id] { m_rules->consumed(id); }, Qt::QueuedConnection);
+        m_rules([id](RuleStore &rules) { rules.consumed(id); });
     }
     return flowVerdict(d);
 }
 
 FlowVerdict EgressService::decideAddress(const FlowTarget &t)
 {
-    return flowVerdict(m_policy->decideAddress(Target{t.sandbox, QString(), QHostAddress(t.ip), t.port},
+    return flowVerdict(m_policy.decideAddress(Target{t.sandbox, QString(), QHostAddress(t.ip), t.port},
                                                QDateTime::currentDateTimeUtc()));
 }
 
@@ -451,43 +441,51 @@ void EgressService::decide(const Call &call)
         return;
     }
     const bool allowIt = action == QLatin1String("allow");
-    qint64 ruleId = 0;
-    QString reason = QStringLiteral("%1 once by uid %2").arg(allowIt ? QStringLiteral("allowed") : QStringLiteral("denied")).arg(call.peer().uid);
-    if (scope != QLatin1String("once")) {
-        Result<QStringList> patterns = decisionPatterns(*item, match);
-        if (!patterns)
-            return call.fail(patterns.error());
-        QList<Rule> rules;
-        for (const QString &pattern : *patterns) {
-            Rule rule;
-            rule.sandbox = scope == QLatin1String("sandbox") ? item->sandbox : QString();
-            rule.owner = call.peer().uid;
-            rule.allow = allowIt;
-            rule.port = item->port;
-            rule.pattern = pattern;
-            rule.rawTcp = rawTcp.toBool(false);
-            if (forS.isDouble())
-                rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
-            rules.append(rule);
-        }
-        Result<QList<Rule>> added = m_rules->addAll(rules);
-        if (!added) {
-            call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
-            return;
-        }
-        ruleId = added->constFirst().id;
-        reason = QStringLiteral("rule %1: %2 %3 (%4)").arg(ruleId).arg(action, patterns->join(QStringLiteral(" + ")), scope);
+    if (scope == QLatin1String("once")) {
+        const QString reason = QStringLiteral("%1 once by uid %2").arg(allowIt ? QStringLiteral("allowed") : QStringLiteral("denied"))
+                                   .arg(call.peer().uid);
+        return release(call, id, *item, allowIt, 0, reason, false);
     }
+    Result<QStringList> patterns = decisionPatterns(*item, match);
+    if (!patterns)
+        return call.fail(patterns.error());
+    QList<Rule> rules;
+    for (const QString &pattern : *patterns) {
+        Rule rule;
+        rule.sandbox = scope == QLatin1String("sandbox") ? item->sandbox : QString();
+        rule.owner = call.peer().uid;
+        rule.allow = allowIt;
+        rule.port = item->port;
+        rule.pattern = pattern;
+        rule.rawTcp = rawTcp.toBool(false);
+        if (forS.isDouble())
+            rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
+        rules.append(rule);
+    }
+    // The rule is written on the rule service's thread; the answer comes from there.
+    const QString summary = QStringLiteral("%1 %2 (%3)").arg(action, patterns->join(QStringLiteral(" + ")), scope);
+    const bool raw = allowIt && rawTcp.toBool(false);
+    m_rules([this, call, id, item = *item, allowIt, rules, summary, raw](RuleStore &store) {
+        Result<QList<Rule>> added = store.addAll(rules);
+        if (!added)
+            return call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
+        const qint64 ruleId = added->constFirst().id;
+        release(call, id, item, allowIt, ruleId, QStringLiteral("rule %1: %2").arg(ruleId).arg(summary), raw);
+    });
+}
+
+void EgressService::release(const Call &call, qint64 id, EgressEvent item, bool allowIt, qint64 ruleId,
+                            const QString &reason, bool rawTcp)
+{
     // The held flows are released under the rule just made, raw TCP included.
-    if (!m_proxy->decide(id, allowIt, ruleId, reason, allowIt && rawTcp.toBool(false))) {
-        call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));
-        return;
-    }
-    EgressEvent e = *item;
-    e.decision = allowIt ? QStringLiteral("allowed") : QStringLiteral("denied");
-    e.rule = ruleId;
-    e.reason = reason;
-    call.reply(e.toJson());
+    m_proxy->decide(id, allowIt, ruleId, reason, rawTcp, [call, id, item, allowIt, ruleId, reason](bool found) mutable {
+        if (!found)
+            return call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));
+        item.decision = allowIt ? QStringLiteral("allowed") : QStringLiteral("denied");
+        item.rule = ruleId;
+        item.reason = reason;
+        call.reply(item.toJson());
+    });
 }
 
 void EgressService::contributeStatus(QJsonObject &status) const

@@ -28,6 +28,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -39,10 +40,12 @@ class Store;
 
 class EgressService : public Service, public EgressControl {
 public:
-    // `policy`/`rules`: the rule service's, when there is one; otherwise the service keeps
-    // its own, loaded from the store.
-    EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy *policy = nullptr,
-                  RuleStore *rules = nullptr);
+    // Runs a job with the RuleStore on the thread that owns the rules table (the rule
+    // service's worker, RuleService::runOnStore); callable from any thread.
+    using RuleJobs = std::function<void(std::function<void(RuleStore &)>)>;
+    // `policy`: the rule service's, which decides every flow; rules made here (egress.decide,
+    // a consumed once-rule) go through `rules`, never onto the main thread's Store.
+    EgressService(const DaemonConfig &config, Store &store, ApiServer &api, Policy &policy, RuleJobs rules);
     ~EgressService() override;
 
     QString name() const override { return QStringLiteral("egress"); }
@@ -69,6 +72,10 @@ private:
     Status attachListeners(const SandboxNet &net);
     void list(const Call &call);
     void decide(const Call &call);
+    // egress.decide's last step: releases the held flows of event `id` on the proxy's loop,
+    // then answers `call` from there.
+    void release(const Call &call, qint64 id, EgressEvent item, bool allow, qint64 ruleId, const QString &reason,
+                 bool rawTcp);
     void onDropped(const DroppedPacket &packet);
     void publish(const std::vector<EgressEvent> &events);
     // The rule patterns an egress.decide "match" (host | domain | ip) stands for.
@@ -80,11 +87,9 @@ private:
     Store &m_store;
     ApiServer &m_api;
     QObject m_context;            // lives on the main thread: target of hops from workers
-    std::unique_ptr<Policy> m_ownPolicy;
-    std::unique_ptr<RuleStore> m_ownRules;
-    Policy *m_policy;
+    Policy &m_policy;
     FlowHandoff *m_handoff = nullptr;
-    RuleStore *m_rules;
+    RuleJobs m_rules;
     BrokerPorts m_ports;
     int m_holdTimeoutS = 120;
     SyntheticNames m_names;

@@ -11,7 +11,8 @@ class Store;
 
 // Who owns each sandbox and each image, read from the store and kept in memory, so the peer
 // policy can answer from any thread (proxy, console, pool) without touching SQLite there.
-// Reloaded on the API thread after every create, fork, remove and build.
+// Reloaded on the engine thread, from a Store of its own, after every create, fork, remove
+// and build (SandboxService::publishState, recordImage).
 class OwnerDirectory {
 public:
     struct Sandbox {

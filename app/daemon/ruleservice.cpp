@@ -71,8 +71,7 @@ private:
     QTimer *m_sync = nullptr;
 };
 
-RuleService::RuleService(Daemon &daemon)
-    : m_daemon(daemon), m_mainRules(std::make_unique<RuleStore>(daemon.store(), m_policy))
+RuleService::RuleService(Daemon &daemon) : m_daemon(daemon)
 {
     m_thread.setObjectName(QStringLiteral("airlock-rules"));
 }

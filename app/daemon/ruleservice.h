@@ -31,13 +31,8 @@ public:
     void registerMethods(ApiServer &api) override;
 
     Policy &policy() { return m_policy; }
-    // A RuleStore over the daemon's own (main-thread) Store and the same Policy, for a service
-    // that already works on the main thread (e.g. egress.decide adding a rule). Both stores
-    // write the same table through separate SQLite connections (WAL), and both keep the one
-    // Policy in step, so either path is consistent. Use it from the main thread only.
-    RuleStore &mainThreadRules() { return *m_mainRules; }
     // Runs `job` on the worker thread with the RuleStore (e.g. RuleStore::consumed after
-    // Policy::decideAndConsume, or add() for egress.decide). Dropped after stop().
+    // Policy::decideAndConsume, or addAll() for egress.decide). Any thread; dropped after stop().
     void runOnStore(std::function<void(RuleStore &)> job);
 
     // A rule as rule.list / rule.add return it (airlockctl rule ls and the Settings tab read these names).
@@ -52,7 +47,6 @@ private:
     Policy m_policy;
     QThread m_thread;
     RuleWorker *m_worker = nullptr; // lives on m_thread
-    std::unique_ptr<RuleStore> m_mainRules;
 };
 
 } // namespace airlock

@@ -33,10 +33,11 @@ QString str(const Call &call, const char *key) { return call.params().value(QLat
 
 } // namespace
 
-SandboxService::SandboxService(const DaemonConfig &config, Store &store, ApiServer &api, EgressControl *egress)
-    : m_config(config), m_store(store), m_api(api), m_egress(egress)
+SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
+    : m_config(config), m_api(api), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
+    m_execPool.setMaxThreadCount(ExecSlots::kThreads);
     if (m_egress)
         m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
 }
@@ -64,6 +65,8 @@ Status SandboxService::start()
     Status result = ok();
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
+        if (result)
+            result = openOwnerStore(); // after reconcile, which may have finished or undone a create
         m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
             m_api.postAbout(sandbox, QStringLiteral("console:") + sandbox,
                             {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
@@ -78,7 +81,6 @@ Status SandboxService::start()
     done.acquire();
     if (!result)
         return result;
-    m_owners.reload(m_store); // after reconcile, which may have finished or undone a create
     QSemaphore builderDone;
     onBuilder([&](SandboxEngine &builder) {
         builder.openWithoutReconcile();
@@ -104,9 +106,15 @@ void SandboxService::stop()
     m_sweep.stop();
     m_diskWatch.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
+    m_execPool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
-    onEngine([&](SandboxEngine &) { m_consoles.reset(); m_engine.reset(); done.release(); });
+    onEngine([&](SandboxEngine &) {
+        m_consoles.reset();
+        m_engine.reset();
+        m_ownerStore.reset();
+        done.release();
+    });
     onBuilder([&](SandboxEngine &) { m_builder.reset(); done.release(); });
     done.acquire(2);
     m_engineThread.quit();
@@ -132,29 +140,40 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
     countSandboxes(engine);
     auto d = engine.describe(name, uid);
     const QJsonObject data = d ? d.value() : QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}};
-    // Every create, fork and remove passes here: the directory learns of it (on the API
-    // thread, queued before the caller's answer) and the event goes to the sandbox's owner,
+    // Every create, fork and remove passes here: the directory learns of it (here, on the
+    // engine thread, before the caller's answer) and the event goes to the sandbox's owner,
     // the one it had until now if it was removed.
-    QMetaObject::invokeMethod(this, [this, name, data] {
-        const std::optional<OwnerDirectory::Sandbox> before = m_owners.sandbox(name);
-        m_owners.reload(m_store);
-        const std::optional<OwnerDirectory::Sandbox> now = m_owners.sandbox(name);
-        const std::optional<OwnerDirectory::Sandbox> known = now ? now : before;
-        m_api.publish(QStringLiteral("sandbox"), data, known ? Audience::of(known->owner) : Audience::administrators());
-    }, Qt::QueuedConnection);
+    const std::optional<OwnerDirectory::Sandbox> before = m_owners.sandbox(name);
+    m_owners.reload(*m_ownerStore);
+    const std::optional<OwnerDirectory::Sandbox> now = m_owners.sandbox(name);
+    const std::optional<OwnerDirectory::Sandbox> known = now ? now : before;
+    const Audience audience = known ? Audience::of(known->owner) : Audience::administrators();
+    QMetaObject::invokeMethod(this, [this, data, audience] { m_api.publish(QStringLiteral("sandbox"), data, audience); },
+                              Qt::QueuedConnection);
 }
 
-void SandboxService::recordImage(const QString &name, std::optional<uid_t> builder)
+Status SandboxService::openOwnerStore()
 {
-    QMetaObject::invokeMethod(this, [this, name, builder] {
+    Result<Store> store = Store::open(m_config.databasePath());
+    if (!store)
+        return store.error();
+    m_ownerStore = std::make_unique<Store>(std::move(store.value()));
+    m_owners.reload(*m_ownerStore);
+    return ok();
+}
+
+void SandboxService::recordImage(const QString &name, std::optional<uid_t> builder, std::function<void()> then)
+{
+    onEngine([this, name, builder, then = std::move(then)](SandboxEngine &) {
         if (builder) {
-            const Result<qint64> set = m_store.write(QStringLiteral("UPDATE images SET owner_uid = ? WHERE name = ?"),
-                                                     {qint64(*builder), name});
+            const Result<qint64> set = m_ownerStore->write(QStringLiteral("UPDATE images SET owner_uid = ? WHERE name = ?"),
+                                                           {qint64(*builder), name});
             if (!set)
                 qCWarning(lcEngine) << "cannot record who built image" << name << ":" << set.error().message();
         }
-        m_owners.reload(m_store);
-    }, Qt::QueuedConnection);
+        m_owners.reload(*m_ownerStore);
+        then();
+    });
 }
 
 void SandboxService::countSandboxes(SandboxEngine &engine)
@@ -306,8 +325,9 @@ void SandboxService::registerMethods(ApiServer &api)
             }
             onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
             // A cached build changed nothing: the image keeps its builder.
-            recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder));
-            call.reply(r.value());
+            // The answer waits until the directory knows the image's builder.
+            recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder),
+                        [call, reply = r.value()] { call.reply(reply); });
         });
     });
     // Stops a queued or running build; the build's own call then fails with "cancelled" and
@@ -326,8 +346,7 @@ void SandboxService::registerMethods(ApiServer &api)
             Status s = e.removeImage(imageName);
             if (!s)
                 return call.fail(s.error());
-            recordImage(imageName, std::nullopt);
-            call.reply(QJsonObject{{QStringLiteral("name"), imageName}});
+            recordImage(imageName, std::nullopt, [call, imageName] { call.reply(QJsonObject{{QStringLiteral("name"), imageName}}); });
         });
     });
 
@@ -821,16 +840,26 @@ void SandboxService::exec(const Call &call)
         return call.fail(rpc::InvalidParams, QStringLiteral("sandbox.exec needs argv: the command and its arguments"));
     const QByteArray input = QByteArray::fromBase64(str(call, "stdin_b64").toLatin1());
     const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(0);
-    onEngine([this, call, sandbox, argv, input, timeoutS](SandboxEngine &e) {
+    // Commands run on a pool of their own, bounded per user: a long one never holds the
+    // sandbox pool's boot waits, stops and copies, and past the bound the caller hears why.
+    const uid_t owner = call.peer().uid;
+    if (const QString busy = m_execSlots.take(owner); !busy.isEmpty())
+        return call.fail(rpc::Unavailable, QStringLiteral("cannot run the command in %1: %2").arg(sandbox, busy));
+    onEngine([this, call, sandbox, argv, input, timeoutS, owner](SandboxEngine &e) {
         auto domain = e.domainOf(sandbox, call.peer().uid);
-        if (!domain)
+        if (!domain) {
+            m_execSlots.give(owner);
             return call.fail(domain.error());
-        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running"))
+        }
+        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running")) {
+            m_execSlots.give(owner);
             return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
+        }
         virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), argv, input, timeoutS] {
+        m_execPool.start([this, call, conn, domain = domain.value(), argv, input, timeoutS, owner] {
             VirDomain dom = lookupDomain(conn, domain);
             auto r = GuestAgent(dom.get()).exec(argv, input, timeoutS);
+            m_execSlots.give(owner);
             if (!r)
                 return call.fail(r.error());
             call.reply(QJsonObject{{QStringLiteral("exit_code"), r->exitCode},

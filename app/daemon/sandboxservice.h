@@ -1,5 +1,6 @@
 #pragma once
 #include "daemon/buildcancels.h"
+#include "daemon/execslots.h"
 #include "daemon/ownerdirectory.h"
 #include "daemon/service.h"
 #include "core/config.h"
@@ -38,8 +39,7 @@ class SandboxService : public QObject, public Service {
 public:
     // `egress` guards each sandbox's network before its guest runs (fail closed); without
     // it sandboxes run unguarded (engine-only tests).
-    // `store` is the API thread's: the owner directory is read from it there.
-    SandboxService(const DaemonConfig &config, Store &store, ApiServer &api, EgressControl *egress = nullptr);
+    SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress = nullptr);
     ~SandboxService() override;
 
     QString name() const override { return QStringLiteral("sandboxes"); }
@@ -60,11 +60,13 @@ private:
     void onEngine(std::function<void(SandboxEngine &)> work);
     void onBuilder(std::function<void(SandboxEngine &)> work);
     void inPool(std::function<void()> work);
-    // From any thread: reloads the owner directory and publishes the sandbox's state to its owner.
+    // On the engine thread: reloads the owner directory and publishes the sandbox's state to its owner.
     void publishState(SandboxEngine &engine, const QString &name, uid_t uid);
-    // From any thread: records who built an image (nothing for a removal or a cached build)
-    // and reloads the owner directory.
-    void recordImage(const QString &name, std::optional<uid_t> builder);
+    // On the engine thread: the Store the owner directory is read from (never the API thread's).
+    Status openOwnerStore();
+    // From any thread: on the engine thread, records who built an image (nothing for a
+    // removal or a cached build), reloads the owner directory, then runs `then`.
+    void recordImage(const QString &name, std::optional<uid_t> builder, std::function<void()> then);
     // Keeps `status.sandboxes` current without touching the store on the API thread.
     void countSandboxes(SandboxEngine &engine);
     // sandbox.list rows with the egress broker's count of held requests.
@@ -94,8 +96,8 @@ private:
     void filePull(const Call &call);
 
     DaemonConfig m_config;
-    Store &m_store;
     OwnerDirectory m_owners;
+    std::unique_ptr<Store> m_ownerStore; // opened, used and closed on m_engineThread
     ApiServer &m_api;
     QThread m_engineThread;
     QThread m_builderThread;
@@ -105,6 +107,8 @@ private:
     std::unique_ptr<SandboxEngine> m_builder;
     std::unique_ptr<ConsoleHub> m_consoles;
     QThreadPool m_pool;
+    ExecSlots m_execSlots;  // before m_execPool: its threads give slots back until it is gone
+    QThreadPool m_execPool; // sandbox.exec only, ExecSlots::kThreads threads
     mutable QMutex m_accelLock;
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};

@@ -18,9 +18,9 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     auto rules = std::make_unique<RuleService>(daemon);
     // Egress decides with the rule service's Policy and adds rules (egress.decide) through it.
     // The sandbox engine reaches it through EgressControl (sandboxUp/sandboxDown/reconcile).
-    auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), &rules->policy(),
-                                                  &rules->mainThreadRules());
-    auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.store(), daemon.api(), egress.get());
+    auto egress = std::make_unique<EgressService>(daemon.config(), daemon.store(), daemon.api(), rules->policy(),
+                                                  [r = rules.get()](auto job) { r->runOnStore(std::move(job)); });
+    auto sandboxes = std::make_unique<SandboxService>(daemon.config(), daemon.api(), egress.get());
     auto vault = std::make_unique<VaultService>(daemon);
     // Secrets end to end: lent at create, CA in the guest, bound hosts intercepted (secretbridge.h).
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());

@@ -274,7 +274,10 @@ private Q_SLOTS:
         own.pattern = QStringLiteral("203.0.113.10");
         QVERIFY(m_rules->add(own));
         m_api = std::make_unique<ApiServer>(AccessPolicy{::geteuid(), false, gid_t(-1)});
-        m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, m_policy.get(), m_rules.get());
+        // The rules table is this thread's (m_store): rule jobs hop here, as the daemon's hop to its rule thread.
+        m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, *m_policy, [this](auto job) {
+            QMetaObject::invokeMethod(this, [this, job] { job(*m_rules); }, Qt::QueuedConnection);
+        });
         QVERIFY(m_egress->start());
         QVERIFY(m_egress->sandboxUp(SandboxNet{QStringLiteral("bench"), QStringLiteral("alkbr0"), 0x0A630002, 0x0A630001,
                                                QStringLiteral("52:54:00:12:34:56")}));

@@ -381,7 +381,10 @@ private Q_SLOTS:
         AccessPolicy access;
         access.daemonUid = ::geteuid();
         m_api = std::make_unique<ApiServer>(access);
-        m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, m_policy.get(), m_rules.get());
+        // The rules table is this thread's (m_store): rule jobs hop here, as the daemon's hop to its rule thread.
+        m_egress = std::make_unique<EgressService>(config, *m_store, *m_api, *m_policy, [this](auto job) {
+            QMetaObject::invokeMethod(this, [this, job] { job(*m_rules); }, Qt::QueuedConnection);
+        });
         m_egress->setFlowHandoff(&m_held);
         Status started = m_egress->start();
         QVERIFY2(started, qPrintable(started.error().message()));

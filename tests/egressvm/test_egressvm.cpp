@@ -22,6 +22,9 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <functional>
@@ -177,12 +180,19 @@ private Q_SLOTS:
     void blankLinesOddMethodsNoHostAndAbsoluteUrlsAreChecked();
     void echAndASecondClientHelloAfterARetryAreRefused();
 
+    // Where work runs (guest A running): a rule written while the database is busy and
+    // commands that never end hold nothing else.
+    void aRuleWaitingForTheDatabaseHoldsNoOtherRequest();
+    void commandsPastTheUsersBoundAreRefusedAtOnce();
+
 private:
     StreamRecorder m_keepAlive{StreamRecorder::Mode::Http}; // :8081, records every byte
     StreamRecorder m_retrying{StreamRecorder::Mode::Tls};   // :8443, answers with a HelloRetryRequest
     bool m_checkerServers = false;
     CtlResult startAgain(const QString &name);
     CtlResult checkerSh(const QString &script);
+    // Guest A's curl to http://ask.test<path> (in *curl), and its pending request once held.
+    QJsonObject askFromA(const QString &path, QProcess **curl);
 };
 
 void TestEgressVm::initTestCase()
@@ -280,11 +290,8 @@ void TestEgressVm::allowedNameWorksEndToEnd()
 
 void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
 {
-    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/please"_s});
-    const QString a = m_a;
-    const QJsonObject item = waitPending([a](const QJsonObject &o) {
-        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
-    }, 60000);
+    QProcess *p = nullptr;
+    const QJsonObject item = askFromA(u"/please"_s, &p);
     QVERIFY2(!item.isEmpty(), "the guest's request to ask.test never became pending");
     QCOMPARE(p->state(), QProcess::Running); // the guest still waits
     QCOMPARE(sandboxRow(m_a).value("pending"_L1).toInt(), 1);
@@ -741,6 +748,82 @@ void TestEgressVm::echAndASecondClientHelloAfterARetryAreRefused()
     QVERIFY2(!waitEvent(m_a, [](const QJsonObject &o) {
                   return o.value("reason"_L1).toString().contains("after a HelloRetryRequest: TLS SNI evil-vm.test"_L1);
               }).isEmpty(), qPrintable(tcpEvents(m_a)));
+}
+
+QJsonObject TestEgressVm::askFromA(const QString &path, QProcess **curl)
+{
+    *curl = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test"_s + path});
+    const QString a = m_a;
+    return waitPending([a](const QJsonObject &o) {
+        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1;
+    }, 60000);
+}
+
+void TestEgressVm::aRuleWaitingForTheDatabaseHoldsNoOtherRequest()
+{
+    QVERIFY2(startAgain(m_a).exitCode == 0, m_daemon.log().right(3000).constData());
+    QProcess *p = nullptr;
+    const QJsonObject item = askFromA(u"/while-busy"_s, &p);
+    QVERIFY2(!item.isEmpty(), "the guest's request to ask.test never became pending");
+    // Another program holds the database's write lock: the rule egress.decide writes waits
+    // for it (within the store's 5 s busy timeout), and meanwhile the API answers at once.
+    QSqlDatabase holder = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"holder"_s);
+    holder.setDatabaseName(DaemonHarness::sharedDataDir() + u"/airlock.db"_s);
+    QVERIFY(holder.open());
+    QSqlQuery lock(holder);
+    QVERIFY2(lock.exec(u"BEGIN IMMEDIATE"_s), qPrintable(lock.lastError().text()));
+    QElapsedTimer held;
+    held.start();
+    QProcess decide;
+    decide.start(ctlBin(), {u"--socket"_s, m_daemon.socketPath(), u"egress"_s, u"allow"_s,
+                            QString::number(item.value("id"_L1).toInteger()), u"--scope"_s, u"sandbox"_s});
+    QVERIFY(decide.waitForStarted());
+    QTest::qWait(500); // the decision reaches the daemon and waits for the lock
+    QCOMPARE(decide.state(), QProcess::Running);
+    QElapsedTimer asked;
+    asked.start();
+    const CtlResult status = m_daemon.ctl({u"status"_s}, 10000);
+    const CtlResult pending = m_daemon.ctl({u"egress"_s, u"ls"_s, u"--pending"_s}, 10000);
+    const qint64 answeredMs = asked.elapsed();
+    const qint64 heldMs = held.elapsed();
+    QTest::qWait(int(std::max<qint64>(0, 3000 - held.elapsed())));
+    QVERIFY(lock.exec(u"COMMIT"_s));
+    lock.finish();
+    holder.close();
+    QCOMPARE(status.exitCode, 0);
+    QCOMPARE(pending.exitCode, 0);
+    // Answered while the lock was still held (a main thread waiting on SQLite answers only after).
+    QVERIFY2(answeredMs < 2000 && heldMs < 2900, qPrintable(u"status and egress ls --pending took %1 ms"_s.arg(answeredMs)));
+    QVERIFY(decide.waitForFinished(30000));
+    QVERIFY2(decide.exitCode() == 0, decide.readAllStandardError().constData());
+    QVERIFY(p->waitForFinished(60000));
+    QCOMPARE(p->readAllStandardOutput(), QByteArray("hello from upstream\n"));
+}
+
+void TestEgressVm::commandsPastTheUsersBoundAreRefusedAtOnce()
+{
+    QVERIFY2(startAgain(m_a).exitCode == 0, m_daemon.log().right(3000).constData());
+    // Four commands without a timeout: the most one user may have running (ExecSlots::kPerOwner).
+    QList<QProcess *> sleepers;
+    for (int i = 0; i < 4; ++i)
+        sleepers.append(guestAsync(m_a, {u"sleep"_s, u"20"_s}));
+    for (QProcess *s : sleepers)
+        QVERIFY(s->waitForStarted());
+    QTest::qWait(2000); // they reach the daemon
+    QElapsedTimer t;
+    t.start();
+    const CtlResult fifth = guest(m_a, {u"true"_s}, 15000);
+    QVERIFY2(fifth.exitCode != 0, "a fifth command of the same user ran");
+    QVERIFY2(fifth.err.contains("4 of your commands already run"), fifth.err.constData());
+    QVERIFY2(t.elapsed() < 10000, "the refusal waited for the running commands");
+    // Other sandbox work still runs meanwhile: boot waits, stops and copies have their own pool.
+    QCOMPARE(m_daemon.ctl({u"ls"_s}, 10000).exitCode, 0);
+    for (QProcess *s : sleepers) {
+        QVERIFY(s->waitForFinished(60000));
+        QCOMPARE(s->exitCode(), 0);
+    }
+    // The slots came back.
+    QCOMPARE(guest(m_a, {u"true"_s}, 30000).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestEgressVm)
