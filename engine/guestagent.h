@@ -58,7 +58,8 @@ public:
     static constexpr qsizetype kMaxReplyBytes = 32 << 20; // one JSON reply (libvirt's own message cap)
     static constexpr qsizetype kMaxExecOutput = 16 << 20; // stdout, and stderr, of one exec (qemu-ga's cap)
 
-    // The pieces that judge the guest's replies, on their own so tests can feed them lies.
+    // The pieces that judge the guest's replies (guestagentreply.cpp), on their own so tests
+    // and the fuzz target can feed them lies.
     static Result<QJsonValue> parseReply(const QByteArray &reply, const QString &execute);
     static Result<QByteArray> parseRead(const QJsonObject &reply, int count, bool *eof);
     static Result<ExecResult> parseExited(const QJsonObject &status);

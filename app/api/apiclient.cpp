@@ -2,6 +2,7 @@
 #include "api/jsonrpc.h"
 
 #include <QJsonDocument>
+#include <QSignalBlocker>
 
 namespace airlock {
 
@@ -39,7 +40,7 @@ void ApiClient::connectTo(const QString &socketPath)
 {
     dropProcess();
     m_path = socketPath;
-    m_buffer.clear();
+    m_lines.clear();
     m_socket->abort();
     m_socket->connectToServer(socketPath);
 }
@@ -49,7 +50,7 @@ void ApiClient::connectToCommand(const QString &program, const QStringList &argu
     m_socket->abort();
     dropProcess();
     m_path = QStringList(QStringList{program} + arguments).join(QLatin1Char(' '));
-    m_buffer.clear();
+    m_lines.clear();
     m_stderr.clear();
     auto *process = new QProcess(this);
     m_process = process;
@@ -134,10 +135,9 @@ void ApiClient::call(const QString &method, const QJsonObject &params, QObject *
 
 void ApiClient::onReadyRead()
 {
-    m_buffer += m_process ? m_process->readAllStandardOutput() : m_socket->readAll();
-    qsizetype start = 0;
-    for (qsizetype nl; (nl = m_buffer.indexOf('\n', start)) >= 0; start = nl + 1) {
-        const QJsonObject m = QJsonDocument::fromJson(m_buffer.mid(start, nl - start)).object();
+    m_lines.append(m_process ? m_process->readAllStandardOutput() : m_socket->readAll());
+    while (const std::optional<QByteArray> line = m_lines.next()) {
+        const QJsonObject m = QJsonDocument::fromJson(*line).object();
         if (!m.contains(QLatin1String("id"))) {
             const QJsonObject params = m.value(QLatin1String("params")).toObject();
             Q_EMIT event(params.value(QLatin1String("topic")).toString(), params.value(QLatin1String("data")).toObject());
@@ -163,7 +163,23 @@ void ApiClient::onReadyRead()
         if (pending.callback)
             pending.callback(r);
     }
-    m_buffer.remove(0, start);
+    if (m_lines.overflowed())
+        dropOverlongPeer();
+}
+
+void ApiClient::dropOverlongPeer()
+{
+    const QString why = tr("%1 sent a line longer than %2 MiB; it is not speaking airlockd's protocol")
+                            .arg(m_path)
+                            .arg(rpc::kMaxReplyLineBytes >> 20);
+    dropProcess();
+    {
+        const QSignalBlocker quiet(m_socket); // one disconnected(), with this reason
+        m_socket->abort();
+    }
+    m_lines.clear();
+    failAll(why);
+    Q_EMIT disconnected(why);
 }
 
 void ApiClient::failAll(const QString &why)

@@ -1,4 +1,7 @@
 #pragma once
+#include "api/jsonrpc.h"
+#include "api/linereader.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -46,13 +49,14 @@ Q_SIGNALS:
 private:
     void onReadyRead();
     void failAll(const QString &why);
+    void dropOverlongPeer();
     void dropProcess();
 
     QLocalSocket *m_socket;
     QProcess *m_process = nullptr; // set while a command is the transport
     QByteArray m_stderr;           // the end of the command's stderr, for the error message
     QString m_path;
-    QByteArray m_buffer;
+    rpc::LineReader m_lines{rpc::kMaxReplyLineBytes};
     int m_nextId = 1;
     struct Pending { QPointer<QObject> context; bool hasContext; Callback callback; };
     QHash<int, Pending> m_pending;

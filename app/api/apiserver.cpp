@@ -214,17 +214,15 @@ ApiConnection::ApiConnection(ApiServer *server, QLocalSocket *socket, PeerCreden
 void ApiConnection::onReadyRead()
 {
     while (!m_closing && m_socket->bytesAvailable() > 0) {
-        m_buffer += m_socket->read(64 * 1024);
-        qsizetype start = 0;
-        for (qsizetype nl; !m_closing && (nl = m_buffer.indexOf('\n', start)) >= 0; start = nl + 1) {
-            QByteArray line = m_buffer.mid(start, nl - start);
-            if (line.endsWith('\r'))
-                line.chop(1);
-            if (!line.trimmed().isEmpty())
-                m_server->dispatch(this, line);
+        m_lines.append(m_socket->read(64 * 1024));
+        while (!m_closing) {
+            const std::optional<QByteArray> line = m_lines.next();
+            if (!line)
+                break;
+            if (!line->trimmed().isEmpty())
+                m_server->dispatch(this, *line);
         }
-        m_buffer.remove(0, start);
-        if (m_buffer.size() > rpc::kMaxLineBytes) {
+        if (m_lines.overflowed()) {
             write(rpc::encodeError(QJsonValue::Null, rpc::TooLarge,
                                    QStringLiteral("a request line is longer than %1 bytes; the connection is closed")
                                        .arg(rpc::kMaxLineBytes)));
@@ -250,7 +248,7 @@ void ApiConnection::write(const QByteArray &line)
 void ApiConnection::closeAfterFlush()
 {
     m_closing = true;
-    m_buffer.clear();
+    m_lines.clear();
     m_socket->disconnectFromServer(); // flushes what is queued, then closes
 }
 

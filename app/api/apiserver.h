@@ -1,5 +1,6 @@
 #pragma once
 #include "api/jsonrpc.h"
+#include "api/linereader.h"
 #include "api/peerpolicy.h"
 #include "core/result.h"
 
@@ -110,7 +111,7 @@ private:
     ApiServer *m_server;
     QLocalSocket *m_socket;
     PeerCredentials m_peer;
-    QByteArray m_buffer;
+    rpc::LineReader m_lines{rpc::kMaxLineBytes};
     QSet<QString> m_topics;
     bool m_closing = false;
 };

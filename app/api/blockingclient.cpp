@@ -52,15 +52,15 @@ Result<QJsonObject> BlockingClient::readMessage(int timeoutMs)
     QElapsedTimer timer;
     timer.start();
     for (;;) {
-        const qsizetype nl = m_buffer.indexOf('\n');
-        if (nl >= 0) {
-            const QByteArray line = m_buffer.left(nl);
-            m_buffer.remove(0, nl + 1);
-            const QJsonDocument doc = QJsonDocument::fromJson(line);
+        if (const std::optional<QByteArray> line = m_lines.next()) {
+            const QJsonDocument doc = QJsonDocument::fromJson(*line);
             if (!doc.isObject())
-                return Error{QStringLiteral("airlockd sent something that is not JSON-RPC"), QString::fromUtf8(line.left(200))};
+                return Error{QStringLiteral("airlockd sent something that is not JSON-RPC"), QString::fromUtf8(line->left(200))};
             return doc.object();
         }
+        if (m_lines.overflowed())
+            return Error{QStringLiteral("airlockd sent a line longer than %1 MiB").arg(rpc::kMaxReplyLineBytes >> 20),
+                         QStringLiteral("it is not speaking the protocol; check that the socket is airlockd's")};
         int wait = -1;
         if (timeoutMs >= 0) {
             wait = int(timeoutMs - timer.elapsed());
@@ -81,7 +81,7 @@ Result<QJsonObject> BlockingClient::readMessage(int timeoutMs)
             continue;
         if (n <= 0)
             return Error{QStringLiteral("airlockd closed the connection"), QStringLiteral("it may have stopped; check its log")};
-        m_buffer.append(chunk, n);
+        m_lines.append(QByteArrayView(chunk, n));
     }
 }
 

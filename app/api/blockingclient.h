@@ -1,4 +1,6 @@
 #pragma once
+#include "api/jsonrpc.h"
+#include "api/linereader.h"
 #include "core/result.h"
 
 #include <QByteArray>
@@ -33,7 +35,7 @@ private:
     Result<QJsonObject> readMessage(int timeoutMs);
     int m_fd = -1;
     int m_nextId = 1;
-    QByteArray m_buffer;
+    rpc::LineReader m_lines{rpc::kMaxReplyLineBytes};
     QString m_path;
 };
 

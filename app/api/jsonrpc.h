@@ -27,6 +27,9 @@ enum Code : int {
 
 // A request line larger than this is refused and the connection closed.
 constexpr qsizetype kMaxLineBytes = 1 << 20;
+// A reply or event line a client accepts: the largest answer is an exec's output (16 MiB of
+// stdout and 16 MiB of stderr, base64 in JSON); past this the client gives the daemon up.
+constexpr qsizetype kMaxReplyLineBytes = 64 << 20;
 
 struct Request {
     QJsonValue id;        // null for a notification

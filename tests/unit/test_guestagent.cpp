@@ -42,6 +42,12 @@ private Q_SLOTS:
             QCOMPARE(ok->size(), n);
             QVERIFY(eof);
         }
+        // Found by fuzz_guestagent: unpadded base64 of two bytes is three characters, which a
+        // check on the text's length alone let through for a one-byte read.
+        const QJsonObject unpadded{{QStringLiteral("buf-b64"), QStringLiteral("aQ0")}, {QStringLiteral("eof"), false}};
+        const Result<QByteArray> overrun = GuestAgent::parseRead(unpadded, 1, &eof);
+        QVERIFY2(!overrun, "two bytes accepted for a one-byte read");
+        QVERIFY(overrun.error().message().contains(QLatin1String("more than the 1 bytes")));
     }
 
     void execOutputBeyondTheCapIsRefused()
