@@ -1,0 +1,67 @@
+#include "protocol/enums.h"
+#include "protocol/jsonfields.h"
+
+#include <QStringList>
+#include <array>
+#include <utility>
+
+namespace airlock::proto {
+
+namespace {
+
+template <typename E, std::size_t N>
+QString nameOf(const std::array<std::pair<E, const char *>, N> &names, E value)
+{
+    for (const auto &[e, text] : names)
+        if (e == value)
+            return QString::fromLatin1(text);
+    return {};
+}
+
+template <typename E, std::size_t N>
+Result<E> valueOf(const std::array<std::pair<E, const char *>, N> &names, const QString &text, const QString &field)
+{
+    QStringList known;
+    for (const auto &[e, name] : names) {
+        if (text == QLatin1String(name))
+            return e;
+        known << QString::fromLatin1(name);
+    }
+    return invalidField(field, QStringLiteral("is \"%1\"; it must be one of %2").arg(text.left(64), known.join(QStringLiteral(", "))));
+}
+
+constexpr std::array<std::pair<SandboxState, const char *>, 9> kSandboxStates{{
+    {SandboxState::Running, "running"},
+    {SandboxState::Paused, "paused"},
+    {SandboxState::Stopping, "stopping"},
+    {SandboxState::Stopped, "stopped"},
+    {SandboxState::Crashed, "crashed"},
+    {SandboxState::Suspended, "suspended"},
+    {SandboxState::Missing, "missing"},
+    {SandboxState::Unknown, "unknown"},
+    {SandboxState::Removed, "removed"},
+}};
+
+constexpr std::array<std::pair<Decision, const char *>, 4> kDecisions{{
+    {Decision::Allowed, "allowed"},
+    {Decision::Denied, "denied"},
+    {Decision::Pending, "pending"},
+    {Decision::Dropped, "dropped"},
+}};
+
+constexpr std::array<std::pair<VaultState, const char *>, 3> kVaultStates{{
+    {VaultState::Uninitialised, "uninitialised"},
+    {VaultState::Locked, "locked"},
+    {VaultState::Unlocked, "unlocked"},
+}};
+
+} // namespace
+
+QString toString(SandboxState state) { return nameOf(kSandboxStates, state); }
+Result<SandboxState> sandboxStateFromString(const QString &text, const QString &field) { return valueOf(kSandboxStates, text, field); }
+QString toString(Decision decision) { return nameOf(kDecisions, decision); }
+Result<Decision> decisionFromString(const QString &text, const QString &field) { return valueOf(kDecisions, text, field); }
+QString toString(VaultState state) { return nameOf(kVaultStates, state); }
+Result<VaultState> vaultStateFromString(const QString &text, const QString &field) { return valueOf(kVaultStates, text, field); }
+
+} // namespace airlock::proto
