@@ -46,7 +46,7 @@ namespace {
 qsizetype footprint(const EgressEvent &e)
 {
     const qsizetype chars = e.sandbox.size() + e.proto.size() + e.host.size() + e.ip.size() + e.sni.size() +
-                            e.method.size() + e.path.size() + e.decision.size() + e.reason.size();
+                            e.method.size() + e.path.size() + e.reason.size();
     return qsizetype(sizeof(EgressEvent)) + 2 * chars + 64;
 }
 
@@ -88,7 +88,7 @@ qsizetype EventLog::queuedBytes() const
     return m_queuedBytes;
 }
 
-void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done)
+void EventLog::query(const EventQuery &q, std::function<void(Result<QList<EgressEvent>>)> done)
 {
     std::lock_guard lock(m_mutex);
     if (!m_thread.joinable()) {
@@ -99,7 +99,7 @@ void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)
     m_cv.notify_all();
 }
 
-void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done)
+void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done)
 {
     // The sandbox that bears the name now, by id; the name only when none does.
     qint64 sandboxId = 0;
@@ -136,7 +136,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
         done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
         return;
     }
-    QJsonArray rows;
+    QList<EgressEvent> rows;
     while (sql.next()) {
         EgressEvent e;
         e.id = sql.value(0).toLongLong();
@@ -149,14 +149,14 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
         e.sni = sql.value(7).toString();
         e.method = sql.value(8).toString();
         e.path = sql.value(9).toString();
-        e.decision = sql.value(10).toString();
+        e.decision = decisionFromName(sql.value(10).toString()).value_or(Decision::Denied); // only this log writes the column
         e.rule = sql.value(11).toLongLong();
         e.reason = sql.value(12).toString();
         e.bytesUp = sql.value(13).toLongLong();
         e.bytesDown = sql.value(14).toLongLong();
         e.durationMs = sql.value(15).toLongLong();
         e.count = sql.value(16).toLongLong();
-        rows.append(e.toJson());
+        rows.append(e);
     }
     done(rows);
 }
@@ -232,7 +232,7 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         bindText(8, e.sni);
         bindText(9, e.method);
         bindText(10, e.path);
-        bindText(11, e.decision);
+        bindText(11, decisionName(e.decision));
         if (e.rule)
             sqlite3_bind_int64(m_upsert, 12, e.rule);
         else
@@ -292,7 +292,7 @@ std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std
         }
         e.time = QDateTime::currentDateTimeUtc();
         e.proto = QStringLiteral("log");
-        e.decision = QStringLiteral("dropped");
+        e.decision = Decision::Dropped;
         e.count = it.value();
         e.reason = QStringLiteral("%1 egress events were not recorded: the event log's queue was full "
                                   "(more than %2 MiB waiting for the disk)")

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/result.h"
 #include "core/store.h"
+#include "core/vaultstate.h"
 #include "loansnapshot.h"
 #include "securebytes.h"
 
@@ -18,8 +19,6 @@ namespace airlock {
 
 class SandboxCa;
 
-enum class VaultState { Uninitialised, Locked, Unlocked };
-QString vaultStateName(VaultState state); // "uninitialised" | "locked" | "unlocked" (status, vault.*)
 
 // What `secret ls` shows: never the value.
 struct SecretInfo {

@@ -1,4 +1,6 @@
 #include "daemon/egressservice.h"
+#include "protocol/names.h"
+#include "daemon/egresswire.h"
 #include "core/registrabledomain.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
@@ -243,13 +245,13 @@ int EgressService::pendingCount(const QString &name)
 
 namespace {
 
-FlowVerdict flowVerdict(const Decision &d)
+FlowVerdict flowVerdict(const Ruling &d)
 {
     FlowVerdict v;
     v.rule = d.ruleId;
     v.reason = d.reason;
     v.rawTcp = d.rawTcp;
-    v.kind = d.verdict == Verdict::Allow ? FlowVerdict::Allow : d.verdict == Verdict::Deny ? FlowVerdict::Deny : FlowVerdict::Ask;
+    v.decision = d.decision;
     return v;
 }
 
@@ -266,7 +268,7 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     if (t.host.isEmpty())
         target.ip = QHostAddress(t.ip);
     target.port = t.port;
-    const Decision d = m_policy.decideAndConsume(target, QDateTime::currentDateTimeUtc());
+    const Ruling d = m_policy.decideAndConsume(target, QDateTime::currentDateTimeUtc());
     if (d.once && d.ruleId) {
         // The row goes on the rule service's thread, which owns the rules table.
         const qint64 id = d.ruleId;
@@ -299,7 +301,7 @@ void EgressService::onDropped(const DroppedPacket &p)
     e.proto = p.kind == QLatin1String("ipv6") ? QStringLiteral("ipv6") : p.proto;
     e.ip = p.dst;
     e.port = p.dport;
-    e.decision = QStringLiteral("denied");
+    e.decision = Decision::Denied;
     e.reason = dropReason(p);
     m_events.record(e);
 }
@@ -317,14 +319,14 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
     QList<Published> objects;
     objects.reserve(qsizetype(events.size()));
     for (const EgressEvent &e : events)
-        objects.append({e.toJson(), e.sandbox, e.decision == QLatin1String("pending") && e.pendingItem == e.id});
+        objects.append({toProtocol(e).toJson(), e.sandbox, e.decision == Decision::Pending && e.pendingItem == e.id});
     QMetaObject::invokeMethod(&m_context, [this, objects] {
         // Each event only to its sandbox's owner (and root), whose it is now.
         for (const Published &p : objects) {
             const Audience owner = m_api.policy().audienceOfSandbox(p.sandbox);
-            m_api.publish(QStringLiteral("egress"), p.event, owner);
+            m_api.publish(proto::topic::Egress, p.event, owner);
             if (p.question)
-                m_api.publish(QStringLiteral("pending"), p.event, owner);
+                m_api.publish(proto::topic::Pending, p.event, owner);
         }
     }, Qt::QueuedConnection);
 }
@@ -357,8 +359,8 @@ void EgressService::registerMethods(ApiServer &api)
             return std::nullopt;
         return m_api.policy().ownerOf(ObjectKind::Sandbox, item->sandbox).value_or(0);
     });
-    api.registerMethod(QStringLiteral("egress.list"), [this](const Call &call) { list(call); });
-    api.registerMethod(QStringLiteral("egress.decide"), [this](const Call &call) { decide(call); });
+    api.registerMethod(proto::method::EgressList, [this](const Call &call) { list(call); });
+    api.registerMethod(proto::method::EgressDecide, [this](const Call &call) { decide(call); });
 }
 
 void EgressService::list(const Call &call)
@@ -381,7 +383,7 @@ void EgressService::list(const Call &call)
         QJsonArray rows;
         for (const EgressEvent &e : m_proxy->pending(name))
             if (m_api.policy().mayActOnSandbox(call.peer().uid, e.sandbox))
-                rows.append(e.toJson());
+                rows.append(toProtocol(e).toJson());
         call.reply(rows);
         return;
     }
@@ -392,9 +394,9 @@ void EgressService::list(const Call &call)
     if (!PeerPolicy::actsOnEverything(call.peer().uid))
         q.ownerUid = call.peer().uid;
     // Answered from the writer thread, after what is queued has been written.
-    m_events.query(q, [call](Result<QJsonArray> rows) {
+    m_events.query(q, [call](Result<QList<EgressEvent>> rows) {
         if (rows)
-            call.reply(rows.value());
+            call.reply(egressEventsToJson(rows.value()));
         else
             call.fail(rows.error());
     });
@@ -481,10 +483,10 @@ void EgressService::release(const Call &call, qint64 id, EgressEvent item, bool 
     m_proxy->decide(id, allowIt, ruleId, reason, rawTcp, [call, id, item, allowIt, ruleId, reason](bool found) mutable {
         if (!found)
             return call.fail(rpc::NotFound, QStringLiteral("request %1 was decided or timed out meanwhile").arg(id));
-        item.decision = allowIt ? QStringLiteral("allowed") : QStringLiteral("denied");
+        item.decision = allowIt ? Decision::Allowed : Decision::Denied;
         item.rule = ruleId;
         item.reason = reason;
-        call.reply(item.toJson());
+        call.reply(toProtocol(item).toJson());
     });
 }
 

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/store.h"
 #include "daemon/egressservice.h"
+#include "daemon/egresswire.h"
 #include "flowhandoff.h"
 #include "transparentproxy.h"
 #include "netns.h"
@@ -216,7 +217,7 @@ private:
         EventQuery q;
         q.sandbox = QStringLiteral("guest1");
         q.limit = EventLog::kMaxLimit;
-        m_egress->eventLog().query(q, [&](Result<QJsonArray> r) { rows.set_value(r ? r.value() : QJsonArray()); });
+        m_egress->eventLog().query(q, [&](Result<QList<EgressEvent>> r) { rows.set_value(r ? egressEventsToJson(r.value()) : QJsonArray()); });
         return rows.get_future().get();
     }
     // The newest event satisfying `match`, waiting up to `ms` for it to appear.
@@ -641,6 +642,50 @@ private Q_SLOTS:
         QCOMPARE(run(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("egress"),
                                                              QStringLiteral("allow"), QString::number(id), QStringLiteral("--scope"),
                                                              QStringLiteral("forever")}, nullptr, 10000, &err), 2);
+    }
+
+    // `egress ls --pending --follow` shows a held request when it appears and again once it
+    // is decided (the `pending` topic carries only new items; decisions come on `egress`).
+    void pendingFollowShowsTheDecision()
+    {
+        QProcess follow;
+        follow.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("--json"),
+                                                              QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending"),
+                                                              QStringLiteral("--follow")});
+        QVERIFY(follow.waitForStarted());
+        QTest::qWait(300);
+        QProcess guest;
+        guest.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://ask.test/followed")});
+        QVERIFY(guest.waitForStarted());
+        auto nextLine = [&follow] {
+            QElapsedTimer t;
+            t.start();
+            while (!follow.canReadLine() && t.elapsed() < 10000)
+                QTest::qWait(20);
+            return QJsonDocument::fromJson(follow.readLine()).object();
+        };
+        const QJsonObject held = nextLine();
+        if (held.isEmpty()) {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            QByteArray recent;
+            for (const QJsonValue &v : events())
+                recent += QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).right(400) + '\n';
+            QFAIL(qPrintable(QString::fromUtf8(follow.readAllStandardError() + "\npending: " + out + "\nevents: " + recent.right(1500))));
+        }
+        QCOMPARE(held.value(QLatin1String("host")).toString(), QStringLiteral("ask.test"));
+        QCOMPARE(held.value(QLatin1String("decision")).toString(), QStringLiteral("pending"));
+        const qint64 id = held.value(QLatin1String("id")).toInteger();
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(id)}), 0);
+        const QJsonObject decided = nextLine();
+        QVERIFY2(!decided.isEmpty(), "the follow never showed the decision");
+        QCOMPARE(decided.value(QLatin1String("id")).toInteger(), id);
+        QCOMPARE(decided.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        follow.kill();
+        follow.waitForFinished();
+        guest.waitForFinished(10000);
     }
 
     void holdTimeoutDeniesARawIp()

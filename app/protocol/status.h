@@ -1,0 +1,27 @@
+#pragma once
+// status: the daemon's version, its libvirt, and the broker's state.
+#include "protocol/payload.h"
+
+namespace airlock::proto {
+
+struct EgressStatus {
+    bool enforcing = false;
+    QString nftTable;
+    int proxyPort = 0;
+    int dnsPort = 0;
+    int sandboxes = 0;
+    int holdTimeoutS = 0;
+    AIRLOCK_PAYLOAD(EgressStatus)
+};
+
+struct DaemonStatus {
+    QString version;
+    QString libvirtUri;
+    QString accel;                     // kvm | tcg
+    VaultState vault = VaultState::Uninitialised;
+    int sandboxes = 0;                 // of every user
+    std::optional<EgressStatus> egress; // absent without the egress broker
+    AIRLOCK_PAYLOAD(DaemonStatus)
+};
+
+} // namespace airlock::proto
