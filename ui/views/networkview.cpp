@@ -2,12 +2,12 @@
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "models/egressmodel.h"
+#include "protocol/names.h"
 #include "views/egresschart.h"
 #include "widgets/decisionbar.h"
 
 #include <QComboBox>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -131,25 +131,27 @@ void NetworkView::loadPage(qint64 beforeId)
 {
     if (!m_client)
         return;
-    QJsonObject params{{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("limit"), kPageSize}};
+    proto::EgressListParams params;
+    params.sandbox = m_sandbox;
+    params.limit = kPageSize;
     if (beforeId > 0)
-        params.insert(QStringLiteral("before_id"), beforeId);
+        params.beforeId = beforeId;
     m_older->setEnabled(false);
-    m_client->call(QStringLiteral("egress.list"), params, this, [this](const ApiClient::Reply &r) {
+    m_client->call(proto::method::EgressList, params.toJson(), this, [this](const ApiClient::Reply &r) {
         if (isMethodMissing(r)) {
             showNotAvailable(tr("This airlockd does not record egress attempts yet (egress.list is not available).\n"
                                 "Update airlockd; attempts appear here as they happen."));
             return;
         }
         m_stack->setCurrentIndex(0);
-        if (!r.ok) {
-            m_count->setText(tr("Could not load attempts: %1").arg(r.errorMessage));
+        const Result<QList<proto::EgressEvent>> page = replyListAs<proto::EgressEvent>(r);
+        if (!page) {
+            m_count->setText(tr("Could not load attempts: %1").arg(page.error().message()));
             m_older->setEnabled(true);
             return;
         }
-        const QJsonArray page = r.result.toArray();
-        m_model->enqueue(page);
-        m_older->setEnabled(page.size() >= kPageSize);
+        m_model->enqueue(page.value());
+        m_older->setEnabled(page->size() >= kPageSize);
     });
 }
 
