@@ -30,6 +30,8 @@ public:
     // A `sandbox` event: a known sandbox's row is updated in place; a new or removed one
     // reloads the list, which is the authority.
     void applyEvent(const proto::SandboxRow &row);
+    // The whole list, as sandbox.list answered it (reload() calls this).
+    void setRows(const QList<proto::SandboxRow> &list);
     void setPendingCounts(const QHash<QString, int> &counts);
 
     int rowOf(const QString &name) const;
@@ -53,7 +55,6 @@ private:
         qint64 uptimeAtReceipt = -1;
         QElapsedTimer received;
     };
-    void setRows(const QList<proto::SandboxRow> &list);
     qint64 uptimeOf(const Row &r) const;
 
     QPointer<ApiClient> m_client;
