@@ -24,7 +24,7 @@ bool DenialAggregator::absorb(const EgressEvent &e, Clock::time_point now)
     }
     const bool first = !m_seen.contains(e.id, true);
     m_seen.set(e.id);
-    if (!first || e.decision != QLatin1String("denied"))
+    if (!first || e.decision != Decision::Denied)
         return false;
     const QString key = keyOf(e);
     const auto it = m_byKey.find(key);

@@ -109,7 +109,7 @@ bool DnsResolver::admit(Sandbox &s)
     return true;
 }
 
-void DnsResolver::record(const Sandbox &s, const QString &name, const QString &ip, const QString &decision,
+void DnsResolver::record(const Sandbox &s, const QString &name, const QString &ip, Decision decision,
                          const QString &reason)
 {
     EgressEvent e;
@@ -129,7 +129,7 @@ QByteArray DnsResolver::answer(Sandbox &s, const QByteArray &message, const QStr
 {
     const dns::ParseResult parsed = dns::parseQuery(message);
     if (!parsed.ok) {
-        record(s, QString(), QString(), QStringLiteral("denied"),
+        record(s, QString(), QString(), Decision::Denied,
                QStringLiteral("malformed DNS query (%1) over %2").arg(parsed.error, via));
         return parsed.idValid ? dns::formErr(parsed.id, parsed.flags) : QByteArray();
     }
@@ -140,20 +140,20 @@ QByteArray DnsResolver::answer(Sandbox &s, const QByteArray &message, const QStr
     for (const QString &label : name.split(QLatin1Char('.')))
         longLabel = longLabel || label.size() > m_limits.maxLabel;
     if (longLabel || name.size() > m_limits.maxName) {
-        record(s, name.left(255), QString(), QStringLiteral("denied"),
+        record(s, name.left(255), QString(), Decision::Denied,
                QStringLiteral("name too long (label > %1 or name > %2 characters): looks like DNS tunnelling")
                    .arg(m_limits.maxLabel).arg(m_limits.maxName));
         return dns::answerRcode(q, dns::Refused);
     }
     if (q.qclass != dns::IN || (q.qtype != dns::A && q.qtype != dns::AAAA) || name.isEmpty()) {
-        record(s, name, QString(), QStringLiteral("denied"),
+        record(s, name, QString(), Decision::Denied,
                QStringLiteral("DNS type %1 is refused: sandboxes get A answers only").arg(q.qtype));
         return dns::answerRcode(q, dns::Refused);
     }
     // A numeric name (2130706433, 0x7f.1) or a single label gets no synthetic address: upstream
     // it would mean the host's loopback or LAN, never a public host.
     if (const QString refused = refusedName(name); !refused.isEmpty()) {
-        record(s, name, QString(), QStringLiteral("denied"), refused);
+        record(s, name, QString(), Decision::Denied, refused);
         return dns::answerRcode(q, dns::Refused);
     }
     if (q.qtype == dns::AAAA) {
@@ -162,7 +162,7 @@ QByteArray DnsResolver::answer(Sandbox &s, const QByteArray &message, const QStr
     }
     const std::optional<quint32> ip = m_names.addressFor(s.net.name, name);
     if (!ip) {
-        record(s, name, QString(), QStringLiteral("denied"),
+        record(s, name, QString(), Decision::Denied,
                QStringLiteral("the sandbox resolved more than %1 names").arg(SyntheticNames::kMaxNamesPerSandbox));
         return dns::answerRcode(q, dns::Refused);
     }
@@ -172,7 +172,7 @@ QByteArray DnsResolver::answer(Sandbox &s, const QByteArray &message, const QStr
         if (s.lastLogged.size() > 4096)
             s.lastLogged.clear();
         s.lastLogged.insert(name, now);
-        record(s, name, ipv4ToString(*ip), QStringLiteral("allowed"), QStringLiteral("synthetic address"));
+        record(s, name, ipv4ToString(*ip), Decision::Allowed, QStringLiteral("synthetic address"));
     }
     ++m_answered;
     return dns::answerA(q, *ip, quint32(m_limits.ttl));
@@ -288,7 +288,7 @@ void DnsResolver::tick()
         closeTcp(fd);
     for (Sandbox &s : m_sandboxes) {
         if (s.bucket.droppedSinceReport > 0) {
-            record(s, QString(), QString(), QStringLiteral("denied"),
+            record(s, QString(), QString(), Decision::Denied,
                    QStringLiteral("%1 DNS queries dropped: over the limit of %2 per second")
                        .arg(s.bucket.droppedSinceReport).arg(m_limits.queriesPerSecond));
             s.bucket.droppedSinceReport = 0;

@@ -4,6 +4,7 @@
 // AAAA with an empty answer, and refuses every other type, malformed queries and names that
 // look like DNS tunnelling. No query ever leaves the host: the real name is resolved only
 // when a connection to it is allowed (TransparentProxy). Runs on its own epoll thread.
+#include "core/decision.h"
 #include "core/result.h"
 #include "epollloop.h"
 #include "sandboxnet.h"
@@ -70,7 +71,7 @@ private:
     bool admit(Sandbox &s);
     // The answer for one query message; empty = send nothing.
     QByteArray answer(Sandbox &s, const QByteArray &message, const QString &via);
-    void record(const Sandbox &s, const QString &name, const QString &ip, const QString &decision, const QString &reason);
+    void record(const Sandbox &s, const QString &name, const QString &ip, Decision decision, const QString &reason);
 
     SyntheticNames &m_names;
     EventLog &m_events;

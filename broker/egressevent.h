@@ -1,6 +1,8 @@
 #pragma once
 // One egress attempt as the user sees it (egress.list, `airlockctl egress ls`): a TCP flow, a DNS query or a
 // dropped packet. The same id is written again when the attempt changes (decided, closed).
+#include "core/decision.h"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
@@ -18,7 +20,7 @@ struct EgressEvent {
     QString sni;
     QString method;
     QString path;
-    QString decision;        // "allowed" | "denied" | "pending"; "dropped": events the log had no room for
+    Decision decision = Decision::Pending; // Dropped: a row for events the log had no room for
     qint64 rule = 0;         // the rule that decided; 0 = none (default policy, a check)
     QString reason;
     qint64 bytesUp = 0;
@@ -29,7 +31,7 @@ struct EgressEvent {
     qint64 sandboxId = 0;    // the sandbox's row id, set by EventLog::record (0 = unknown); not shown
 
     QJsonObject toJson() const;
-    // "2026-11-30T15:43:37.123Z": fast (QDateTime::toString is slow on the event hot path).
+    // "2026-11-30T15:43:37.123Z" (core/isotime.h).
     static QString isoTime(const QDateTime &time);
 };
 

@@ -46,7 +46,7 @@ namespace {
 qsizetype footprint(const EgressEvent &e)
 {
     const qsizetype chars = e.sandbox.size() + e.proto.size() + e.host.size() + e.ip.size() + e.sni.size() +
-                            e.method.size() + e.path.size() + e.decision.size() + e.reason.size();
+                            e.method.size() + e.path.size() + e.reason.size();
     return qsizetype(sizeof(EgressEvent)) + 2 * chars + 64;
 }
 
@@ -149,7 +149,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
         e.sni = sql.value(7).toString();
         e.method = sql.value(8).toString();
         e.path = sql.value(9).toString();
-        e.decision = sql.value(10).toString();
+        e.decision = decisionFromName(sql.value(10).toString()).value_or(Decision::Denied); // only this log writes the column
         e.rule = sql.value(11).toLongLong();
         e.reason = sql.value(12).toString();
         e.bytesUp = sql.value(13).toLongLong();
@@ -232,7 +232,7 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
         bindText(8, e.sni);
         bindText(9, e.method);
         bindText(10, e.path);
-        bindText(11, e.decision);
+        bindText(11, decisionName(e.decision));
         if (e.rule)
             sqlite3_bind_int64(m_upsert, 12, e.rule);
         else
@@ -292,7 +292,7 @@ std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std
         }
         e.time = QDateTime::currentDateTimeUtc();
         e.proto = QStringLiteral("log");
-        e.decision = QStringLiteral("dropped");
+        e.decision = Decision::Dropped;
         e.count = it.value();
         e.reason = QStringLiteral("%1 egress events were not recorded: the event log's queue was full "
                                   "(more than %2 MiB waiting for the disk)")

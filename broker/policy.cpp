@@ -6,19 +6,6 @@
 
 namespace airlock {
 
-QString verdictName(Verdict v)
-{
-    switch (v) {
-    case Verdict::Allow:
-        return QStringLiteral("allow");
-    case Verdict::Deny:
-        return QStringLiteral("deny");
-    case Verdict::Ask:
-        break;
-    }
-    return QStringLiteral("ask");
-}
-
 Policy::Policy(const Policy &other)
 {
     QReadLocker locker(&other.m_lock);
@@ -147,7 +134,7 @@ QList<qint64> Policy::purgeExpired(const QDateTime &now)
     return gone;
 }
 
-Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly) const
+Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly) const
 {
     const QString host = normalizeHost(target.host);
     // Ranking key, compared lexicographically; larger wins (see the precedence in policy.h).
@@ -177,34 +164,34 @@ Decision Policy::decideLocked(const Target &target, const QDateTime &now, qsizet
         *index = bestIndex;
     if (bestIndex < 0) {
         const QString what = host.isEmpty() ? target.ip.toString() : host;
-        return {Verdict::Ask, 0, QStringLiteral("no rule matches %1 port %2").arg(what).arg(target.port), false};
+        return {Decision::Pending, 0, QStringLiteral("no rule matches %1 port %2").arg(what).arg(target.port), false};
     }
     const Rule &r = m_rules.at(bestIndex).rule;
     const QString scope = r.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox %1").arg(r.sandbox);
     const QString port = r.port ? QStringLiteral(" port %1").arg(r.port) : QString();
-    return {r.allow ? Verdict::Allow : Verdict::Deny, r.id,
+    return {r.allow ? Decision::Allowed : Decision::Denied, r.id,
             QStringLiteral("rule %1: %2 %3%4 (%5)").arg(r.id).arg(r.allow ? QStringLiteral("allow") : QStringLiteral("deny"),
                                                          m_rules.at(bestIndex).pattern.text(), port, scope),
             r.once, r.rawTcp};
 }
 
-Decision Policy::decide(const Target &target, const QDateTime &now) const
+Ruling Policy::decide(const Target &target, const QDateTime &now) const
 {
     QReadLocker locker(&m_lock);
     return decideLocked(target, now, nullptr);
 }
 
-Decision Policy::decideAddress(const Target &target, const QDateTime &now) const
+Ruling Policy::decideAddress(const Target &target, const QDateTime &now) const
 {
     QReadLocker locker(&m_lock);
     return decideLocked(target, now, nullptr, true);
 }
 
-Decision Policy::decideAndConsume(const Target &target, const QDateTime &now)
+Ruling Policy::decideAndConsume(const Target &target, const QDateTime &now)
 {
     QWriteLocker locker(&m_lock);
     qsizetype index = -1;
-    Decision d = decideLocked(target, now, &index);
+    Ruling d = decideLocked(target, now, &index);
     if (d.once && index >= 0)
         m_rules.removeAt(index);
     return d;

@@ -11,7 +11,7 @@
 //   3. Port: a rule for the target's port beats an any-port rule.
 //   4. Action: deny beats allow.
 //   5. Otherwise the lower (older) rule id.
-//   No matching rule: Ask (the person decides; the data plane denies when nobody answers).
+//   No matching rule: Pending (the person decides; the data plane denies when nobody answers).
 //
 // Matching: host patterns match Target::host (normalised); address patterns (IP, CIDR) match
 // Target::ip, which is always a REAL address: for a flow to a name it is unknown at decide()
@@ -23,6 +23,7 @@
 // `*` matches every target.
 //
 // Thread-safe: decide() and the mutators may be called from any thread.
+#include "core/decision.h"
 #include "core/result.h"
 #include "hostpattern.h"
 
@@ -36,8 +37,6 @@
 
 namespace airlock {
 
-enum class Verdict { Allow, Deny, Ask };
-QString verdictName(Verdict v); // "allow" | "deny" | "ask"
 
 struct Target {
     QString sandbox;      // sandbox name
@@ -63,8 +62,9 @@ struct Rule {
     bool expiredAt(const QDateTime &now) const { return expires.isValid() && expires <= now; }
 };
 
-struct Decision {
-    Verdict verdict = Verdict::Ask;
+// What the policy says for one target: Allowed, Denied, or Pending (no rule matched: ask).
+struct Ruling {
+    Decision decision = Decision::Pending;
     qint64 ruleId = 0;    // 0 when no rule matched
     QString reason;       // for the event log and the 403 page: "rule 7: allow *.npmjs.org (global)"
     bool once = false;    // the deciding rule was a once rule
@@ -91,14 +91,14 @@ public:
     // Drops rules expired at `now`; returns their ids.
     QList<qint64> purgeExpired(const QDateTime &now);
 
-    Decision decide(const Target &target, const QDateTime &now) const;
+    Ruling decide(const Target &target, const QDateTime &now) const;
     // decide(), and when the deciding rule is a once rule, removes it atomically so that two
     // concurrent flows cannot both use it. The caller then deletes it from the store.
-    Decision decideAndConsume(const Target &target, const QDateTime &now);
+    Ruling decideAndConsume(const Target &target, const QDateTime &now);
     // Only the address rules (IP, CIDR; not `*`), for the address a flow's name resolved to:
     // Allow opens an address UpstreamAddressCheck refuses, Deny closes it, Ask = no address rule.
     // Once rules are not consumed here (the flow was already decided by its name).
-    Decision decideAddress(const Target &target, const QDateTime &now) const;
+    Ruling decideAddress(const Target &target, const QDateTime &now) const;
 
     // Validates a rule alone (pattern, port range, raw TCP); the error is for the user.
     static Status validate(const Rule &rule);
@@ -110,7 +110,7 @@ private:
         Rule rule;
         HostPattern pattern;
     };
-    Decision decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly = false) const;
+    Ruling decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly = false) const;
 
     mutable QReadWriteLock m_lock;
     QList<Compiled> m_rules;

@@ -413,14 +413,15 @@ void TransparentProxy::proceed(Flow &f)
     f.rawTcp = v.rawTcp;
     f.event.rule = v.rule;
     f.event.reason = v.reason;
-    switch (v.kind) {
-    case FlowVerdict::Allow:
+    switch (v.decision) {
+    case Decision::Allowed:
         allow(f);
         return;
-    case FlowVerdict::Deny:
+    case Decision::Denied:
+    case Decision::Dropped: // no decider says it; anything but Allowed and Pending closes
         deny(f, v.reason, v.rule);
         return;
-    case FlowVerdict::Ask:
+    case Decision::Pending:
         hold(f);
         return;
     }
@@ -447,7 +448,7 @@ void TransparentProxy::hold(Flow &f)
     }
     f.state = State::Held;
     f.pendingId = item->id;
-    f.event.decision = QStringLiteral("pending");
+    f.event.decision = Decision::Pending;
     f.event.pendingItem = item->id;
     f.event.reason = item->id == f.event.id
                          ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
@@ -476,7 +477,7 @@ void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, con
         f->event.pendingItem = 0;
         f->event.rule = rule;
         f->event.reason = reason;
-        f->verdict = FlowVerdict{allowIt ? FlowVerdict::Allow : FlowVerdict::Deny, rule, reason, rawTcp};
+        f->verdict = FlowVerdict{allowIt ? Decision::Allowed : Decision::Denied, rule, reason, rawTcp};
         f->rawTcp = rawTcp;
         if (allowIt) {
             allow(*f);
@@ -510,7 +511,7 @@ void TransparentProxy::allow(Flow &f)
             return;
         }
     }
-    f.event.decision = QStringLiteral("allowed");
+    f.event.decision = Decision::Allowed;
     if (f.handoff)
         f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
                                                   : f.event.reason + QStringLiteral("; intercepted (a secret is bound to this host)");
@@ -594,7 +595,7 @@ bool TransparentProxy::mayDial(Flow &f, quint32 ip)
     real.ip = ip;
     const FlowVerdict byAddress = m_addressDecider ? m_addressDecider(real) : FlowVerdict{};
     const QString what = f.target.host.isEmpty() ? ipv4ToString(ip) : QStringLiteral("%1 (%2)").arg(f.target.host, ipv4ToString(ip));
-    if (byAddress.kind == FlowVerdict::Deny) {
+    if (byAddress.decision == Decision::Denied) {
         deny(f, QStringLiteral("%1: %2").arg(what, byAddress.reason), byAddress.rule);
         return false;
     }
@@ -605,7 +606,7 @@ bool TransparentProxy::mayDial(Flow &f, quint32 ip)
     bool never = UpstreamAddressCheck::neverDialled(address);
     for (const Sandbox &s : std::as_const(m_sandboxes))
         never = never || ip == s.net.gatewayIp || ip == s.net.guestIp;
-    if (byAddress.kind == FlowVerdict::Allow && !never) {
+    if (byAddress.decision == Decision::Allowed && !never) {
         f.event.reason += QStringLiteral("; %1 opened by %2").arg(what, byAddress.reason);
         return true;
     }
@@ -676,7 +677,7 @@ void TransparentProxy::startRelay(Flow &f)
 
 bool TransparentProxy::refuseLater(Flow &f, const QString &reason)
 {
-    f.event.decision = QStringLiteral("denied");
+    f.event.decision = Decision::Denied;
     f.event.reason = reason;
     return false;
 }
@@ -880,7 +881,7 @@ void TransparentProxy::updateInterest(Flow &f)
 
 void TransparentProxy::deny(Flow &f, const QString &reason, qint64 rule)
 {
-    f.event.decision = QStringLiteral("denied");
+    f.event.decision = Decision::Denied;
     f.event.reason = reason;
     f.event.rule = rule;
     if (f.http && f.state != State::Relaying) {
@@ -907,8 +908,8 @@ void TransparentProxy::deny(Flow &f, const QString &reason, qint64 rule)
 void TransparentProxy::fail(Flow &f, const QString &reason)
 {
     // An allowed flow that could not be completed keeps its decision; the reason says why.
-    if (f.event.decision.isEmpty() || f.event.decision == QLatin1String("pending"))
-        f.event.decision = QStringLiteral("denied");
+    if (f.event.decision == Decision::Pending)
+        f.event.decision = Decision::Denied;
     f.event.reason = f.event.reason.isEmpty() ? reason : f.event.reason + QStringLiteral("; ") + reason;
     finish(f, true);
 }
@@ -921,9 +922,9 @@ void TransparentProxy::record(Flow &f)
 
 void TransparentProxy::finish(Flow &f, bool reset)
 {
-    if (f.event.decision.isEmpty() || f.event.decision == QLatin1String("pending")) {
+    if (f.event.decision == Decision::Pending) {
         // Nothing was let through: an attempt that ended undecided is on record as denied.
-        f.event.decision = QStringLiteral("denied");
+        f.event.decision = Decision::Denied;
         if (f.event.reason.isEmpty())
             f.event.reason = QStringLiteral("closed before a decision");
     }

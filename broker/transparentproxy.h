@@ -12,6 +12,7 @@
 // denied plain HTTP gets a 403 page that names the host and the rule, anything else a reset.
 // Per-sandbox limits (flows, pending items, header time) keep one guest from starving
 // others. Everything runs on the proxy's own epoll thread.
+#include "core/decision.h"
 #include "core/result.h"
 #include "egressevent.h"
 #include "epollloop.h"
@@ -44,8 +45,7 @@ struct FlowTarget {
 };
 
 struct FlowVerdict {
-    enum Kind { Allow, Deny, Ask };
-    Kind kind = Ask;
+    Decision decision = Decision::Pending; // Pending: hold the flow and ask
     qint64 rule = 0;
     QString reason;
     // The rule also lets through, to this host:port, what the broker cannot verify: bytes

@@ -253,13 +253,13 @@ int EgressService::pendingCount(const QString &name)
 
 namespace {
 
-FlowVerdict flowVerdict(const Decision &d)
+FlowVerdict flowVerdict(const Ruling &d)
 {
     FlowVerdict v;
     v.rule = d.ruleId;
     v.reason = d.reason;
     v.rawTcp = d.rawTcp;
-    v.kind = d.verdict == Verdict::Allow ? FlowVerdict::Allow : d.verdict == Verdict::Deny ? FlowVerdict::Deny : FlowVerdict::Ask;
+    v.decision = d.decision;
     return v;
 }
 
@@ -276,7 +276,7 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     if (t.host.isEmpty())
         target.ip = QHostAddress(t.ip);
     target.port = t.port;
-    const Decision d = m_policy->decideAndConsume(target, QDateTime::currentDateTimeUtc());
+    const Ruling d = m_policy->decideAndConsume(target, QDateTime::currentDateTimeUtc());
     if (d.once && d.ruleId) {
         // The store belongs to the main thread.
         const qint64 id = d.ruleId;
@@ -309,7 +309,7 @@ void EgressService::onDropped(const DroppedPacket &p)
     e.proto = p.kind == QLatin1String("ipv6") ? QStringLiteral("ipv6") : p.proto;
     e.ip = p.dst;
     e.port = p.dport;
-    e.decision = QStringLiteral("denied");
+    e.decision = Decision::Denied;
     e.reason = dropReason(p);
     m_events.record(e);
 }
@@ -327,7 +327,7 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
     QList<Published> objects;
     objects.reserve(qsizetype(events.size()));
     for (const EgressEvent &e : events)
-        objects.append({e.toJson(), e.sandbox, e.decision == QLatin1String("pending") && e.pendingItem == e.id});
+        objects.append({e.toJson(), e.sandbox, e.decision == Decision::Pending && e.pendingItem == e.id});
     QMetaObject::invokeMethod(&m_context, [this, objects] {
         // Each event only to its sandbox's owner (and root), whose it is now.
         for (const Published &p : objects) {
@@ -484,7 +484,7 @@ void EgressService::decide(const Call &call)
         return;
     }
     EgressEvent e = *item;
-    e.decision = allowIt ? QStringLiteral("allowed") : QStringLiteral("denied");
+    e.decision = allowIt ? Decision::Allowed : Decision::Denied;
     e.rule = ruleId;
     e.reason = reason;
     call.reply(e.toJson());

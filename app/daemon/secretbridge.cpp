@@ -41,7 +41,7 @@ Status SecretBridge::start()
         ev.port = e.port;
         ev.method = e.method;
         ev.path = e.path.left(512);
-        ev.decision = e.allowed ? QStringLiteral("allowed") : QStringLiteral("denied");
+        ev.decision = e.allowed ? Decision::Allowed : Decision::Denied;
         ev.reason = e.allowed ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
         ev.bytesUp = e.bytesUp;
         ev.bytesDown = e.bytesDown;

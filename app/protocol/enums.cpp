@@ -42,13 +42,6 @@ constexpr std::array<std::pair<SandboxState, const char *>, 9> kSandboxStates{{
     {SandboxState::Removed, "removed"},
 }};
 
-constexpr std::array<std::pair<Decision, const char *>, 4> kDecisions{{
-    {Decision::Allowed, "allowed"},
-    {Decision::Denied, "denied"},
-    {Decision::Pending, "pending"},
-    {Decision::Dropped, "dropped"},
-}};
-
 constexpr std::array<std::pair<VaultState, const char *>, 3> kVaultStates{{
     {VaultState::Uninitialised, "uninitialised"},
     {VaultState::Locked, "locked"},
@@ -59,8 +52,14 @@ constexpr std::array<std::pair<VaultState, const char *>, 3> kVaultStates{{
 
 QString toString(SandboxState state) { return nameOf(kSandboxStates, state); }
 Result<SandboxState> sandboxStateFromString(const QString &text, const QString &field) { return valueOf(kSandboxStates, text, field); }
-QString toString(Decision decision) { return nameOf(kDecisions, decision); }
-Result<Decision> decisionFromString(const QString &text, const QString &field) { return valueOf(kDecisions, text, field); }
+QString toString(Decision decision) { return decisionName(decision); }
+
+Result<Decision> decisionFromString(const QString &text, const QString &field)
+{
+    if (const std::optional<Decision> d = decisionFromName(text))
+        return *d;
+    return invalidField(field, QStringLiteral("is \"%1\"; it must be one of %2").arg(text.left(64), decisionNames().join(QStringLiteral(", "))));
+}
 QString toString(VaultState state) { return nameOf(kVaultStates, state); }
 Result<VaultState> vaultStateFromString(const QString &text, const QString &field) { return valueOf(kVaultStates, text, field); }
 

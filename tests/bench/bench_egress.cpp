@@ -418,7 +418,7 @@ private Q_SLOTS:
             e.host = QStringLiteral("events.bench");
             e.ip = QStringLiteral("198.18.0.1");
             e.port = 443;
-            e.decision = QStringLiteral("allowed");
+            e.decision = Decision::Allowed;
             log.record(e);
         }
         const double produced = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -44,7 +44,7 @@ qint64 scalar(Store &store, const QString &sql)
     return q.value(0).toLongLong();
 }
 
-EgressEvent makeEvent(EventLog &log, const QString &decision, const QString &host, int port = 443)
+EgressEvent makeEvent(EventLog &log, Decision decision, const QString &host, int port = 443)
 {
     EgressEvent e;
     e.id = log.nextId();
@@ -55,7 +55,7 @@ EgressEvent makeEvent(EventLog &log, const QString &decision, const QString &hos
     e.ip = QStringLiteral("198.18.0.7");
     e.port = port;
     e.decision = decision;
-    e.reason = decision == QLatin1String("denied") ? QStringLiteral("rule 3: deny %1 (global)").arg(host) : QString();
+    e.reason = decision == Decision::Denied ? QStringLiteral("rule 3: deny %1 (global)").arg(host) : QString();
     return e;
 }
 
@@ -131,7 +131,7 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     // machine is not, so this tells a record() that blocks from one that was merely slow.
     const long waitsBefore = voluntarySwitches();
     const auto t0 = Clock::now();
-    EgressEvent e = makeEvent(log, QStringLiteral("allowed"), QStringLiteral("flood.test"));
+    EgressEvent e = makeEvent(log, Decision::Allowed, QStringLiteral("flood.test"));
     for (int i = 0; i < kFlood; ++i) {
         e.id = log.nextId();
         const auto before = Clock::now();
@@ -169,8 +169,8 @@ void TestEventLog::identicalDenialsBecomeOneRowWithACount()
     QVERIFY(log.start(m_path, {}));
     constexpr int kDenials = 10000;
     for (int i = 0; i < kDenials; ++i)
-        log.record(makeEvent(log, QStringLiteral("denied"), QStringLiteral("denied.test")));
-    log.record(makeEvent(log, QStringLiteral("denied"), QStringLiteral("other.test")));
+        log.record(makeEvent(log, Decision::Denied, QStringLiteral("denied.test")));
+    log.record(makeEvent(log, Decision::Denied, QStringLiteral("other.test")));
     log.flush();
     const qint64 rows = scalar(m_store, QStringLiteral("SELECT count(*) FROM egress_events WHERE host = 'denied.test'"));
     const qint64 total = scalar(m_store, QStringLiteral("SELECT sum(count) FROM egress_events WHERE host = 'denied.test'"));
@@ -191,16 +191,16 @@ void TestEventLog::updatesOfAnAttemptAreNotFolded()
     EventLog log;
     QVERIFY(log.start(m_path, {}));
     // A flow held pending, then denied: its own row turns denied (not folded elsewhere).
-    EgressEvent first = makeEvent(log, QStringLiteral("denied"), QStringLiteral("same.test"));
+    EgressEvent first = makeEvent(log, Decision::Denied, QStringLiteral("same.test"));
     log.record(first);
-    EgressEvent held = makeEvent(log, QStringLiteral("pending"), QStringLiteral("same.test"));
+    EgressEvent held = makeEvent(log, Decision::Pending, QStringLiteral("same.test"));
     log.record(held);
     log.flush();
-    held.decision = QStringLiteral("denied");
+    held.decision = Decision::Denied;
     held.reason = first.reason;
     log.record(held);
     // A folded attempt recorded again (closed) is still one attempt.
-    EgressEvent second = makeEvent(log, QStringLiteral("denied"), QStringLiteral("same.test"));
+    EgressEvent second = makeEvent(log, Decision::Denied, QStringLiteral("same.test"));
     log.record(second);
     second.durationMs = 20;
     log.record(second);
@@ -225,12 +225,12 @@ void TestEventLog::retentionDeletesOldEventsOnly()
     log.setLimits(limits);
     QVERIFY(log.start(m_path, {}));
     for (int i = 0; i < 100; ++i) {
-        EgressEvent old = makeEvent(log, QStringLiteral("allowed"), QStringLiteral("old.test"));
+        EgressEvent old = makeEvent(log, Decision::Allowed, QStringLiteral("old.test"));
         old.time = QDateTime::currentDateTimeUtc().addDays(-31);
         log.record(old);
     }
     for (int i = 0; i < 10; ++i)
-        log.record(makeEvent(log, QStringLiteral("allowed"), QStringLiteral("new.test")));
+        log.record(makeEvent(log, Decision::Allowed, QStringLiteral("new.test")));
     log.flush();
     // The writer's own periodic pass may already have run: either way the old rows go.
     QCOMPARE(scalar(m_store, QStringLiteral("SELECT count(*) FROM egress_events WHERE host = 'new.test'")), 10);
@@ -255,7 +255,7 @@ void TestEventLog::retentionKeepsTheDatabaseUnderItsSize()
     QVERIFY(log.start(m_path, {}));
     qint64 newest = 0;
     for (int i = 0; i < 20000; ++i) { // about 8 MiB of rows
-        EgressEvent e = makeEvent(log, QStringLiteral("allowed"), QStringLiteral("big.test"));
+        EgressEvent e = makeEvent(log, Decision::Allowed, QStringLiteral("big.test"));
         e.reason = QString(300, QLatin1Char('r'));
         newest = e.id;
         log.record(e);
@@ -286,7 +286,7 @@ void TestEventLog::reusedNameStartsWithNoHistory()
     QVERIFY(first > 0);
     log.setSandboxId(QStringLiteral("box"), first);
     for (int i = 0; i < 5; ++i)
-        log.record(makeEvent(log, QStringLiteral("allowed"), QStringLiteral("first.test")));
+        log.record(makeEvent(log, Decision::Allowed, QStringLiteral("first.test")));
     log.flush();
     QCOMPARE(query(log, QStringLiteral("box")).size(), 5);
 
@@ -297,7 +297,7 @@ void TestEventLog::reusedNameStartsWithNoHistory()
     QVERIFY(second > 0);
     QCOMPARE(query(log, QStringLiteral("box")).size(), 0);
     log.setSandboxId(QStringLiteral("box"), second);
-    log.record(makeEvent(log, QStringLiteral("allowed"), QStringLiteral("second.test")));
+    log.record(makeEvent(log, Decision::Allowed, QStringLiteral("second.test")));
     log.flush();
     const QJsonArray rows = query(log, QStringLiteral("box"));
     QCOMPARE(rows.size(), 1);

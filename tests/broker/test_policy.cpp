@@ -161,7 +161,7 @@ void TestPolicy::precedence_data()
     QTest::addColumn<Target>("t");
     QTest::addColumn<int>("verdict");
     QTest::addColumn<qint64>("ruleId");
-    const int Allow = int(Verdict::Allow), Deny = int(Verdict::Deny), Ask = int(Verdict::Ask);
+    const int Allow = int(Decision::Allowed), Deny = int(Decision::Denied), Ask = int(Decision::Pending);
 
     QTest::newRow("no rules -> ask") << QList<Rule>{} << target("a.com") << Ask << qint64(0);
     QTest::newRow("other sandbox's rule ignored") << QList<Rule>{rule(1, "a.com", true, "other")} << target("a.com") << Ask << qint64(0);
@@ -214,8 +214,8 @@ void TestPolicy::precedence()
     QFETCH(qint64, ruleId);
     Policy policy;
     QVERIFY(policy.setRules(rules).ok());
-    const Decision d = policy.decide(t, kNow);
-    QCOMPARE(int(d.verdict), verdict);
+    const Ruling d = policy.decide(t, kNow);
+    QCOMPARE(int(d.decision), verdict);
     QCOMPARE(d.ruleId, ruleId);
     QVERIFY(!d.reason.isEmpty());
 }
@@ -228,8 +228,8 @@ void TestPolicy::expiredRulesIgnored()
     Rule allow = rule(2, "a.com", true);
     allow.expires = kNow.addSecs(600);
     QVERIFY(policy.setRules({deny, allow}).ok());
-    QCOMPARE(policy.decide(target("a.com"), kNow).verdict, Verdict::Allow);
-    QCOMPARE(policy.decide(target("a.com"), kNow.addSecs(600)).verdict, Verdict::Ask); // expires is exclusive
+    QCOMPARE(policy.decide(target("a.com"), kNow).decision, Decision::Allowed);
+    QCOMPARE(policy.decide(target("a.com"), kNow.addSecs(600)).decision, Decision::Pending); // expires is exclusive
     QCOMPARE(policy.purgeExpired(kNow), QList<qint64>{1});
     QCOMPARE(policy.rules().size(), 1);
 }
@@ -245,7 +245,7 @@ void TestPolicy::onceRuleIsConsumedExactlyOnce()
     QList<QThread *> threads;
     for (int i = 0; i < 8; ++i)
         threads.append(QThread::create([&] {
-            if (policy.decideAndConsume(target("a.com"), kNow).verdict == Verdict::Allow)
+            if (policy.decideAndConsume(target("a.com"), kNow).decision == Decision::Allowed)
                 ++allowed;
         }));
     for (QThread *t : threads)
@@ -255,8 +255,8 @@ void TestPolicy::onceRuleIsConsumedExactlyOnce()
         delete t;
     }
     QCOMPARE(allowed.load(), 1);
-    const Decision after = policy.decide(target("a.com"), kNow);
-    QCOMPARE(after.verdict, Verdict::Deny);
+    const Ruling after = policy.decide(target("a.com"), kNow);
+    QCOMPARE(after.decision, Decision::Denied);
     QCOMPARE(after.ruleId, qint64(2));
 }
 
@@ -279,9 +279,9 @@ void TestPolicy::reasonNamesTheRule()
 {
     Policy policy;
     QVERIFY(policy.setRules({rule(7, "*.NPMJS.org.", true, "", 443)}).ok());
-    const Decision d = policy.decide(target("registry.npmjs.org"), kNow);
+    const Ruling d = policy.decide(target("registry.npmjs.org"), kNow);
     QCOMPARE(d.reason, QStringLiteral("rule 7: allow *.npmjs.org port 443 (global)"));
-    const Decision none = policy.decide(target("", 22, "192.0.2.1"), kNow);
+    const Ruling none = policy.decide(target("", 22, "192.0.2.1"), kNow);
     QCOMPARE(none.reason, QStringLiteral("no rule matches 192.0.2.1 port 22"));
 }
 
@@ -357,14 +357,14 @@ void TestPolicy::addressRulesSeeOnlyRealAddresses()
     QVERIFY(policy.setRules({rule(1, "*", true), rule(2, "127.0.0.1", true, "", 8080), rule(3, "10.0.0.0/8", false),
                              rule(4, "10.1.0.0/16", true, "box"), rule(5, "example.com", true)}).ok());
     // Only address patterns answer for a resolved address; `*` and names never open one.
-    QCOMPARE(policy.decideAddress(target("", 80, "203.0.113.1"), kNow).verdict, Verdict::Ask);
-    const Decision loop = policy.decideAddress(target("", 8080, "127.0.0.1"), kNow);
-    QCOMPARE(loop.verdict, Verdict::Allow);
+    QCOMPARE(policy.decideAddress(target("", 80, "203.0.113.1"), kNow).decision, Decision::Pending);
+    const Ruling loop = policy.decideAddress(target("", 8080, "127.0.0.1"), kNow);
+    QCOMPARE(loop.decision, Decision::Allowed);
     QCOMPARE(loop.ruleId, qint64(2));
-    QCOMPARE(policy.decideAddress(target("", 8081, "127.0.0.1"), kNow).verdict, Verdict::Ask);
-    QCOMPARE(policy.decideAddress(target("", 80, "10.9.0.1"), kNow).verdict, Verdict::Deny);
-    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1"), kNow).verdict, Verdict::Allow);
-    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1", "other"), kNow).verdict, Verdict::Deny);
+    QCOMPARE(policy.decideAddress(target("", 8081, "127.0.0.1"), kNow).decision, Decision::Pending);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.9.0.1"), kNow).decision, Decision::Denied);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1"), kNow).decision, Decision::Allowed);
+    QCOMPARE(policy.decideAddress(target("", 80, "10.1.0.1", "other"), kNow).decision, Decision::Denied);
 }
 
 void TestPolicy::syntheticAddressRulesRefused()

@@ -50,17 +50,17 @@ void TestPresets::shippedPresetsAllowWhatTheyName()
     QVERIFY(policy.setRules(rules).ok());
     const QDateTime now = QDateTime::currentDateTimeUtc();
     auto verdict = [&](const char *host, quint16 port) {
-        return policy.decide(Target{QStringLiteral("box"), QString::fromLatin1(host), {}, port}, now).verdict;
+        return policy.decide(Target{QStringLiteral("box"), QString::fromLatin1(host), {}, port}, now).decision;
     };
-    QCOMPARE(verdict("api.anthropic.com", 443), Verdict::Allow);
-    QCOMPARE(verdict("api.openai.com", 443), Verdict::Allow);
-    QCOMPARE(verdict("registry.npmjs.org", 443), Verdict::Allow);
-    QCOMPARE(verdict("files.pythonhosted.org", 443), Verdict::Allow);
-    QCOMPARE(verdict("deb.debian.org", 80), Verdict::Allow);
-    QCOMPARE(verdict("github.com", 22), Verdict::Allow);
-    QCOMPARE(verdict("registry.npmjs.org", 80), Verdict::Ask);   // only the ports named
-    QCOMPARE(verdict("evil-registry.npmjs.org", 443), Verdict::Ask);
-    QCOMPARE(verdict("gist.github.com", 443), Verdict::Ask);     // no wildcards smuggled in
+    QCOMPARE(verdict("api.anthropic.com", 443), Decision::Allowed);
+    QCOMPARE(verdict("api.openai.com", 443), Decision::Allowed);
+    QCOMPARE(verdict("registry.npmjs.org", 443), Decision::Allowed);
+    QCOMPARE(verdict("files.pythonhosted.org", 443), Decision::Allowed);
+    QCOMPARE(verdict("deb.debian.org", 80), Decision::Allowed);
+    QCOMPARE(verdict("github.com", 22), Decision::Allowed);
+    QCOMPARE(verdict("registry.npmjs.org", 80), Decision::Pending);   // only the ports named
+    QCOMPARE(verdict("evil-registry.npmjs.org", 443), Decision::Pending);
+    QCOMPARE(verdict("gist.github.com", 443), Decision::Pending);     // no wildcards smuggled in
 }
 
 void TestPresets::refusesBadPresets_data()

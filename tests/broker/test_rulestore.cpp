@@ -79,7 +79,7 @@ void TestRuleStore::persistsAcrossReopen()
         QVERIFY(id > 0);
         QCOMPARE(added->pattern, QStringLiteral("*.npmjs.org")); // stored canonical
         QVERIFY(rules.add(makeRule("", "10.0.0.0/8", false)).ok());
-        QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+        QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).decision, Decision::Allowed);
     }
     auto store = Store::open(m_path);
     QVERIFY(store.ok());
@@ -98,8 +98,8 @@ void TestRuleStore::persistsAcrossReopen()
     QVERIFY(loaded.at(1).isGlobal());
     QVERIFY(!loaded.at(1).expires.isValid());
     const Target raw{QStringLiteral("box"), {}, QHostAddress(QStringLiteral("10.1.2.3")), 22};
-    QCOMPARE(policy.decide(raw, QDateTime::currentDateTimeUtc()).verdict, Verdict::Deny);
-    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+    QCOMPARE(policy.decide(raw, QDateTime::currentDateTimeUtc()).decision, Decision::Denied);
+    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).decision, Decision::Allowed);
 }
 
 void TestRuleStore::refusesUnknownSandboxAndBadPattern()
@@ -169,11 +169,11 @@ void TestRuleStore::onceRuleConsumed()
     const Result<Rule> r = rules.add(once);
     QVERIFY(r.ok());
     QVERIFY(r->once);
-    const Decision d = policy.decideAndConsume(at("a.com"), QDateTime::currentDateTimeUtc());
-    QCOMPARE(d.verdict, Verdict::Allow);
+    const Ruling d = policy.decideAndConsume(at("a.com"), QDateTime::currentDateTimeUtc());
+    QCOMPARE(d.decision, Decision::Allowed);
     QVERIFY(d.once);
     QVERIFY(rules.consumed(d.ruleId).ok());
-    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Ask);
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).decision, Decision::Pending);
     QVERIFY(rules.list()->isEmpty());
 }
 
@@ -192,7 +192,7 @@ void TestRuleStore::sandboxRemovalCascades()
     QCOMPARE(policy.rules().size(), 2);
     QCOMPARE(*rules.syncRemovals(), 1);
     QCOMPARE(policy.rules().size(), 1);
-    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Ask);
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).decision, Decision::Pending);
     // A sandbox created again under the same name does not inherit the old rules.
     addSandbox(store.value(), QStringLiteral("box"));
     QVERIFY(rules.load().ok());
@@ -233,7 +233,7 @@ void TestRuleStore::presetAppliedAllOrNothing()
     const Result<QList<Rule>> added = rules.addAll(npm->toRules(QStringLiteral("box"), 1000));
     QVERIFY2(added.ok(), qPrintable(added.error().message()));
     QCOMPARE(added->size(), npm->rules.size());
-    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).verdict, Verdict::Allow);
+    QCOMPARE(policy.decide(at("registry.npmjs.org"), QDateTime::currentDateTimeUtc()).decision, Decision::Allowed);
 
     // One bad rule (unknown sandbox) and nothing of the batch is kept.
     QList<Rule> batch = npm->toRules(QStringLiteral("box"), 1000);

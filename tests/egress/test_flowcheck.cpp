@@ -174,12 +174,12 @@ class TestFlowCheck : public QObject {
     {
         FlowVerdict v;
         if (t.host == QLatin1String("denied.test")) {
-            v.kind = FlowVerdict::Deny;
+            v.decision = Decision::Denied;
             v.rule = kDenyRule;
             v.reason = QStringLiteral("rule %1: deny denied.test (always)").arg(kDenyRule);
             return v;
         }
-        v.kind = FlowVerdict::Allow;
+        v.decision = Decision::Allowed;
         v.rule = 1;
         v.reason = QStringLiteral("rule 1: allow *.test (always)");
         v.rawTcp = t.host == QLatin1String("raw.test"); // the rule option this test stands in for
@@ -269,7 +269,7 @@ void TestFlowCheck::initTestCase()
     m_proxy->setAddressDecider([](const FlowTarget &t) {
         FlowVerdict v;
         if (t.ip == 0xCB00711E) { // 203.0.113.30
-            v.kind = FlowVerdict::Allow;
+            v.decision = Decision::Allowed;
             v.reason = QStringLiteral("the test's upstreams");
         }
         return v;
@@ -313,7 +313,7 @@ void TestFlowCheck::keepAliveRequestNamingAnotherHostIsCut()
     QVERIFY(m_http.received().contains("/first"));
     noUpstreamSawEvil();
     const EgressEvent e = eventWith(QStringLiteral("request 2 on the connection: HTTP Host evil.test"));
-    QCOMPARE(e.decision, QStringLiteral("denied"));
+    QCOMPARE(e.decision, Decision::Denied);
     QCOMPARE(e.host, QStringLiteral("allowed.test"));
 }
 
@@ -324,7 +324,7 @@ void TestFlowCheck::pipelinedRequestNamingAnotherHostIsRefused()
     talk(QStringLiteral("allowed.test"), 80, {get("allowed.test", "/p3") + "GET /p4 HTTP/1.1\r\nHo", "st: evil.test\r\n\r\n"}, 100);
     QVERIFY(!m_http.received().contains("/p2") && !m_http.received().contains("/p4"));
     noUpstreamSawEvil();
-    QCOMPARE(eventWith(QStringLiteral("HTTP Host evil.test")).decision, QStringLiteral("denied"));
+    QCOMPARE(eventWith(QStringLiteral("HTTP Host evil.test")).decision, Decision::Denied);
 }
 
 void TestFlowCheck::blankLinesBeforeARequestHideNothing()
@@ -361,7 +361,7 @@ void TestFlowCheck::http10WithoutHostIsRefused()
     const Talk t = talk(QStringLiteral("allowed.test"), 80, {"GET /nohost HTTP/1.0\r\n\r\n"});
     QVERIFY(!t.got.contains("200 OK"));
     QVERIFY(!m_http.received().contains("/nohost"));
-    QCOMPARE(eventWith(QStringLiteral("without a Host")).decision, QStringLiteral("denied"));
+    QCOMPARE(eventWith(QStringLiteral("without a Host")).decision, Decision::Denied);
 }
 
 void TestFlowCheck::absoluteUrlToAnotherHostIsRefused()
@@ -442,7 +442,7 @@ void TestFlowCheck::otherProtocolNeedsRawTcp()
     QVERIFY(refused.got.isEmpty());
     QVERIFY(!m_raw.received().contains("SSH-2.0"));
     const EgressEvent e = eventWith(QStringLiteral("neither TLS nor HTTP"));
-    QCOMPARE(e.decision, QStringLiteral("denied"));
+    QCOMPARE(e.decision, Decision::Denied);
     QVERIFY2(e.reason.contains(QLatin1String("raw TCP to allowed.test:7000")), qPrintable(e.reason));
     const Talk allowed = talk(QStringLiteral("raw.test"), 7000, {"SSH-2.0-OpenSSH_9.2p1\r\n"});
     QCOMPARE(allowed.got, QByteArray("pong\n"));
