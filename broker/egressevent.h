@@ -1,10 +1,9 @@
 #pragma once
-// One egress attempt as the user sees it (egress.list, `airlockctl egress ls`): a TCP flow, a DNS query or a
-// dropped packet. The same id is written again when the attempt changes (decided, closed).
+// One egress attempt as the broker records it: a TCP flow, a DNS query or a dropped packet. Clients
+// see it as the protocol's EgressEvent (app/daemon/egresswire.h converts). The same id is written again when the attempt changes (decided, closed).
 #include "core/decision.h"
 
 #include <QDateTime>
-#include <QJsonObject>
 #include <QString>
 
 namespace airlock {
@@ -30,7 +29,6 @@ struct EgressEvent {
     qint64 count = 1;        // identical denials folded into this row (DenialAggregator), or events dropped
     qint64 sandboxId = 0;    // the sandbox's row id, set by EventLog::record (0 = unknown); not shown
 
-    QJsonObject toJson() const;
     // "2026-11-30T15:43:37.123Z" (core/isotime.h).
     static QString isoTime(const QDateTime &time);
 };

@@ -88,7 +88,7 @@ qsizetype EventLog::queuedBytes() const
     return m_queuedBytes;
 }
 
-void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done)
+void EventLog::query(const EventQuery &q, std::function<void(Result<QList<EgressEvent>>)> done)
 {
     std::lock_guard lock(m_mutex);
     if (!m_thread.joinable()) {
@@ -99,7 +99,7 @@ void EventLog::query(const EventQuery &q, std::function<void(Result<QJsonArray>)
     m_cv.notify_all();
 }
 
-void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done)
+void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done)
 {
     // The sandbox that bears the name now, by id; the name only when none does.
     qint64 sandboxId = 0;
@@ -136,7 +136,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
         done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
         return;
     }
-    QJsonArray rows;
+    QList<EgressEvent> rows;
     while (sql.next()) {
         EgressEvent e;
         e.id = sql.value(0).toLongLong();
@@ -156,7 +156,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QJs
         e.bytesDown = sql.value(14).toLongLong();
         e.durationMs = sql.value(15).toLongLong();
         e.count = sql.value(16).toLongLong();
-        rows.append(e.toJson());
+        rows.append(e);
     }
     done(rows);
 }

@@ -77,7 +77,7 @@ public:
     qsizetype queuedBytes() const;
     qint64 dropped() const { return m_dropped.load(); }
     // Runs on the writer thread after what was recorded before it is written.
-    void query(const EventQuery &q, std::function<void(Result<QJsonArray>)> done);
+    void query(const EventQuery &q, std::function<void(Result<QList<EgressEvent>>)> done);
     // Waits until everything recorded so far is written (tests, benchmarks, shutdown).
     void flush();
 
@@ -92,7 +92,7 @@ private:
                                        QHash<QString, qint64> &lost);
     bool retainOnce(); // true: more is left to delete
     void runAndWait(const std::function<void()> &job); // on the writer thread, after what is queued
-    void runQuery(const EventQuery &q, const std::function<void(Result<QJsonArray>)> &done);
+    void runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done);
     sqlite3_stmt *m_upsert = nullptr; // writer thread only
     sqlite3 *m_sqlite = nullptr;      // writer thread only: its connection
     std::thread m_thread;

@@ -190,16 +190,6 @@ Store *threadStore(const QString &path, Error *error)
 
 } // namespace
 
-QString vaultStateName(VaultState state)
-{
-    switch (state) {
-    case VaultState::Uninitialised: return QStringLiteral("uninitialised");
-    case VaultState::Locked: return QStringLiteral("locked");
-    case VaultState::Unlocked: return QStringLiteral("unlocked");
-    }
-    return {};
-}
-
 QString Vault::lockedMessage() { return QStringLiteral("the Airlock vault is locked"); }
 
 Vault::Vault(QString databasePath) : m_path(std::move(databasePath)), m_ownerThread(QThread::currentThread())

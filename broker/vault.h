@@ -18,7 +18,6 @@ namespace airlock {
 
 class SandboxCa;
 
-QString vaultStateName(VaultState state); // "uninitialised" | "locked" | "unlocked" (status, vault.*)
 
 // What `secret ls` shows: never the value.
 struct SecretInfo {

@@ -1,4 +1,6 @@
 #include "api/apiserver.h"
+#include "protocol/events.h"
+#include "protocol/names.h"
 #include "core/logging.h"
 
 #include <QDir>
@@ -198,8 +200,7 @@ void ApiServer::postAbout(const QString &sandbox, const QString &topic, const QJ
 
 void ApiServer::postAlert(const QString &sandbox, const QString &kind, const QString &message)
 {
-    postAbout(sandbox, QStringLiteral("alert"),
-              {{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("kind"), kind}, {QStringLiteral("message"), message}});
+    postAbout(sandbox, proto::topic::Alert, proto::Alert{sandbox, kind, message}.toJson());
 }
 
 ApiConnection::ApiConnection(ApiServer *server, QLocalSocket *socket, PeerCredentials peer)

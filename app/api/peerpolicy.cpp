@@ -46,6 +46,7 @@ struct MethodRule {
 const MethodRule kRules[] = {
     {"status", Need::Member},
     {"template.list", Need::Member},
+    {"preset.list", Need::Member},
     {"image.list", Need::Member},
     {"image.build", Need::Owner, ObjectKind::Image, "name"}, // a new name is free; rebuilding is the builder's
     {"image.cancel", Need::Owner, ObjectKind::Build, "name"},

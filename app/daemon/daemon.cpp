@@ -1,4 +1,5 @@
 #include "daemon/daemon.h"
+#include "protocol/names.h"
 #include "daemon/services.h"
 #include "core/logging.h"
 
@@ -72,7 +73,7 @@ Status Daemon::start()
     if (!access)
         return access.error();
     m_api = std::make_unique<ApiServer>(access.value());
-    m_api->registerMethod(QStringLiteral("status"), [this](const Call &call) { call.reply(status()); });
+    m_api->registerMethod(proto::method::Status, [this](const Call &call) { call.reply(status()); });
 
     m_services = makeServices(*this);
     for (auto &service : m_services) {

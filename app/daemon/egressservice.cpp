@@ -1,4 +1,6 @@
 #include "daemon/egressservice.h"
+#include "protocol/names.h"
+#include "daemon/egresswire.h"
 #include "core/registrabledomain.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
@@ -327,14 +329,14 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
     QList<Published> objects;
     objects.reserve(qsizetype(events.size()));
     for (const EgressEvent &e : events)
-        objects.append({e.toJson(), e.sandbox, e.decision == Decision::Pending && e.pendingItem == e.id});
+        objects.append({toProtocol(e).toJson(), e.sandbox, e.decision == Decision::Pending && e.pendingItem == e.id});
     QMetaObject::invokeMethod(&m_context, [this, objects] {
         // Each event only to its sandbox's owner (and root), whose it is now.
         for (const Published &p : objects) {
             const Audience owner = m_api.policy().audienceOfSandbox(p.sandbox);
-            m_api.publish(QStringLiteral("egress"), p.event, owner);
+            m_api.publish(proto::topic::Egress, p.event, owner);
             if (p.question)
-                m_api.publish(QStringLiteral("pending"), p.event, owner);
+                m_api.publish(proto::topic::Pending, p.event, owner);
         }
     }, Qt::QueuedConnection);
 }
@@ -367,8 +369,8 @@ void EgressService::registerMethods(ApiServer &api)
             return std::nullopt;
         return m_api.policy().ownerOf(ObjectKind::Sandbox, item->sandbox).value_or(0);
     });
-    api.registerMethod(QStringLiteral("egress.list"), [this](const Call &call) { list(call); });
-    api.registerMethod(QStringLiteral("egress.decide"), [this](const Call &call) { decide(call); });
+    api.registerMethod(proto::method::EgressList, [this](const Call &call) { list(call); });
+    api.registerMethod(proto::method::EgressDecide, [this](const Call &call) { decide(call); });
 }
 
 void EgressService::list(const Call &call)
@@ -391,7 +393,7 @@ void EgressService::list(const Call &call)
         QJsonArray rows;
         for (const EgressEvent &e : m_proxy->pending(name))
             if (m_api.policy().mayActOnSandbox(call.peer().uid, e.sandbox))
-                rows.append(e.toJson());
+                rows.append(toProtocol(e).toJson());
         call.reply(rows);
         return;
     }
@@ -402,9 +404,9 @@ void EgressService::list(const Call &call)
     if (!PeerPolicy::actsOnEverything(call.peer().uid))
         q.ownerUid = call.peer().uid;
     // Answered from the writer thread, after what is queued has been written.
-    m_events.query(q, [call](Result<QJsonArray> rows) {
+    m_events.query(q, [call](Result<QList<EgressEvent>> rows) {
         if (rows)
-            call.reply(rows.value());
+            call.reply(egressEventsToJson(rows.value()));
         else
             call.fail(rows.error());
     });
@@ -487,7 +489,7 @@ void EgressService::decide(const Call &call)
     e.decision = allowIt ? Decision::Allowed : Decision::Denied;
     e.rule = ruleId;
     e.reason = reason;
-    call.reply(e.toJson());
+    call.reply(toProtocol(e).toJson());
 }
 
 void EgressService::contributeStatus(QJsonObject &status) const

@@ -1,4 +1,6 @@
 #include "daemon/ruleservice.h"
+#include "protocol/egress.h"
+#include "protocol/names.h"
 #include "daemon/daemon.h"
 #include "api/apiserver.h"
 #include "api/peerpolicy.h"
@@ -133,25 +135,26 @@ void RuleService::registerMethods(ApiServer &api)
                 return r.owner;
         return std::nullopt;
     });
-    api.registerMethod(QStringLiteral("rule.list"), [this](const Call &call) { list(call); });
-    api.registerMethod(QStringLiteral("rule.add"), [this](const Call &call) { add(call); });
-    api.registerMethod(QStringLiteral("rule.remove"), [this](const Call &call) { remove(call); });
+    api.registerMethod(proto::method::RuleList, [this](const Call &call) { list(call); });
+    api.registerMethod(proto::method::RuleAdd, [this](const Call &call) { add(call); });
+    api.registerMethod(proto::method::RuleRemove, [this](const Call &call) { remove(call); });
 }
 
 QJsonObject RuleService::toJson(const Rule &r)
 {
-    return QJsonObject{
-        {QStringLiteral("id"), r.id},
-        {QStringLiteral("scope"), r.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox")},
-        {QStringLiteral("sandbox"), r.isGlobal() ? QJsonValue() : QJsonValue(r.sandbox)},
-        {QStringLiteral("action"), r.allow ? QStringLiteral("allow") : QStringLiteral("deny")},
-        {QStringLiteral("pattern"), r.pattern},
-        {QStringLiteral("port"), r.port},
-        {QStringLiteral("expires"), r.expires.isValid() ? QJsonValue(r.expires.toUTC().toString(Qt::ISODate)) : QJsonValue()},
-        {QStringLiteral("once"), r.once},
-        {QStringLiteral("raw_tcp"), r.rawTcp},
-        {QStringLiteral("owner_uid"), qint64(r.owner)},
-    };
+    proto::RuleInfo info;
+    info.id = r.id;
+    if (!r.isGlobal())
+        info.sandbox = r.sandbox;
+    info.allow = r.allow;
+    info.pattern = r.pattern;
+    info.port = r.port;
+    if (r.expires.isValid())
+        info.expires = r.expires;
+    info.once = r.once;
+    info.rawTcp = r.rawTcp;
+    info.ownerUid = qint64(r.owner);
+    return info.toJson();
 }
 
 void RuleService::list(const Call &call)
@@ -275,7 +278,7 @@ void RuleService::remove(const Call &call)
                                    rpc::NotFound});
         if (Status s = rules.remove(id); !s)
             return call.fail(s.error());
-        call.reply(QJsonObject{{QStringLiteral("id"), id}});
+        call.reply(proto::IdParams{id}.toJson());
     });
 }
 

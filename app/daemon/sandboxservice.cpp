@@ -3,6 +3,12 @@
 #include "daemon/egressnetworkhooks.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
+#include "protocol/events.h"
+#include "protocol/images.h"
+#include "protocol/sandbox.h"
+#include "protocol/snapshots.h"
+#include "protocol/jsonfields.h"
+#include "protocol/names.h"
 #include "core/logging.h"
 #include "core/store.h"
 #include "consolehub.h"
@@ -92,8 +98,7 @@ Status SandboxService::start()
     onEngine([&](SandboxEngine &engine) {
         result = engine.start();
         m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
-            m_api.postAbout(sandbox, QStringLiteral("console:") + sandbox,
-                            {{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}});
+            m_api.postAbout(sandbox, proto::topic::console(sandbox), proto::ConsoleOutput{data}.toJson());
         });
         {
             QMutexLocker lock(&m_accelLock);
@@ -158,7 +163,7 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
 {
     countSandboxes(engine);
     auto d = engine.describe(name, uid);
-    const QJsonObject data = d ? d.value() : QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("state"), QStringLiteral("removed")}};
+    const QJsonObject data = d ? d.value() : proto::SandboxRow::removed(name).toJson();
     // Every create, fork and remove passes here: the directory learns of it (on the API
     // thread, queued before the caller's answer) and the event goes to the sandbox's owner,
     // the one it had until now if it was removed.
@@ -167,7 +172,7 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
         m_owners.reload(m_store);
         const std::optional<OwnerDirectory::Sandbox> now = m_owners.sandbox(name);
         const std::optional<OwnerDirectory::Sandbox> known = now ? now : before;
-        m_api.publish(QStringLiteral("sandbox"), data, known ? Audience::of(known->owner) : Audience::administrators());
+        m_api.publish(proto::topic::Sandbox, data, known ? Audience::of(known->owner) : Audience::administrators());
     }, Qt::QueuedConnection);
 }
 
@@ -288,79 +293,97 @@ void SandboxService::contributeStatus(QJsonObject &status) const
 
 void SandboxService::registerMethods(ApiServer &api)
 {
-    PeerPolicy &policy = api.policy();
+    registerOwnerLookups(api.policy());
+    registerImageMethods(api);
+    registerSandboxMethods(api);
+    registerSnapshotMethods(api);
+    registerConsoleMethods(api);
+}
+
+// Who owns a sandbox, an image, a build: what PeerPolicy asks before a call runs.
+void SandboxService::registerOwnerLookups(PeerPolicy &policy)
+{
     policy.setOwnerLookup(ObjectKind::Sandbox, [this](const QString &name) -> std::optional<uid_t> {
         const std::optional<OwnerDirectory::Sandbox> s = m_owners.sandbox(name);
         return s ? std::optional<uid_t>(s->owner) : std::nullopt;
     });
     policy.setOwnerLookup(ObjectKind::Image, [this](const QString &name) { return m_owners.imageOwner(name); });
     policy.setOwnerLookup(ObjectKind::Build, [this](const QString &name) { return m_builds.startedBy(name); });
-    api.registerMethod(QStringLiteral("image.list"), [this](const Call &call) {
+}
+
+void SandboxService::registerImageMethods(ApiServer &api)
+{
+    api.registerMethod(proto::method::ImageList, [this](const Call &call) {
         onBuilder([call](SandboxEngine &e) {
             auto r = e.listImages();
             r ? call.reply(r.value()) : call.fail(r.error());
         });
     });
-    api.registerMethod(QStringLiteral("image.build"), [this](const Call &call) {
-        const QString recipe = str(call, "recipe");
-        if (recipe.isEmpty())
-            return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
-        const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
-        const uid_t builder = call.peer().uid;
-        if (!m_builds.begin(imageName, builder))
-            return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
-                                                           "(image.cancel)").arg(imageName));
-        onBuilder([this, call, recipe, imageName, builder](SandboxEngine &e) {
-            // Build progress is for whoever started it (and the administrators).
-            auto progress = [this, imageName, builder](int percent, const QString &message) {
-                m_api.post(QStringLiteral("image"), {{QStringLiteral("name"), imageName},
-                                                  {QStringLiteral("phase"), percent >= 100 ? QStringLiteral("done") : QStringLiteral("building")},
-                                                  {QStringLiteral("percent"), percent},
-                                                  {QStringLiteral("message"), message}}, Audience::of(builder));
-            };
-            auto r = e.buildImage(recipe, imageName, progress,
-                                  [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
-            m_builds.end(imageName);
-            if (!r) {
-                m_api.post(QStringLiteral("image"), {{QStringLiteral("name"), imageName}, {QStringLiteral("phase"), QStringLiteral("failed")},
-                                                     {QStringLiteral("percent"), 0}, {QStringLiteral("message"), r.error().message()}},
-                           Audience::of(builder));
-                return call.fail(r.error());
-            }
-            {
-                QMutexLocker lock(&m_accelLock);
-                m_accel = e.accel();
-            }
-            onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
-            // A cached build changed nothing: the image keeps its builder.
-            recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder));
-            call.reply(r.value());
-        });
-    });
+    api.registerMethod(proto::method::ImageBuild, [this](const Call &call) { buildImage(call); });
     // Stops a queued or running build; the build's own call then fails with "cancelled" and
     // nothing of it is kept.
-    api.registerMethod(QStringLiteral("image.cancel"), [this](const Call &call) {
+    api.registerMethod(proto::method::ImageCancel, [this](const Call &call) {
         const QString imageName = str(call, "name");
         if (imageName.isEmpty())
             return call.fail(rpc::InvalidParams, QStringLiteral("image.cancel needs the name of the image being built"));
         if (!m_builds.cancel(imageName))
             return call.fail(rpc::NotFound, QStringLiteral("no build of the image %1 is running: nothing to cancel").arg(imageName));
-        call.reply(QJsonObject{{QStringLiteral("name"), imageName}, {QStringLiteral("cancelled"), true}});
+        call.reply(proto::ImageCancelResult{imageName, true}.toJson());
     });
-    api.registerMethod(QStringLiteral("image.remove"), [this](const Call &call) {
+    api.registerMethod(proto::method::ImageRemove, [this](const Call &call) {
         const QString imageName = str(call, "name");
         onEngine([this, call, imageName](SandboxEngine &e) {
             Status s = e.removeImage(imageName);
             if (!s)
                 return call.fail(s.error());
             recordImage(imageName, std::nullopt);
-            call.reply(QJsonObject{{QStringLiteral("name"), imageName}});
+            call.reply(proto::NameParams{imageName}.toJson());
         });
     });
 
-    api.registerMethod(QStringLiteral("sandbox.create"), [this](const Call &call) { create(call); });
-    api.registerMethod(QStringLiteral("template.list"), [this](const Call &call) { listTemplates(call); });
-    api.registerMethod(QStringLiteral("sandbox.list"), [this](const Call &call) {
+    api.registerMethod(proto::method::TemplateList, [this](const Call &call) { listTemplates(call); });
+    api.registerMethod(proto::method::PresetList, [this](const Call &call) { listPresets(call); });
+}
+
+void SandboxService::buildImage(const Call &call)
+{
+    const QString recipe = str(call, "recipe");
+    if (recipe.isEmpty())
+        return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
+    const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
+    const uid_t builder = call.peer().uid;
+    if (!m_builds.begin(imageName, builder))
+        return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
+                                                       "(image.cancel)").arg(imageName));
+    onBuilder([this, call, recipe, imageName, builder](SandboxEngine &e) {
+        // Build progress is for whoever started it (and the administrators).
+        auto progress = [this, imageName, builder](int percent, const QString &message) {
+            const proto::ImageProgress p{imageName, percent >= 100 ? QStringLiteral("done") : QStringLiteral("building"), percent, message};
+            m_api.post(proto::topic::Image, p.toJson(), Audience::of(builder));
+        };
+        auto r = e.buildImage(recipe, imageName, progress,
+                              [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
+        m_builds.end(imageName);
+        if (!r) {
+            m_api.post(proto::topic::Image, proto::ImageProgress{imageName, QStringLiteral("failed"), 0, r.error().message()}.toJson(),
+                       Audience::of(builder));
+            return call.fail(r.error());
+        }
+        {
+            QMutexLocker lock(&m_accelLock);
+            m_accel = e.accel();
+        }
+        onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
+        // A cached build changed nothing: the image keeps its builder.
+        recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder));
+        call.reply(r.value());
+    });
+}
+
+void SandboxService::registerSandboxMethods(ApiServer &api)
+{
+    api.registerMethod(proto::method::SandboxCreate, [this](const Call &call) { create(call); });
+    api.registerMethod(proto::method::SandboxList, [this](const Call &call) {
         const uid_t uid = call.peer().uid;
         onEngine([this, call, uid](SandboxEngine &e) {
             auto r = e.list(uid);
@@ -369,34 +392,40 @@ void SandboxService::registerMethods(ApiServer &api)
             call.reply(withDisks(m_egress ? withPending(r.value()) : r.value()));
         });
     });
-    for (const char *m : {"start", "kill", "pause", "resume", "remove"}) {
-        const QString method = QString::fromLatin1(m);
-        api.registerMethod(QStringLiteral("sandbox.") + method, [this, method](const Call &call) { lifecycle(call, method); });
+    using namespace proto::method;
+    for (const QLatin1String m : {SandboxStart, SandboxKill, SandboxPause, SandboxResume, SandboxRemove}) {
+        const QString method = QString(m).section(QLatin1Char('.'), 1); // "start", ...
+        api.registerMethod(m, [this, method](const Call &call) { lifecycle(call, method); });
     }
-    api.registerMethod(QStringLiteral("sandbox.stop"), [this](const Call &call) { stopSandbox(call); });
-    api.registerMethod(QStringLiteral("sandbox.exec"), [this](const Call &call) { exec(call); });
-    api.registerMethod(QStringLiteral("snapshot.create"), [this](const Call &call) {
+    api.registerMethod(proto::method::SandboxStop, [this](const Call &call) { stopSandbox(call); });
+    api.registerMethod(proto::method::SandboxExec, [this](const Call &call) { exec(call); });
+    api.registerMethod(proto::method::SandboxFork, [this](const Call &call) { fork(call); });
+    api.registerMethod(proto::method::FilePush, [this](const Call &call) { filePush(call); });
+    api.registerMethod(proto::method::FilePull, [this](const Call &call) { filePull(call); });
+}
+
+
+void SandboxService::registerSnapshotMethods(ApiServer &api)
+{
+    api.registerMethod(proto::method::SnapshotCreate, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         const QString label = str(call, "label");
         onEngine([this, call, sandbox, label](SandboxEngine &e) {
-            m_api.postAbout(sandbox, QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
-                                                                  {QStringLiteral("phase"), QStringLiteral("creating")},
-                                                                  {QStringLiteral("percent"), 0}});
+            m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, QStringLiteral("creating"), 0}.toJson());
             auto r = e.createSnapshot(sandbox, label, call.peer().uid);
-            m_api.postAbout(sandbox, QStringLiteral("snapshot"), {{QStringLiteral("sandbox"), sandbox},
-                                                                  {QStringLiteral("phase"), r ? QStringLiteral("done") : QStringLiteral("failed")},
-                                                                  {QStringLiteral("percent"), 100}});
+            const QString phase = r ? QStringLiteral("done") : QStringLiteral("failed");
+            m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, phase, 100}.toJson());
             r ? call.reply(r.value()) : call.fail(r.error());
         });
     });
-    api.registerMethod(QStringLiteral("snapshot.list"), [this](const Call &call) {
+    api.registerMethod(proto::method::SnapshotList, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         onEngine([call, sandbox](SandboxEngine &e) {
             auto r = e.listSnapshots(sandbox, call.peer().uid);
             r ? call.reply(r.value()) : call.fail(r.error());
         });
     });
-    api.registerMethod(QStringLiteral("snapshot.restore"), [this](const Call &call) {
+    api.registerMethod(proto::method::SnapshotRestore, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         const qint64 id = call.params().value(QLatin1String("id")).toInteger();
         onEngine([this, call, sandbox, id](SandboxEngine &e) {
@@ -416,49 +445,48 @@ void SandboxService::registerMethods(ApiServer &api)
             call.reply(d ? d.value() : QJsonObject{});
         });
     });
-    api.registerMethod(QStringLiteral("snapshot.remove"), [this](const Call &call) {
+    api.registerMethod(proto::method::SnapshotRemove, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         const qint64 id = call.params().value(QLatin1String("id")).toInteger();
         onEngine([call, sandbox, id](SandboxEngine &e) {
             Status s = e.removeSnapshot(sandbox, id, call.peer().uid);
-            s ? call.reply(QJsonObject{{QStringLiteral("id"), id}, {QStringLiteral("sandbox"), sandbox}}) : call.fail(s.error());
+            s ? call.reply(proto::SnapshotRef{sandbox, id}.toJson()) : call.fail(s.error());
         });
     });
-    api.registerMethod(QStringLiteral("sandbox.fork"), [this](const Call &call) {
-        const QString sandbox = str(call, "sandbox");
-        const qint64 id = call.params().value(QLatin1String("id")).toInteger();
-        const QString newName = str(call, "new_name");
-        const bool startIt = call.params().value(QLatin1String("start")).toBool();
-        onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
-            decltype(CreateRequest::lend) lend;
-            if (m_secrets)
-                lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
-            auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
-            if (m_secrets)
-                m_secrets->loansCommitted(); // committed or rolled back: the proxy's snapshot follows
-            if (!r)
-                return call.fail(r.error());
-            if (m_inheritRules) {
-                if (Status s = m_inheritRules(sandbox, newName); !s) {
-                    e.remove(newName, call.peer().uid); // a fork that reaches less than its origin is not what was asked
-                    if (m_secrets)
-                        m_secrets->forget(newName);
-                    return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
-                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
-                }
+}
+
+void SandboxService::fork(const Call &call)
+{
+    const QString sandbox = str(call, "sandbox");
+    const qint64 id = call.params().value(QLatin1String("id")).toInteger();
+    const QString newName = str(call, "new_name");
+    const bool startIt = call.params().value(QLatin1String("start")).toBool();
+    onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
+        decltype(CreateRequest::lend) lend;
+        if (m_secrets)
+            lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
+        auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
+        if (m_secrets)
+            m_secrets->loansCommitted(); // committed or rolled back: the proxy's snapshot follows
+        if (!r)
+            return call.fail(r.error());
+        if (m_inheritRules) {
+            if (Status s = m_inheritRules(sandbox, newName); !s) {
+                e.remove(newName, call.peer().uid); // a fork that reaches less than its origin is not what was asked
+                if (m_secrets)
+                    m_secrets->forget(newName);
+                return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
+                                       s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
             }
-            publishState(e, newName, call.peer().uid);
-            if (!startIt)
-                return call.reply(r.value());
-            if (Status s = e.startSandbox(newName, call.peer().uid); !s)
-                return call.fail(s.error());
-            consoleAfterStart(e, newName, call.peer().uid);
-            waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
-        });
+        }
+        publishState(e, newName, call.peer().uid);
+        if (!startIt)
+            return call.reply(r.value());
+        if (Status s = e.startSandbox(newName, call.peer().uid); !s)
+            return call.fail(s.error());
+        consoleAfterStart(e, newName, call.peer().uid);
+        waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
     });
-    api.registerMethod(QStringLiteral("file.push"), [this](const Call &call) { filePush(call); });
-    registerConsoleMethods(api);
-    api.registerMethod(QStringLiteral("file.pull"), [this](const Call &call) { filePull(call); });
 }
 
 void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,
@@ -551,7 +579,7 @@ void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &nam
 void SandboxService::registerConsoleMethods(ApiServer &api)
 {
     // The caller subscribes to "console:<name>" for live output; attach returns the history.
-    api.registerMethod(QStringLiteral("console.attach"), [this](const Call &call) {
+    api.registerMethod(proto::method::ConsoleAttach, [this](const Call &call) {
         const QString sandbox = str(call, "name");
         onEngine([this, call, sandbox](SandboxEngine &e) {
             auto domain = e.domainOf(sandbox, call.peer().uid);
@@ -563,12 +591,12 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
                 if (Status s = m_consoles->ensure(sandbox, domain.value()); !s)
                     return call.fail(s.error());
             }
-            call.reply(QJsonObject{{QStringLiteral("history_b64"), QString::fromLatin1(m_consoles->history(sandbox).toBase64())},
-                                   {QStringLiteral("topic"), QString(QStringLiteral("console:") + sandbox)},
-                                   {QStringLiteral("state"), state}});
+            const Result<proto::SandboxState> known = proto::sandboxStateFromString(state);
+            call.reply(proto::ConsoleAttachResult{m_consoles->history(sandbox), proto::topic::console(sandbox),
+                                                  known ? known.value() : proto::SandboxState::Unknown}.toJson());
         });
     });
-    api.registerMethod(QStringLiteral("console.write"), [this](const Call &call) {
+    api.registerMethod(proto::method::ConsoleWrite, [this](const Call &call) {
         const QString sandbox = str(call, "name");
         const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
         onEngine([this, call, sandbox, data](SandboxEngine &e) {
@@ -576,12 +604,12 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
             if (!domain)
                 return call.fail(domain.error());
             Status s = m_consoles->write(sandbox, data);
-            s ? call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}}) : call.fail(s.error());
+            s ? call.reply(proto::WrittenResult{qint64(data.size())}.toJson()) : call.fail(s.error());
         });
     });
     // The console is a serial line, which carries no window size: the guest's tty is told
     // through the agent (stty sets it and the kernel sends SIGWINCH to the console's shell).
-    api.registerMethod(QStringLiteral("console.resize"), [this](const Call &call) {
+    api.registerMethod(proto::method::ConsoleResize, [this](const Call &call) {
         const QString sandbox = str(call, "name");
         const int rows = call.params().value(QLatin1String("rows")).toInt();
         const int cols = call.params().value(QLatin1String("cols")).toInt();
@@ -604,15 +632,15 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
                 if (r->exitCode != 0)
                     return call.fail(rpc::Failed, QStringLiteral("the guest did not take the console size: %1")
                                                       .arg(QString::fromUtf8(r->err).trimmed()));
-                call.reply(QJsonObject{{QStringLiteral("rows"), rows}, {QStringLiteral("cols"), cols}});
+                call.reply(proto::ConsoleSize{std::nullopt, rows, cols}.toJson());
             });
         });
     });
-    api.registerMethod(QStringLiteral("console.detach"), [this](const Call &call) {
+    api.registerMethod(proto::method::ConsoleDetach, [this](const Call &call) {
         const QString sandbox = str(call, "name");
         onEngine([call, sandbox](SandboxEngine &e) {
             auto domain = e.domainOf(sandbox, call.peer().uid);
-            domain ? call.reply(QJsonObject{{QStringLiteral("name"), sandbox}}) : call.fail(domain.error());
+            domain ? call.reply(proto::NameParams{sandbox}.toJson()) : call.fail(domain.error());
         });
     });
 }
@@ -779,6 +807,25 @@ void SandboxService::listTemplates(const Call &call)
     });
 }
 
+// The egress presets this daemon's broker applies (sandbox.create `presets`), so a client on
+// another host offers this host's presets, not its own files.
+void SandboxService::listPresets(const Call &call)
+{
+    inPool([call] {
+        Result<QList<Preset>> all = loadPresets(presetsDirectory());
+        if (!all)
+            return call.fail(all.error());
+        QList<proto::PresetInfo> out;
+        for (const Preset &p : *all) {
+            proto::PresetInfo info{p.name, p.description, {}};
+            for (const PresetRule &r : p.rules)
+                info.rules.append({r.host, r.port, r.why});
+            out.append(info);
+        }
+        call.reply(proto::toJsonArray(out));
+    });
+}
+
 void SandboxService::lifecycle(const Call &call, const QString &method)
 {
     const QString sandbox = str(call, "name");
@@ -808,7 +855,7 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             installTrustOnceUp(e, sandbox, uid, bootTimeout); // the caller did not wait; the guest still needs its CA
         publishState(e, sandbox, uid);
         auto d = e.describe(sandbox, uid);
-        call.reply(d ? d.value() : QJsonObject{{QStringLiteral("name"), sandbox}, {QStringLiteral("state"), QStringLiteral("removed")}});
+        call.reply(d ? d.value() : proto::SandboxRow::removed(sandbox).toJson());
     });
 }
 
@@ -876,10 +923,7 @@ void SandboxService::exec(const Call &call)
             auto r = GuestAgent(dom.ptr).exec(argv, input, timeoutS);
             if (!r)
                 return call.fail(r.error());
-            call.reply(QJsonObject{{QStringLiteral("exit_code"), r->exitCode},
-                                   {QStringLiteral("stdout_b64"), QString::fromLatin1(r->out.toBase64())},
-                                   {QStringLiteral("stderr_b64"), QString::fromLatin1(r->err.toBase64())},
-                                   {QStringLiteral("timed_out"), r->timedOut}});
+            call.reply(proto::ExecResult{r->exitCode, r->out, r->err, r->timedOut}.toJson());
         });
     });
 }
@@ -909,7 +953,7 @@ void SandboxService::filePush(const Call &call)
                 return call.fail(s.error());
             if (!closed)
                 return call.fail(closed.error());
-            call.reply(QJsonObject{{QStringLiteral("written"), qint64(data.size())}});
+            call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
         });
     });
 }
@@ -949,8 +993,7 @@ void SandboxService::filePull(const Call &call)
             agent.closeFile(handle.value());
             if (!s)
                 return call.fail(s.error());
-            call.reply(QJsonObject{{QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())},
-                                   {QStringLiteral("eof"), eof}});
+            call.reply(proto::FilePullResult{data, eof}.toJson());
         });
     });
 }

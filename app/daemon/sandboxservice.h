@@ -22,6 +22,7 @@ namespace airlock {
 
 class ApiServer;
 class Call;
+class PeerPolicy;
 class EgressControl;
 class NetworkHooks;
 class SandboxEngine;
@@ -82,7 +83,14 @@ private:
 
     // Opens the console stream right after a start, so the boot is in its history.
     void consoleAfterStart(SandboxEngine &engine, const QString &name, uid_t uid);
+    void registerOwnerLookups(PeerPolicy &policy);
+    void registerImageMethods(ApiServer &api);
+    void registerSandboxMethods(ApiServer &api);
+    void registerSnapshotMethods(ApiServer &api);
     void registerConsoleMethods(ApiServer &api);
+    void buildImage(const Call &call);
+    void fork(const Call &call);
+    void listPresets(const Call &call);
     void create(const Call &call);
     // The egress presets `names` as allow rules of `sandbox`; NotFound lists the presets.
     static Result<QList<Rule>> rulesOfPresets(const QStringList &names, const QString &sandbox, uid_t owner);

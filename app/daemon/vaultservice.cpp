@@ -1,4 +1,7 @@
 #include "daemon/vaultservice.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/vault.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "daemon/daemon.h"
@@ -29,15 +32,12 @@ bool stringParam(const Call &call, const char *name, QString *out, bool required
 
 QJsonObject stateObject(Vault &vault)
 {
-    return {{QStringLiteral("vault"), vaultStateName(vault.state())}, {QStringLiteral("keyring"), vault.hasKeyringSlot()}};
+    return proto::VaultStatus{vault.state(), vault.hasKeyringSlot()}.toJson();
 }
 
 QJsonObject secretJson(const SecretInfo &s)
 {
-    return {{QStringLiteral("name"), s.name},
-            {QStringLiteral("hosts"), QJsonArray::fromStringList(s.hosts)},
-            {QStringLiteral("header"), s.header},
-            {QStringLiteral("used_by"), QJsonArray::fromStringList(s.usedBy)}};
+    return proto::SecretInfo{s.name, s.hosts, s.header, s.usedBy}.toJson();
 }
 
 } // namespace
@@ -125,6 +125,12 @@ void VaultService::contributeStatus(QJsonObject &status) const
 
 void VaultService::registerMethods(ApiServer &api)
 {
+    registerVaultMethods(api);
+    registerSecretMethods(api);
+}
+
+void VaultService::registerVaultMethods(ApiServer &api)
+{
     Vault *vault = m_vault.get();
     const auto passphraseMethod = [this, vault](const char *param, auto action) {
         return [this, vault, param, action](const Call &call) {
@@ -140,10 +146,10 @@ void VaultService::registerMethods(ApiServer &api)
             });
         };
     };
-    api.registerMethod(QStringLiteral("vault.init"),
+    api.registerMethod(proto::method::VaultInit,
                        passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.init(p); }));
     const auto unlockWithPassphrase = passphraseMethod("passphrase", [](Vault &v, const QByteArray &p) { return v.unlock(p); });
-    api.registerMethod(QStringLiteral("vault.unlock"), [this, vault, unlockWithPassphrase](const Call &call) {
+    api.registerMethod(proto::method::VaultUnlock, [this, vault, unlockWithPassphrase](const Call &call) {
         if (!call.params().value(QLatin1String("keyring")).toBool())
             return unlockWithPassphrase(call);
         onWorker(call, [vault](const Call &c) {
@@ -151,7 +157,7 @@ void VaultService::registerMethods(ApiServer &api)
             s ? c.reply(stateObject(*vault)) : c.fail(s.error());
         });
     });
-    api.registerMethod(QStringLiteral("vault.keyring"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::VaultKeyring, [this, vault](const Call &call) {
         const QJsonValue enable = call.params().value(QLatin1String("enable"));
         if (!enable.isBool())
             return call.fail(rpc::InvalidParams, QStringLiteral("\"enable\" must be true or false"));
@@ -160,16 +166,16 @@ void VaultService::registerMethods(ApiServer &api)
             s ? c.reply(stateObject(*vault)) : c.fail(s.error());
         });
     });
-    api.registerMethod(QStringLiteral("vault.lock"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::VaultLock, [this, vault](const Call &call) {
         onWorker(call, [vault](const Call &c) {
             vault->lock();
             c.reply(stateObject(*vault));
         });
     });
-    api.registerMethod(QStringLiteral("vault.status"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::VaultStatus, [this, vault](const Call &call) {
         onWorker(call, [vault](const Call &c) { c.reply(stateObject(*vault)); });
     });
-    api.registerMethod(QStringLiteral("vault.change_passphrase"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::VaultChangePassphrase, [this, vault](const Call &call) {
         QString oldText, newText;
         if (!stringParam(call, "old", &oldText) || !stringParam(call, "new", &newText))
             return;
@@ -183,8 +189,12 @@ void VaultService::registerMethods(ApiServer &api)
             s ? c.reply(stateObject(*vault)) : c.fail(s.error());
         });
     });
+}
 
-    api.registerMethod(QStringLiteral("secret.set"), [this, vault](const Call &call) {
+void VaultService::registerSecretMethods(ApiServer &api)
+{
+    Vault *vault = m_vault.get();
+    api.registerMethod(proto::method::SecretSet, [this, vault](const Call &call) {
         QString name, header, valueText;
         if (!stringParam(call, "name", &name) || !stringParam(call, "value", &valueText) ||
             !stringParam(call, "header", &header, false))
@@ -211,10 +221,10 @@ void VaultService::registerMethods(ApiServer &api)
                 if (info.name == name)
                     return c.reply(secretJson(info));
             }
-            c.reply(QJsonObject{{QStringLiteral("name"), name}});
+            c.reply(proto::NameParams{name}.toJson());
         });
     });
-    api.registerMethod(QStringLiteral("secret.list"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::SecretList, [this, vault](const Call &call) {
         onWorker(call, [vault](const Call &c) {
             const auto all = vault->secrets(c.peer().uid);
             if (!all)
@@ -225,13 +235,13 @@ void VaultService::registerMethods(ApiServer &api)
             c.reply(out);
         });
     });
-    api.registerMethod(QStringLiteral("secret.remove"), [this, vault](const Call &call) {
+    api.registerMethod(proto::method::SecretRemove, [this, vault](const Call &call) {
         QString name;
         if (!stringParam(call, "name", &name))
             return;
         onWorker(call, [vault, name](const Call &c) {
             const Status s = vault->removeSecret(name, c.peer().uid);
-            s ? c.reply(QJsonObject{{QStringLiteral("name"), name}}) : c.fail(s.error());
+            s ? c.reply(proto::NameParams{name}.toJson()) : c.fail(s.error());
         });
     });
 }

@@ -38,6 +38,8 @@ public:
     void setInterceptListener(Interceptor::EventSink listener);
 
 private:
+    void registerVaultMethods(ApiServer &api);
+    void registerSecretMethods(ApiServer &api);
     void onWorker(const Call &call, std::function<void(const Call &)> work);
     Daemon &m_daemon;
     std::unique_ptr<Vault> m_vault;

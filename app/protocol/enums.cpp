@@ -42,11 +42,6 @@ constexpr std::array<std::pair<SandboxState, const char *>, 9> kSandboxStates{{
     {SandboxState::Removed, "removed"},
 }};
 
-constexpr std::array<std::pair<VaultState, const char *>, 3> kVaultStates{{
-    {VaultState::Uninitialised, "uninitialised"},
-    {VaultState::Locked, "locked"},
-    {VaultState::Unlocked, "unlocked"},
-}};
 
 } // namespace
 
@@ -60,7 +55,17 @@ Result<Decision> decisionFromString(const QString &text, const QString &field)
         return *d;
     return invalidField(field, QStringLiteral("is \"%1\"; it must be one of %2").arg(text.left(64), decisionNames().join(QStringLiteral(", "))));
 }
-QString toString(VaultState state) { return nameOf(kVaultStates, state); }
-Result<VaultState> vaultStateFromString(const QString &text, const QString &field) { return valueOf(kVaultStates, text, field); }
+QString toString(VaultState state) { return vaultStateName(state); }
+
+Result<VaultState> vaultStateFromString(const QString &text, const QString &field)
+{
+    QStringList known;
+    for (VaultState v : {VaultState::Uninitialised, VaultState::Locked, VaultState::Unlocked}) {
+        if (text == vaultStateName(v))
+            return v;
+        known << vaultStateName(v);
+    }
+    return invalidField(field, QStringLiteral("is \"%1\"; it must be one of %2").arg(text.left(64), known.join(QStringLiteral(", "))));
+}
 
 } // namespace airlock::proto

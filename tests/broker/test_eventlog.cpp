@@ -59,13 +59,13 @@ EgressEvent makeEvent(EventLog &log, Decision decision, const QString &host, int
     return e;
 }
 
-QJsonArray query(EventLog &log, const QString &sandbox)
+QList<EgressEvent> query(EventLog &log, const QString &sandbox)
 {
-    std::promise<QJsonArray> rows;
+    std::promise<QList<EgressEvent>> rows;
     EventQuery q;
     q.sandbox = sandbox;
     q.limit = EventLog::kMaxLimit;
-    log.query(q, [&](Result<QJsonArray> r) { rows.set_value(r ? r.value() : QJsonArray()); });
+    log.query(q, [&](Result<QList<EgressEvent>> r) { rows.set_value(r ? r.value() : QList<EgressEvent>()); });
     return rows.get_future().get();
 }
 
@@ -180,9 +180,8 @@ void TestEventLog::identicalDenialsBecomeOneRowWithACount()
     QCOMPARE(scalar(m_store, QStringLiteral("SELECT count FROM egress_events WHERE host = 'other.test'")), 1);
     // egress ls shows the count.
     bool shown = false;
-    for (const QJsonValue &v : query(log, QStringLiteral("box")))
-        shown = shown || (v.toObject().value(QLatin1String("host")) == QLatin1String("denied.test") &&
-                          v.toObject().value(QLatin1String("count")).toInteger() > 1);
+    for (const EgressEvent &e : query(log, QStringLiteral("box")))
+        shown = shown || (e.host == QLatin1String("denied.test") && e.count > 1);
     QVERIFY(shown);
 }
 
@@ -299,9 +298,9 @@ void TestEventLog::reusedNameStartsWithNoHistory()
     log.setSandboxId(QStringLiteral("box"), second);
     log.record(makeEvent(log, Decision::Allowed, QStringLiteral("second.test")));
     log.flush();
-    const QJsonArray rows = query(log, QStringLiteral("box"));
+    const QList<EgressEvent> rows = query(log, QStringLiteral("box"));
     QCOMPARE(rows.size(), 1);
-    QCOMPARE(rows.at(0).toObject().value(QLatin1String("host")).toString(), QStringLiteral("second.test"));
+    QCOMPARE(rows.at(0).host, QStringLiteral("second.test"));
     QCOMPARE(query(log, QString()).size(), 6); // all of it is still on record
 }
 

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/store.h"
 #include "daemon/egressservice.h"
+#include "daemon/egresswire.h"
 #include "flowhandoff.h"
 #include "transparentproxy.h"
 #include "netns.h"
@@ -216,7 +217,7 @@ private:
         EventQuery q;
         q.sandbox = QStringLiteral("guest1");
         q.limit = EventLog::kMaxLimit;
-        m_egress->eventLog().query(q, [&](Result<QJsonArray> r) { rows.set_value(r ? r.value() : QJsonArray()); });
+        m_egress->eventLog().query(q, [&](Result<QList<EgressEvent>> r) { rows.set_value(r ? egressEventsToJson(r.value()) : QJsonArray()); });
         return rows.get_future().get();
     }
     // The newest event satisfying `match`, waiting up to `ms` for it to appear.
