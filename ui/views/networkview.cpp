@@ -52,28 +52,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     bar->addWidget(m_count);
     layout->addLayout(bar);
 
-    m_table = new QTableView(page);
-    m_table->setModel(m_filter);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
-    m_table->verticalHeader()->hide();
-    // Fixed row heights and no per-row sizing keep 100,000 rows smooth.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(EgressModel::Time, 150);
-    m_table->setColumnWidth(EgressModel::Host, 220);
-    m_table->setColumnWidth(EgressModel::Port, 60);
-    m_table->setColumnWidth(EgressModel::Proto, 70);
-    m_table->setColumnWidth(EgressModel::Rule, 140);
-    m_table->setColumnWidth(EgressModel::Bytes, 170);
-    m_table->setColumnWidth(EgressModel::DecisionColumn, 80);
-    m_table->setColumnHidden(EgressModel::Sandbox, true);
-    m_table->setWordWrap(false);
-
+    m_table = buildTable(page);
     m_decision = new DecisionBar(client, page);
     m_chart = new EgressChart(model, page);
 
@@ -108,6 +87,33 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     connect(m_filter, &QAbstractItemModel::modelReset, this, updateCount);
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, updateCount);
     updateCount();
+}
+
+// Newest first; every attempt of the sandbox, whatever was decided.
+QTableView *NetworkView::buildTable(QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setModel(m_filter);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setSortingEnabled(true);
+    table->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
+    table->verticalHeader()->hide();
+    // Fixed row heights and no per-row sizing keep 100,000 rows smooth.
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setColumnWidth(EgressModel::Time, 150);
+    table->setColumnWidth(EgressModel::Host, 220);
+    table->setColumnWidth(EgressModel::Port, 60);
+    table->setColumnWidth(EgressModel::Proto, 70);
+    table->setColumnWidth(EgressModel::Rule, 140);
+    table->setColumnWidth(EgressModel::Bytes, 170);
+    table->setColumnWidth(EgressModel::DecisionColumn, 80);
+    table->setColumnHidden(EgressModel::Sandbox, true);
+    table->setWordWrap(false);
+    return table;
 }
 
 void NetworkView::setSandbox(const QString &sandbox)
