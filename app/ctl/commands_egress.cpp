@@ -1,10 +1,15 @@
 // egress ls / allow / deny: see and decide what sandboxes try to reach.
 #include "ctl/command.h"
+#include "core/isotime.h"
+#include "protocol/egress.h"
+#include "protocol/jsonfields.h"
+#include "protocol/names.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <cstdio>
 
 namespace airlock::ctl {
@@ -24,26 +29,63 @@ qint64 parseDuration(const QString &text)
     return n * factor;
 }
 
-QString field(const QJsonObject &o, const char *name) { return o.value(QLatin1String(name)).toVariant().toString(); }
-
-void printRow(const QJsonObject &e)
+void printRow(const proto::EgressEvent &e)
 {
-    const QString host = field(e, "host").isEmpty() ? field(e, "ip") : field(e, "host");
-    QString what = field(e, "method").isEmpty() ? QString() : field(e, "method") + QLatin1Char(' ') + field(e, "path");
-    const QString rule = e.value(QLatin1String("rule")).isNull() ? QStringLiteral("-") : field(e, "rule");
+    const QString host = e.host.isEmpty() ? e.ip : e.host;
+    QString what = e.method.isEmpty() ? QString() : e.method + QLatin1Char(' ') + e.path;
+    const QString rule = e.rule ? QString::number(e.rule) : QStringLiteral("-");
     // A row that stands for several identical denials says how many.
-    const qint64 count = e.value(QLatin1String("count")).toInteger(1);
-    const QString reason = count > 1 ? QStringLiteral("(%1 times) %2").arg(count).arg(field(e, "reason")) : field(e, "reason");
-    std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s%s\n", qPrintable(field(e, "id")), qPrintable(field(e, "sandbox")),
-                qPrintable(field(e, "time")), qPrintable(field(e, "proto")), qPrintable(host + QLatin1Char(':') + field(e, "port")),
-                qPrintable(field(e, "bytes_up") + QLatin1Char('/') + field(e, "bytes_down")), qPrintable(field(e, "decision")),
-                qPrintable(rule), qPrintable(reason), qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')));
+    const QString reason = e.count > 1 ? QStringLiteral("(%1 times) %2").arg(e.count).arg(e.reason) : e.reason;
+    std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s%s\n", qPrintable(QString::number(e.id)), qPrintable(e.sandbox),
+                qPrintable(isoTimeMs(e.time)), qPrintable(e.proto), qPrintable(host + QLatin1Char(':') + QString::number(e.port)),
+                qPrintable(QString::number(e.bytesUp) + QLatin1Char('/') + QString::number(e.bytesDown)),
+                qPrintable(proto::toString(e.decision)), qPrintable(rule), qPrintable(reason),
+                qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')));
 }
 
 void printHeader()
 {
     std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s\n", "ID", "SANDBOX", "TIME", "PROTO", "TARGET", "UP/DN",
                 "DECISION", "RULE", "REASON");
+}
+
+// Follows the attempts as they happen, one per line. With `pending`: each new held request
+// (topic `pending`) and, once decided, that request again with its decision (topic
+// `egress`, which carries every change; `pending` carries only new items).
+int follow(Context &ctx, const QString &sandbox, bool pending)
+{
+    const QJsonArray topics = pending ? QJsonArray{QString(proto::topic::Pending), QString(proto::topic::Egress)}
+                                      : QJsonArray{QString(proto::topic::Egress)};
+    if (!ctx.call(proto::method::Subscribe, {{QStringLiteral("topics"), topics}}))
+        return kFailed;
+    if (!ctx.json)
+        printHeader();
+    std::fflush(stdout);
+    QSet<qint64> held; // pending items shown and not yet decided
+    for (;;) {
+        Result<QJsonObject> event = ctx.client.nextEvent(-1);
+        if (!event)
+            return ctx.fail(event.error().message());
+        const QString topic = event->value(QLatin1String("topic")).toString();
+        const QJsonObject data = event->value(QLatin1String("data")).toObject();
+        if (topic != proto::topic::Egress && topic != proto::topic::Pending)
+            continue;
+        const Result<proto::EgressEvent> e = proto::EgressEvent::fromJson(data);
+        if (!e)
+            return ctx.fail(QStringLiteral("the daemon sent an egress event airlockctl cannot read: %1; update airlockctl to the daemon's "
+                                           "version").arg(e.error().message()));
+        if (!sandbox.isEmpty() && e->sandbox != sandbox)
+            continue;
+        if (pending && topic == proto::topic::Pending)
+            held.insert(e->id);
+        else if (pending && !(e->decision != Decision::Pending && held.remove(e->id)))
+            continue; // not a decision on a request shown here
+        if (ctx.json)
+            std::fputs(QJsonDocument(data).toJson(QJsonDocument::Compact).append('\n').constData(), stdout);
+        else
+            printRow(e.value());
+        std::fflush(stdout);
+    }
 }
 
 int ls(Context &ctx, const Args &args)
@@ -56,41 +98,22 @@ int ls(Context &ctx, const Args &args)
     if (pending)
         params.insert(QStringLiteral("pending"), true);
 
-    if (args.has(QStringLiteral("--follow"))) {
-        // One object per line as attempts happen (a pending one again when it is decided).
-        const QString topic = pending ? QStringLiteral("pending") : QStringLiteral("egress");
-        if (!ctx.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{topic}}}))
-            return kFailed;
-        if (!ctx.json)
-            printHeader();
-        std::fflush(stdout);
-        for (;;) {
-            Result<QJsonObject> event = ctx.client.nextEvent(-1);
-            if (!event)
-                return ctx.fail(event.error().message());
-            const QJsonObject data = event->value(QLatin1String("data")).toObject();
-            if (event->value(QLatin1String("topic")).toString() != topic)
-                continue;
-            if (!sandbox.isEmpty() && data.value(QLatin1String("sandbox")).toString() != sandbox)
-                continue;
-            if (ctx.json)
-                std::fputs(QJsonDocument(data).toJson(QJsonDocument::Compact).append('\n').constData(), stdout);
-            else
-                printRow(data);
-            std::fflush(stdout);
-        }
-    }
+    if (args.has(QStringLiteral("--follow")))
+        return follow(ctx, sandbox, pending);
 
-    const auto result = ctx.call(QStringLiteral("egress.list"), params);
+    const auto result = ctx.call(proto::method::EgressList, params);
     if (!result)
         return kFailed;
+    const Result<QList<proto::EgressEvent>> events = proto::listFromJson<proto::EgressEvent>(result.value());
+    if (!events)
+        return ctx.fail(QStringLiteral("cannot read the daemon's egress.list reply: %1").arg(events.error().message()));
     if (ctx.json) {
         ctx.printJson(result->toArray());
         return 0;
     }
     printHeader();
-    for (const QJsonValue &v : result->toArray())
-        printRow(v.toObject());
+    for (const proto::EgressEvent &e : events.value())
+        printRow(e);
     return 0;
 }
 
@@ -118,17 +141,19 @@ int decide(Context &ctx, const Args &args, const QString &action)
     }
     if (args.has(QStringLiteral("--raw-tcp")))
         params.insert(QStringLiteral("raw_tcp"), true); // the rule's host:port may carry unverified bytes
-    const auto result = ctx.call(QStringLiteral("egress.decide"), params);
+    const auto result = ctx.call(proto::method::EgressDecide, params);
     if (!result)
         return kFailed;
-    const QJsonObject e = result->toObject();
+    const Result<proto::EgressEvent> e = proto::fromReply<proto::EgressEvent>(result.value());
+    if (!e)
+        return ctx.fail(QStringLiteral("cannot read the daemon's egress.decide reply: %1").arg(e.error().message()));
     if (ctx.json) {
-        ctx.printJson(e);
+        ctx.printJson(result->toObject());
         return 0;
     }
-    const QString host = field(e, "host").isEmpty() ? field(e, "ip") : field(e, "host");
-    std::printf("%s %s:%s for %s (%s)\n", action == QLatin1String("allow") ? "allowed" : "denied", qPrintable(host),
-                qPrintable(field(e, "port")), qPrintable(field(e, "sandbox")), qPrintable(field(e, "reason")));
+    const QString host = e->host.isEmpty() ? e->ip : e->host;
+    std::printf("%s %s:%d for %s (%s)\n", action == QLatin1String("allow") ? "allowed" : "denied", qPrintable(host),
+                e->port, qPrintable(e->sandbox), qPrintable(e->reason));
     return 0;
 }
 

@@ -163,7 +163,9 @@ void SandboxService::publishState(SandboxEngine &engine, const QString &name, ui
 {
     countSandboxes(engine);
     auto d = engine.describe(name, uid);
-    const QJsonObject data = d ? d.value() : proto::SandboxRow::removed(name).toJson();
+    QJsonObject data = d ? d.value() : proto::SandboxRow::removed(name).toJson();
+    if (d && m_egress) // the same count sandbox.list shows, so a client needs no count of its own
+        data.insert(QStringLiteral("pending"), m_egress->pendingCount(name));
     // Every create, fork and remove passes here: the directory learns of it (on the API
     // thread, queued before the caller's answer) and the event goes to the sandbox's owner,
     // the one it had until now if it was removed.
@@ -345,6 +347,18 @@ void SandboxService::registerImageMethods(ApiServer &api)
     api.registerMethod(proto::method::PresetList, [this](const Call &call) { listPresets(call); });
 }
 
+// A fresh build's result gets the `created` its image.list row has, as a cached one does.
+QJsonObject SandboxService::withCreated(SandboxEngine &builder, QJsonObject built)
+{
+    if (built.contains(QLatin1String("created")))
+        return built;
+    if (auto images = builder.listImages())
+        for (const QJsonValue &v : images.value())
+            if (v.toObject().value(QLatin1String("name")) == built.value(QLatin1String("name")))
+                built.insert(QStringLiteral("created"), v.toObject().value(QLatin1String("created")));
+    return built;
+}
+
 void SandboxService::buildImage(const Call &call)
 {
     const QString recipe = str(call, "recipe");
@@ -376,7 +390,7 @@ void SandboxService::buildImage(const Call &call)
         onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
         // A cached build changed nothing: the image keeps its builder.
         recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder));
-        call.reply(r.value());
+        call.reply(withCreated(e, r.value()));
     });
 }
 

@@ -89,6 +89,7 @@ private:
     void registerSnapshotMethods(ApiServer &api);
     void registerConsoleMethods(ApiServer &api);
     void buildImage(const Call &call);
+    static QJsonObject withCreated(SandboxEngine &builder, QJsonObject built);
     void fork(const Call &call);
     void listPresets(const Call &call);
     void create(const Call &call);

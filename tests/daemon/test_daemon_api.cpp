@@ -2,6 +2,9 @@
 // serving every other client.
 #include "api/blockingclient.h"
 #include "api/jsonrpc.h"
+#include "protocol/images.h"
+#include "protocol/names.h"
+#include "protocol/jsonfields.h"
 #include "daemonprocess.h"
 
 #include <QFile>
@@ -140,6 +143,7 @@ private Q_SLOTS:
     void ctlReportsUnreachableDaemon();
     void sigtermShutsDownCleanly();
     void corruptStoreIsReportedAndKept();
+    void presetListAnswersTheDaemonsPresets();
 
 private:
     void expectStillServing();
@@ -455,6 +459,29 @@ void TestDaemonApi::corruptStoreIsReportedAndKept()
     QFile f(d.dataDir() + QStringLiteral("/airlock.db"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), junk);
+}
+
+// preset.list: the presets this daemon's broker loads (the source tree's in a development
+// build), each with its rules, so a GUI on another host offers this host's presets.
+void TestDaemonApi::presetListAnswersTheDaemonsPresets()
+{
+    BlockingClient c;
+    QVERIFY(c.connectTo(m_daemon->socketPath()).ok());
+    const auto r = c.call(QString(proto::method::PresetList), {}, 5000);
+    QVERIFY2(r.ok(), qPrintable(r.error().message()));
+    const Result<QList<proto::PresetInfo>> presets = proto::listFromJson<proto::PresetInfo>(r.value());
+    QVERIFY2(presets.ok(), qPrintable(presets.error().message()));
+    QStringList names;
+    for (const proto::PresetInfo &p : presets.value()) {
+        names << p.name;
+        QVERIFY2(!p.description.isEmpty() && !p.rules.isEmpty(), qPrintable(p.name));
+        for (const proto::PresetRuleInfo &rule : p.rules)
+            QVERIFY2(!rule.host.isEmpty() && !rule.why.isEmpty() && rule.port >= 0 && rule.port <= 65535, qPrintable(p.name));
+    }
+    QVERIFY2(names.contains(QStringLiteral("npm")) && names.contains(QStringLiteral("pypi")), qPrintable(names.join(u',')));
+    QStringList sorted = names;
+    sorted.sort();
+    QCOMPARE(names, sorted); // loadPresets' order: by name
 }
 
 QTEST_GUILESS_MAIN(TestDaemonApi)

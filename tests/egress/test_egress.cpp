@@ -641,6 +641,50 @@ private Q_SLOTS:
                                                              QStringLiteral("forever")}, nullptr, 10000, &err), 2);
     }
 
+    // `egress ls --pending --follow` shows a held request when it appears and again once it
+    // is decided (the `pending` topic carries only new items; decisions come on `egress`).
+    void pendingFollowShowsTheDecision()
+    {
+        QProcess follow;
+        follow.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_socket, QStringLiteral("--json"),
+                                                              QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending"),
+                                                              QStringLiteral("--follow")});
+        QVERIFY(follow.waitForStarted());
+        QTest::qWait(300);
+        QProcess guest;
+        guest.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                           QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                           QStringLiteral("http://ask.test/followed")});
+        QVERIFY(guest.waitForStarted());
+        auto nextLine = [&follow] {
+            QElapsedTimer t;
+            t.start();
+            while (!follow.canReadLine() && t.elapsed() < 10000)
+                QTest::qWait(20);
+            return QJsonDocument::fromJson(follow.readLine()).object();
+        };
+        const QJsonObject held = nextLine();
+        if (held.isEmpty()) {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            QByteArray recent;
+            for (const QJsonValue &v : events())
+                recent += QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).right(400) + '\n';
+            QFAIL(qPrintable(QString::fromUtf8(follow.readAllStandardError() + "\npending: " + out + "\nevents: " + recent.right(1500))));
+        }
+        QCOMPARE(held.value(QLatin1String("host")).toString(), QStringLiteral("ask.test"));
+        QCOMPARE(held.value(QLatin1String("decision")).toString(), QStringLiteral("pending"));
+        const qint64 id = held.value(QLatin1String("id")).toInteger();
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(id)}), 0);
+        const QJsonObject decided = nextLine();
+        QVERIFY2(!decided.isEmpty(), "the follow never showed the decision");
+        QCOMPARE(decided.value(QLatin1String("id")).toInteger(), id);
+        QCOMPARE(decided.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        follow.kill();
+        follow.waitForFinished();
+        guest.waitForFinished(10000);
+    }
+
     void holdTimeoutDeniesARawIp()
     {
         m_egress->proxy().setHoldTimeoutMs(1500);
