@@ -10,6 +10,7 @@
 #include "connection/daemonconnection.h"
 #include "daemonprocess.h"
 #include "models/egressmodel.h"
+#include "protocol/egress.h"
 #include "residentmemory.h"
 #include "showandconnect.h"
 #include "views/mainwindow.h"
@@ -30,23 +31,27 @@ using namespace airlock::ui;
 
 namespace {
 
+// An `egress` event's data as the daemon writes it (the protocol's struct on the wire).
 QJsonObject attempt(qint64 id)
 {
-    static const char *decisions[] = {"allowed", "denied", "pending"};
+    using airlock::Decision;
+    static const Decision decisions[] = {Decision::Allowed, Decision::Denied, Decision::Denied};
     static const char *hosts[] = {"registry.npmjs.org", "api.anthropic.com", "github.com", "pypi.org", "evil.example"};
-    return {{QStringLiteral("id"), id},
-            {QStringLiteral("sandbox"), QStringLiteral("agent-%1").arg(id % 4)},
-            {QStringLiteral("time"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-            {QStringLiteral("proto"), QStringLiteral("tls")},
-            {QStringLiteral("host"), QString::fromLatin1(hosts[id % 5])},
-            {QStringLiteral("ip"), QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250)},
-            {QStringLiteral("port"), 443},
-            {QStringLiteral("sni"), QString::fromLatin1(hosts[id % 5])},
-            {QStringLiteral("decision"), QString::fromLatin1(decisions[id % 3 == 2 ? 1 : id % 3])},
-            {QStringLiteral("rule"), id % 3 == 0 ? QJsonValue(id % 50) : QJsonValue()},
-            {QStringLiteral("reason"), QStringLiteral("rule %1").arg(id % 50)},
-            {QStringLiteral("bytes_up"), (id * 13) % 5000},
-            {QStringLiteral("bytes_down"), (id * 37) % 100000}};
+    airlock::proto::EgressEvent e;
+    e.id = id;
+    e.sandbox = QStringLiteral("agent-%1").arg(id % 4);
+    e.time = QDateTime::currentDateTimeUtc();
+    e.proto = QStringLiteral("tls");
+    e.host = QString::fromLatin1(hosts[id % 5]);
+    e.ip = QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250);
+    e.port = 443;
+    e.sni = e.host;
+    e.decision = decisions[id % 3];
+    e.rule = id % 3 == 0 ? id % 50 : 0;
+    e.reason = QStringLiteral("rule %1").arg(id % 50);
+    e.bytesUp = (id * 13) % 5000;
+    e.bytesDown = (id * 37) % 100000;
+    return e.toJson();
 }
 
 } // namespace

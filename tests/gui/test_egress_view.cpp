@@ -1,7 +1,7 @@
 // The Network tab's model and view with 100,000 attempts: batched inserts, in-place
 // updates, filters and search stay fast; the pending panel dedupes per target and counts
 // down; the decision bar builds the egress.decide the user chose.
-#include "common/replies.h"
+#include "core/isotime.h"
 #include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "views/networkview.h"
@@ -22,28 +22,46 @@
 #include <QTest>
 
 using namespace airlock::ui;
+using airlock::Decision;
+namespace proto = airlock::proto;
 
 namespace {
 
-const char *kDecisions[] = {"allowed", "denied", "pending"};
+const Decision kDecisions[] = {Decision::Allowed, Decision::Denied, Decision::Pending};
 
-QJsonObject attempt(qint64 id, const QString &sandbox, const char *decision, qint64 timeMs)
+// An attempt as the daemon sends it on the wire (the protocol's struct's JSON).
+QJsonObject attemptJson(qint64 id, const QString &sandbox, Decision decision, qint64 timeMs)
 {
-    return {{QStringLiteral("id"), id},
-            {QStringLiteral("sandbox"), sandbox},
-            {QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
-            {QStringLiteral("proto"), id % 7 == 0 ? QStringLiteral("http") : QStringLiteral("tls")},
-            {QStringLiteral("host"), QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13)},
-            {QStringLiteral("ip"), QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250)},
-            {QStringLiteral("port"), id % 7 == 0 ? 80 : 443},
-            {QStringLiteral("sni"), QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13)},
-            {QStringLiteral("method"), id % 7 == 0 ? QStringLiteral("GET") : QString()},
-            {QStringLiteral("path"), id % 7 == 0 ? QStringLiteral("/v1/items/%1").arg(id) : QString()},
-            {QStringLiteral("decision"), QLatin1String(decision)},
-            {QStringLiteral("rule"), QStringLiteral("rule-%1").arg(id % 20)},
-            {QStringLiteral("reason"), QString()},
-            {QStringLiteral("bytes_up"), id % 4096},
-            {QStringLiteral("bytes_down"), (id * 37) % 100000}};
+    proto::EgressEvent e;
+    e.id = id;
+    e.sandbox = sandbox;
+    e.time = QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC);
+    e.proto = id % 7 == 0 ? QStringLiteral("http") : QStringLiteral("tls");
+    e.host = QStringLiteral("host-%1.example-%2.com").arg(id % 500).arg(id % 13);
+    e.ip = QStringLiteral("198.18.%1.%2").arg((id / 250) % 250).arg(id % 250);
+    e.port = id % 7 == 0 ? 80 : 443;
+    e.sni = e.host;
+    e.method = id % 7 == 0 ? QStringLiteral("GET") : QString();
+    e.path = id % 7 == 0 ? QStringLiteral("/v1/items/%1").arg(id) : QString();
+    e.decision = decision;
+    e.rule = id % 20;
+    e.bytesUp = id % 4096;
+    e.bytesDown = (id * 37) % 100000;
+    return e.toJson();
+}
+
+// ...and as DaemonConnection hands it to the models: parsed back by the protocol library.
+proto::EgressEvent parsed(const QJsonObject &json)
+{
+    const airlock::Result<proto::EgressEvent> e = proto::EgressEvent::fromJson(json);
+    if (!e)
+        qFatal("the protocol refused its own egress event: %s", qPrintable(e.error().message()));
+    return e.value();
+}
+
+proto::EgressEvent attempt(qint64 id, const QString &sandbox, Decision decision, qint64 timeMs)
+{
+    return parsed(attemptJson(id, sandbox, decision, timeMs));
 }
 
 } // namespace
@@ -71,11 +89,11 @@ void TestEgressView::holdsAndFilters100kRows()
 
     constexpr int kRows = 100000;
     constexpr int kBatch = 1000;
-    std::vector<QJsonObject> events;
+    std::vector<QJsonObject> events; // the wire objects: each batch below is parsed as it arrives
     events.reserve(kRows);
     const qint64 start = QDateTime::currentMSecsSinceEpoch() - 25 * 60000;
     for (int i = 1; i <= kRows; ++i)
-        events.push_back(attempt(i, i % 10 == 0 ? QStringLiteral("agent-b") : QStringLiteral("agent-a"), kDecisions[i % 3],
+        events.push_back(attemptJson(i, i % 10 == 0 ? QStringLiteral("agent-b") : QStringLiteral("agent-a"), kDecisions[i % 3],
                                  start + i * 15));
 
     // The model alone first (parsing and storing), then again with the filter proxy and the table.
@@ -85,7 +103,7 @@ void TestEgressView::holdsAndFilters100kRows()
         EgressModel bare;
         for (int i = 0; i < kRows; i += kBatch) {
             for (int j = i; j < i + kBatch; ++j)
-                bare.enqueue(events[size_t(j)]);
+                bare.enqueue(parsed(events[size_t(j)]));
             bare.flush();
         }
         QCOMPARE(bare.rowCount(), kRows);
@@ -97,7 +115,7 @@ void TestEgressView::holdsAndFilters100kRows()
     timer.restart();
     for (int i = 0; i < kRows; i += kBatch) {
         for (int j = i; j < i + kBatch; ++j)
-            model.enqueue(events[size_t(j)]); // as the "egress" events arrive
+            model.enqueue(parsed(events[size_t(j)])); // as the `egress` events arrive
         model.flush();                       // the 100 ms timer's work, done now
         QCoreApplication::processEvents();   // the view repaints between batches
     }
@@ -161,16 +179,16 @@ void TestEgressView::updatesInPlaceAndCoalesces()
 {
     EgressModel model;
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    model.enqueue(attempt(1, QStringLiteral("a"), "pending", now));
-    model.enqueue(attempt(2, QStringLiteral("a"), "pending", now));
+    model.enqueue(attempt(1, QStringLiteral("a"), Decision::Pending, now));
+    model.enqueue(attempt(2, QStringLiteral("a"), Decision::Pending, now));
     model.flush();
     QCOMPARE(model.rowCount(), 2);
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
-    model.enqueue(attempt(1, QStringLiteral("a"), "allowed", now));
-    model.enqueue(attempt(2, QStringLiteral("a"), "denied", now));
-    model.enqueue(attempt(3, QStringLiteral("a"), "pending", now));
-    model.enqueue(attempt(3, QStringLiteral("a"), "denied", now)); // changed again before the flush
+    model.enqueue(attempt(1, QStringLiteral("a"), Decision::Allowed, now));
+    model.enqueue(attempt(2, QStringLiteral("a"), Decision::Denied, now));
+    model.enqueue(attempt(3, QStringLiteral("a"), Decision::Pending, now));
+    model.enqueue(attempt(3, QStringLiteral("a"), Decision::Denied, now)); // changed again before the flush
     model.flush();
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(changed.count(), 1);
@@ -191,17 +209,19 @@ void TestEgressView::updatesInPlaceAndCoalesces()
 
 void TestEgressView::parsesTheDaemonsTimes()
 {
+    // The protocol's parser (core/isotime.h) takes a fast path for the daemon's own form;
+    // it must agree with QDateTime's general parser wherever both read the text.
     for (const qint64 ms : {qint64(0), qint64(1764518278123), qint64(951782400000) /* 2000-02-29 */, qint64(4102444799999)}) {
         const QString iso = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-        QCOMPARE(fastIsoUtcMs(iso), ms);
+        QCOMPARE(airlock::parseIsoTime(iso).toMSecsSinceEpoch(), ms);
+        QCOMPARE(airlock::parseIsoTime(airlock::isoTimeMs(QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC))).toMSecsSinceEpoch(), ms);
     }
-    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58), Qt::UTC).toMSecsSinceEpoch());
-    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58.5Z"), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58, 500), Qt::UTC).toMSecsSinceEpoch());
-    QCOMPARE(fastIsoUtcMs(u"2026-11-30 15:57:58Z"), qint64(-1));
-    QCOMPARE(fastIsoUtcMs(u"2026-11-30T15:57:58+01:00"), qint64(-1)); // left to QDateTime
-    QCOMPARE(timeFromJson(QJsonValue(QStringLiteral("2026-11-30T15:57:58+01:00"))).toMSecsSinceEpoch(),
-             QDateTime(QDate(2026, 11, 30), QTime(14, 57, 58), Qt::UTC).toMSecsSinceEpoch());
-    QCOMPARE(timeFromJson(QJsonValue(1764518278)).toMSecsSinceEpoch(), qint64(1764518278000));
+    QCOMPARE(airlock::parseIsoTime(QStringLiteral("2026-11-30T15:57:58Z")), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58), Qt::UTC));
+    QCOMPARE(airlock::parseIsoTime(QStringLiteral("2026-11-30T15:57:58.5Z")), QDateTime(QDate(2026, 11, 30), QTime(15, 57, 58, 500), Qt::UTC));
+    QCOMPARE(airlock::parseIsoTime(QStringLiteral("2026-11-30T15:57:58+01:00")), QDateTime(QDate(2026, 11, 30), QTime(14, 57, 58), Qt::UTC));
+    for (const char *bad : {"2026-11-30 15:57:58Z", "2026-02-30T10:00:00Z", "2026-11-30T15:57:58.Z",
+                            "2026-11-30T15:5x:58Z", "1764518278"})
+        QVERIFY2(!airlock::parseIsoTime(QLatin1String(bad)).isValid(), bad);
 }
 
 void TestEgressView::newAttemptIsOnScreenWithin100ms()
@@ -216,7 +236,7 @@ void TestEgressView::newAttemptIsOnScreenWithin100ms()
     qint64 shownAfter = -1;
     connect(view.filterModel(), &QAbstractItemModel::rowsInserted, this, [&] { shownAfter = timer.elapsed(); });
     timer.start();
-    model.enqueue(attempt(7, QStringLiteral("a"), "pending", QDateTime::currentMSecsSinceEpoch())); // as an event arrives
+    model.enqueue(attempt(7, QStringLiteral("a"), Decision::Pending, QDateTime::currentMSecsSinceEpoch())); // as an event arrives
     QTRY_VERIFY_WITH_TIMEOUT(shownAfter >= 0, 1000);
     qInfo("event to row in the view: %lld ms", shownAfter);
     QVERIFY2(shownAfter < 100, "a new attempt must be on screen within 100 ms");
@@ -232,14 +252,14 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
     QSignalSpy fresh(&model, &PendingModel::newRequest);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     // The same target three times, another target once, and another sandbox.
-    model.apply(attempt(10, QStringLiteral("a"), "pending", now));
-    QJsonObject again = attempt(10, QStringLiteral("a"), "pending", now);
-    again[QStringLiteral("id")] = 510; // id % 500 == 10: same host, same port (not % 7)
+    model.apply(attempt(10, QStringLiteral("a"), Decision::Pending, now));
+    proto::EgressEvent again = attempt(10, QStringLiteral("a"), Decision::Pending, now);
+    again.id = 510; // id % 500 == 10: same host, same port (not % 7)
     model.apply(again);
-    again[QStringLiteral("id")] = 1010;
+    again.id = 1010;
     model.apply(again);
-    model.apply(attempt(11, QStringLiteral("a"), "pending", now));
-    model.apply(attempt(10, QStringLiteral("b"), "pending", now));
+    model.apply(attempt(11, QStringLiteral("a"), Decision::Pending, now));
+    model.apply(attempt(10, QStringLiteral("b"), Decision::Pending, now));
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(fresh.count(), 3); // one notification per target, not per attempt
     QCOMPARE(model.entry(0).attempts, 3);
@@ -255,10 +275,10 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
         panel.grab().save(dir + QStringLiteral("/widget-pending.png"));
     }
     // A decision on any attempt of the target answers the whole row.
-    model.apply(attempt(510, QStringLiteral("a"), "allowed", now));
+    model.apply(attempt(510, QStringLiteral("a"), Decision::Allowed, now));
     QCOMPARE(model.rowCount(), 2);
     // An attempt already past its timeout never shows up.
-    model.apply(attempt(99, QStringLiteral("c"), "pending", now - 200000));
+    model.apply(attempt(99, QStringLiteral("c"), Decision::Pending, now - 200000));
     QCOMPARE(model.rowCount(), 2);
 }
 
@@ -275,13 +295,14 @@ void TestEgressView::decisionBarBuildsTheDecision()
         if (c->accessibleName() == QLatin1String("Scope")) scope = c;
     }
     QVERIFY(lifetime && match && scope);
-    // A name: host or its Public Suffix List domain; no IP choice, the dialled one is synthetic.
+    // A name: host or its domain (the daemon reads the Public Suffix List and names the
+    // patterns in its answer); no IP choice, the dialled one is synthetic.
     QCOMPARE(match->count(), 2);
-    QCOMPARE(match->itemText(1), QStringLiteral("*.github.com"));
+    QCOMPARE(match->itemText(0), QStringLiteral("host api.github.com"));
+    QCOMPARE(match->itemText(1), QStringLiteral("domain of api.github.com"));
+    QCOMPARE(match->itemData(1).toString(), QStringLiteral("domain"));
     bar.setTarget(43, QStringLiteral("a"), QStringLiteral("www.bbc.co.uk"), QStringLiteral("198.18.0.6"), 443);
-    QCOMPARE(match->itemText(1), QStringLiteral("*.bbc.co.uk"));
-    bar.setTarget(44, QStringLiteral("a"), QStringLiteral("github.com"), QStringLiteral("198.18.0.7"), 443);
-    QCOMPARE(match->itemText(1), QStringLiteral("github.com + *.github.com"));
+    QCOMPARE(match->itemText(1), QStringLiteral("domain of www.bbc.co.uk"));
     bar.setTarget(45, QStringLiteral("a"), QString(), QStringLiteral("203.0.113.9"), 443);
     QCOMPARE(match->count(), 1);
     QCOMPARE(match->itemText(0), QStringLiteral("IP 203.0.113.9"));

@@ -40,8 +40,8 @@ void TestGuiConnection::connectsAndShowsStatus()
     QTRY_VERIFY(window.statusText().contains(QLatin1String("airlockd " AIRLOCK_VERSION)));
     const QString status = window.statusText();
     QVERIFY2(status.contains(QLatin1String("Connected to airlockd")), qPrintable(status));
-    QVERIFY2(status.contains(connection.status().value(QLatin1String("libvirt_uri")).toString()), qPrintable(status));
-    const QString accel = connection.status().value(QLatin1String("accel")).toString();
+    QVERIFY2(status.contains(connection.status().libvirtUri), qPrintable(status));
+    const QString accel = connection.status().accel;
     QVERIFY2(accel == QLatin1String("tcg") ? status.contains(QLatin1String("TCG emulation")) : status.contains(QLatin1String("KVM")),
              qPrintable(status));
     QVERIFY2(status.contains(QLatin1String("no vault yet")), qPrintable(status));

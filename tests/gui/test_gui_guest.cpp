@@ -287,7 +287,7 @@ void TestGuiGuest::resizingTheTerminalResizesTheGuestsConsole()
 void TestGuiGuest::cancelStopsAnImageBuild()
 {
     const QString image = uniqueName(u"cancelled"_s);
-    ImageBuildDialog dialog(m_connection->client());
+    ImageBuildDialog dialog(m_connection.get());
     dialog.show();
     QVERIFY(!dialog.cancelButton()->isEnabled());
     dialog.recipeEdit()->setText(u"tiny"_s);

@@ -33,7 +33,7 @@ QAction *hostAction(MainWindow &window, const QString &label)
 }
 QString vaultOf(const DaemonConnection &c)
 {
-    return c.status().value("vault"_L1).toString();
+    return airlock::proto::toString(c.status().vault);
 }
 } // namespace
 

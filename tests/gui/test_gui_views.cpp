@@ -16,6 +16,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFormLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -204,6 +205,16 @@ void TestGuiViews::newSandboxDialogBuildsTheRequest()
     const QJsonObject declared = QJsonDocument::fromJson(file.readAll()).object();
     for (const char *key : {"cpus", "memory_mib", "disk_gib"}) // disk: 8 there, 10 by default here
         QCOMPARE(withTemplate.value(QLatin1String(key)).toInt(), declared.value(QLatin1String(key)).toInt());
+    // The presets are the connected daemon's (preset.list), never files on this machine:
+    // choosing one sends its name in sandbox.create's `presets`.
+    QComboBox *presets = dialog.presetCombo();
+    QTRY_VERIFY2(presets->findData(QStringLiteral("npm")) > 0, qPrintable(presets->itemData(0, Qt::ToolTipRole).toString()));
+    const int npm = presets->findData(QStringLiteral("npm"));
+    QVERIFY2(presets->itemData(npm, Qt::ToolTipRole).toString().contains(QLatin1String("registry.npmjs.org:443")),
+             qPrintable(presets->itemData(npm, Qt::ToolTipRole).toString()));
+    QVERIFY(!withTemplate.contains(QLatin1String("presets")));
+    presets->setCurrentIndex(npm);
+    QCOMPARE(dialog.createParams().value(QLatin1String("presets")).toArray(), QJsonArray{QStringLiteral("npm")});
     // Shown at its own size, every label is whole (long preset descriptions once squeezed
     // "Egress preset:" to "Egress pres").
     dialog.show();

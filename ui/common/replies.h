@@ -1,9 +1,8 @@
 #pragma once
 #include "api/apiclient.h"
 #include "api/jsonrpc.h"
+#include "protocol/jsonfields.h"
 
-#include <QDateTime>
-#include <QJsonValue>
 #include <QString>
 
 namespace airlock::ui {
@@ -11,26 +10,20 @@ namespace airlock::ui {
 // The daemon does not offer this method (yet): views show "not available" instead of an error.
 inline bool isMethodMissing(const ApiClient::Reply &r) { return !r.ok && r.errorCode == rpc::MethodNotFound; }
 
-// "2026-11-30T15:57:58.123Z" (what the daemon writes) to epoch ms without QDateTime's
-// general parser, which dominates the cost of loading 100,000 attempts. -1 if not that form.
-qint64 fastIsoUtcMs(QStringView s);
+// A reply read as the protocol's payload: the daemon's error, or what the protocol library
+// refuses in the result (its message names the field), never half an object.
+inline Error replyError(const ApiClient::Reply &r) { return Error{r.errorMessage, {}, r.errorCode}; }
 
-// A time from the API: epoch seconds, epoch milliseconds or ISO 8601 text.
-inline QDateTime timeFromJson(const QJsonValue &v)
+template <typename T>
+Result<T> replyAs(const ApiClient::Reply &r)
 {
-    if (v.isString()) {
-        if (const qint64 ms = fastIsoUtcMs(v.toString()); ms >= 0)
-            return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-        QDateTime t = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
-        if (!t.isValid())
-            t = QDateTime::fromString(v.toString(), Qt::ISODate);
-        return t;
-    }
-    if (v.isDouble()) {
-        const double n = v.toDouble();
-        return n > 1e11 ? QDateTime::fromMSecsSinceEpoch(qint64(n)) : QDateTime::fromMSecsSinceEpoch(qint64(n * 1000));
-    }
-    return {};
+    return r.ok ? proto::fromReply<T>(r.result) : Result<T>(replyError(r));
+}
+
+template <typename T>
+Result<QList<T>> replyListAs(const ApiClient::Reply &r)
+{
+    return r.ok ? proto::listFromJson<T>(r.result) : Result<QList<T>>(replyError(r));
 }
 
 // "3 h 12 min", "45 s": short durations for tables.

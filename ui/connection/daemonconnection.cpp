@@ -1,5 +1,8 @@
 #include "connection/daemonconnection.h"
 #include "api/jsonrpc.h"
+#include "common/replies.h"
+#include "protocol/names.h"
+#include "protocol/snapshots.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,21 +14,31 @@
 namespace airlock::ui {
 
 namespace {
-// Topics every view of the app listens to; console topics are added per terminal.
-const QStringList kTopics = {QStringLiteral("sandbox"), QStringLiteral("egress"), QStringLiteral("pending"),
-                             QStringLiteral("image"), QStringLiteral("snapshot"), QStringLiteral("alert")};
+// Topics every view of the app listens to; console topics are added per terminal. Not
+// `pending`: its events are the `egress` events that open a held request, sent twice.
+const QStringList kTopics = {proto::topic::Sandbox, proto::topic::Egress, proto::topic::Image, proto::topic::Snapshot,
+                             proto::topic::Alert};
+
+// Parses one event's data and hands it to `emitIt`; data the protocol refuses is dropped
+// with a warning naming the field, so no view ever sees half an object.
+template <typename T, typename Emit>
+void parseAndEmit(const QString &topic, const QJsonObject &data, Emit emitIt)
+{
+    Result<T> parsed = T::fromJson(data);
+    if (!parsed) {
+        qWarning("airlock: ignored a \"%s\" event: %s", qPrintable(topic), qPrintable(parsed.error().message()));
+        return;
+    }
+    emitIt(parsed.value());
 }
+} // namespace
 
 DaemonConnection::DaemonConnection(const QString &socketPath, QObject *parent)
     : QObject(parent), m_client(new ApiClient(this)), m_socketPath(socketPath)
 {
     connect(m_client, &ApiClient::connected, this, &DaemonConnection::onConnected);
     connect(m_client, &ApiClient::disconnected, this, &DaemonConnection::onConnectFailed);
-    connect(m_client, &ApiClient::event, this, [this](const QString &topic, const QJsonObject &data) {
-        if (topic == QLatin1String("sandbox"))
-            refreshStatus(); // the sandbox count changed, perhaps
-        Q_EMIT event(topic, data);
-    });
+    connect(m_client, &ApiClient::event, this, &DaemonConnection::onEvent);
     m_reconnectTimer.setInterval(2000);
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, [this] { attempt(false, true); });
@@ -105,20 +118,44 @@ void DaemonConnection::onConnected()
     m_reason.clear();
     m_hint.clear();
     m_details.clear();
-    m_client->call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray::fromStringList(kTopics)}}, this, {});
-    m_client->call(QStringLiteral("status"), {}, this, [this](const ApiClient::Reply &r) {
-        if (!r.ok) {
-            fail(tr("airlockd answered but its status failed: %1").arg(r.errorMessage),
-                 tr("Look at airlockd's log, then press Retry."));
-            m_client->disconnectFromDaemon();
-            return;
-        }
-        m_attempting = false;
-        m_status = r.result.toObject();
-        setState(State::Connected);
-        Q_EMIT statusChanged(m_status);
-    });
+    m_client->call(proto::method::Subscribe, proto::TopicsParams{kTopics}.toJson(), this, {});
+    m_client->call(proto::method::Status, {}, this, [this](const ApiClient::Reply &r) { onStatusReply(r); });
     m_statusTimer.start();
+}
+
+void DaemonConnection::onStatusReply(const ApiClient::Reply &r)
+{
+    const Result<proto::DaemonStatus> status = replyAs<proto::DaemonStatus>(r);
+    if (!status) {
+        fail(tr("airlockd answered but its status failed: %1").arg(status.error().message()),
+             tr("Look at airlockd's log (an airlockd of another version may speak differently), then press Retry."));
+        m_client->disconnectFromDaemon();
+        return;
+    }
+    m_attempting = false;
+    m_status = status.value();
+    setState(State::Connected);
+    Q_EMIT statusChanged(m_status);
+}
+
+void DaemonConnection::onEvent(const QString &topic, const QJsonObject &data)
+{
+    namespace topics = proto::topic;
+    if (topic == topics::Sandbox) {
+        refreshStatus(); // the sandbox count changed, perhaps
+        parseAndEmit<proto::SandboxRow>(topic, data, [this](const auto &row) { Q_EMIT sandboxChanged(row); });
+    } else if (topic == topics::Egress) {
+        parseAndEmit<proto::EgressEvent>(topic, data, [this](const auto &e) { Q_EMIT egressEvent(e); });
+    } else if (topic == topics::Image) {
+        parseAndEmit<proto::ImageProgress>(topic, data, [this](const auto &p) { Q_EMIT imageProgress(p); });
+    } else if (topic == topics::Snapshot) {
+        parseAndEmit<proto::SnapshotProgress>(topic, data, [this](const auto &p) { Q_EMIT snapshotProgress(p); });
+    } else if (topic == topics::Alert) {
+        parseAndEmit<proto::Alert>(topic, data, [this](const auto &a) { Q_EMIT alert(a); });
+    } else if (topic.startsWith(topics::ConsolePrefix)) {
+        const QString sandbox = topic.mid(topics::ConsolePrefix.size());
+        parseAndEmit<proto::ConsoleOutput>(topic, data, [this, &sandbox](const auto &o) { Q_EMIT consoleOutput(sandbox, o.data); });
+    }
 }
 
 void DaemonConnection::onConnectFailed(const QString &why)
@@ -212,10 +249,15 @@ void DaemonConnection::refreshStatus()
 {
     if (m_state != State::Connected)
         return;
-    m_client->call(QStringLiteral("status"), {}, this, [this](const ApiClient::Reply &r) {
+    m_client->call(proto::method::Status, {}, this, [this](const ApiClient::Reply &r) {
         if (!r.ok || m_state != State::Connected)
             return;
-        m_status = r.result.toObject();
+        const Result<proto::DaemonStatus> status = replyAs<proto::DaemonStatus>(r);
+        if (!status) {
+            qWarning("airlock: ignored a status answer: %s", qPrintable(status.error().message()));
+            return;
+        }
+        m_status = status.value();
         Q_EMIT statusChanged(m_status);
     });
 }

@@ -1,5 +1,9 @@
 #pragma once
 #include "api/apiclient.h"
+#include "protocol/egress.h"
+#include "protocol/events.h"
+#include "protocol/sandbox.h"
+#include "protocol/status.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -11,7 +15,8 @@ namespace airlock::ui {
 
 // The GUI's one link to airlockd: connects to the user's daemon, starts one when none
 // runs, keeps the daemon's `status` fresh and reconnects when the daemon comes back.
-// Every step is asynchronous; the GUI thread never waits.
+// Every step is asynchronous; the GUI thread never waits. Events arrive parsed, one typed
+// signal per topic; an event the protocol library refuses is logged and dropped.
 class DaemonConnection : public QObject {
     Q_OBJECT
 public:
@@ -24,7 +29,8 @@ public:
     ApiClient *client() const { return m_client; }
     State state() const { return m_state; }
     QString socketPath() const { return m_socketPath; }
-    QJsonObject status() const { return m_status; }
+    // The last `status` answer; empty (default) while not connected.
+    const proto::DaemonStatus &status() const { return m_status; }
 
     // Why we are not connected, what the user can do about it, and raw details (airlockd's stderr).
     QString reason() const { return m_reason; }
@@ -59,13 +65,23 @@ public:
 
 Q_SIGNALS:
     void stateChanged(airlock::ui::DaemonConnection::State state);
-    void statusChanged(const QJsonObject &status);
-    void event(const QString &topic, const QJsonObject &data);
+    void statusChanged(const airlock::proto::DaemonStatus &status);
+    // One signal per topic the connection subscribes to (kTopics in daemonconnection.cpp).
+    void sandboxChanged(const airlock::proto::SandboxRow &row);
+    // Every egress attempt as it is written: new, joined a held request, decided, closed.
+    void egressEvent(const airlock::proto::EgressEvent &event);
+    void imageProgress(const airlock::proto::ImageProgress &progress);
+    void snapshotProgress(const airlock::proto::SnapshotProgress &progress);
+    void alert(const airlock::proto::Alert &alert);
+    // Bytes of a `console:NAME` topic (subscribed to by TerminalView per sandbox).
+    void consoleOutput(const QString &sandbox, const QByteArray &data);
 
 private:
     void attempt(bool mayStartDaemon, bool quiet);
     void onConnected();
     void onConnectFailed(const QString &why);
+    void onEvent(const QString &topic, const QJsonObject &data);
+    void onStatusReply(const ApiClient::Reply &r);
     void startDaemon();
     void setState(State s);
     void fail(const QString &reason, const QString &hint, const QString &details = {});
@@ -75,7 +91,7 @@ private:
     QString m_daemonProgram;
     QStringList m_command;
     State m_state = State::NotConnected;
-    QJsonObject m_status;
+    proto::DaemonStatus m_status;
     QString m_reason, m_hint, m_details;
     bool m_mayStartDaemon = false;
     bool m_autoStart = true;

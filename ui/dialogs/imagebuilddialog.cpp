@@ -1,5 +1,6 @@
 #include "dialogs/imagebuilddialog.h"
 #include "api/apiclient.h"
+#include "connection/daemonconnection.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -11,7 +12,7 @@
 
 namespace airlock::ui {
 
-ImageBuildDialog::ImageBuildDialog(ApiClient *client, QWidget *parent) : QDialog(parent), m_client(client)
+ImageBuildDialog::ImageBuildDialog(DaemonConnection *connection, QWidget *parent) : QDialog(parent), m_client(connection->client())
 {
     setWindowTitle(tr("Build image"));
     auto *form = new QFormLayout(this);
@@ -38,8 +39,7 @@ ImageBuildDialog::ImageBuildDialog(ApiClient *client, QWidget *parent) : QDialog
     connect(m_build, &QPushButton::clicked, this, &ImageBuildDialog::build);
     connect(m_cancel, &QPushButton::clicked, this, &ImageBuildDialog::cancelBuild);
     connect(m_close, &QPushButton::clicked, this, &ImageBuildDialog::reject);
-    if (m_client)
-        connect(m_client, &ApiClient::event, this, &ImageBuildDialog::onEvent);
+    connect(connection, &DaemonConnection::imageProgress, this, &ImageBuildDialog::onProgress);
     setBuilding({});
 }
 
@@ -100,12 +100,12 @@ void ImageBuildDialog::cancelBuild()
     });
 }
 
-void ImageBuildDialog::onEvent(const QString &topic, const QJsonObject &data)
+void ImageBuildDialog::onProgress(const proto::ImageProgress &progress)
 {
-    if (topic != QLatin1String("image") || data.value(QLatin1String("name")).toString() != m_building)
+    if (progress.name != m_building)
         return;
-    m_progress->setValue(data.value(QLatin1String("percent")).toInt());
-    const QString text = data.value(QLatin1String("message")).toString();
+    m_progress->setValue(progress.percent);
+    const QString &text = progress.message;
     m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" — %p%"));
 }
 

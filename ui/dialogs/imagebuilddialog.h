@@ -1,4 +1,6 @@
 #pragma once
+#include "protocol/events.h"
+
 #include <QDialog>
 #include <QPointer>
 
@@ -11,12 +13,14 @@ namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
+class DaemonConnection;
+
 // Builds an image from a recipe (image.build) with the daemon's progress ("image" events)
 // and a Cancel that really stops the build (image.cancel); nothing of a cancelled build is kept.
 class ImageBuildDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit ImageBuildDialog(ApiClient *client, QWidget *parent = nullptr);
+    explicit ImageBuildDialog(DaemonConnection *connection, QWidget *parent = nullptr);
 
     QLineEdit *recipeEdit() const { return m_recipe; }
     QLineEdit *nameEdit() const { return m_name; }
@@ -31,7 +35,7 @@ public:
 private:
     void build();
     void cancelBuild();
-    void onEvent(const QString &topic, const QJsonObject &data);
+    void onProgress(const proto::ImageProgress &progress);
     void setBuilding(const QString &name);
 
     QPointer<ApiClient> m_client;

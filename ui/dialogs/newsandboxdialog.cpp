@@ -1,7 +1,10 @@
 #include "dialogs/newsandboxdialog.h"
 #include "api/apiclient.h"
 #include "common/workspacejob.h"
-#include "models/egresspresets.h"
+#include "common/replies.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/vault.h"
 #include "workspace/workspaceimport.h"
 
 #include <QCheckBox>
@@ -24,10 +27,6 @@
 
 namespace airlock::ui {
 
-namespace {
-constexpr int kTemplateRole = Qt::UserRole + 1; // the template as template.list describes it
-}
-
 NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog(parent), m_client(client)
 {
     setWindowTitle(tr("New sandbox"));
@@ -36,7 +35,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_name->setPlaceholderText(tr("e.g. agent-1"));
     m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[a-z0-9][a-z0-9-]{0,62}")), m_name));
     m_template = new QComboBox(this);
-    m_template->addItem(tr("None (a plain sandbox)"), QString()); // the daemon's templates follow (loadChoices)
+    m_template->addItem(tr("None (a plain sandbox)"), QString()); // the daemon's templates follow (loadTemplates)
     m_image = new QComboBox(this);
     m_image->addItem(tr("Default image"), QString());
     m_cpus = new QSpinBox(this);
@@ -52,14 +51,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_disk->setValue(10);
     m_disk->setSuffix(tr(" GiB"));
     m_preset = new QComboBox(this);
-    m_preset->addItem(tr("None: ask for every host"), QString());
-    for (const EgressPreset &preset : EgressPreset::load()) {
-        QStringList hosts;
-        for (const EgressPreset::Rule &r : preset.rules)
-            hosts << (r.port ? QStringLiteral("%1:%2").arg(r.host).arg(r.port) : r.host);
-        m_preset->addItem(QStringLiteral("%1: %2").arg(preset.name, preset.description), preset.name);
-        m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
-    }
+    m_preset->addItem(tr("None: ask for every host"), QString()); // the daemon's presets follow (loadPresets)
     m_preset->setAccessibleName(tr("Egress preset"));
     // Preset descriptions are long: sized by them, the combo squeezed the label column
     // ("Egress pres"). The popup still shows them whole.
@@ -70,23 +62,6 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_secrets->setAccessibleName(tr("Secrets to lend"));
     m_start = new QCheckBox(tr("&Start it now"), this);
     m_start->setChecked(true);
-    m_workspace = new QLineEdit(this);
-    m_workspace->setPlaceholderText(tr("none: an empty sandbox"));
-    m_workspace->setToolTip(tr("A git repository on this computer. Its commits are copied into the sandbox's "
-                               "/workspace as a git bundle (never shared or mounted); uncommitted changes stay here."));
-    m_workspace->setAccessibleName(tr("Workspace repository"));
-    m_browse = new QPushButton(tr("&Browse…"), this);
-    connect(m_browse, &QPushButton::clicked, this, &NewSandboxDialog::chooseWorkspace);
-    // The clone needs a running guest: a workspace means "start it now".
-    connect(m_workspace, &QLineEdit::textChanged, this, [this](const QString &text) {
-        const bool withWorkspace = !text.trimmed().isEmpty();
-        if (withWorkspace)
-            m_start->setChecked(true);
-        m_start->setEnabled(!withWorkspace);
-    });
-    auto *workspaceRow = new QHBoxLayout;
-    workspaceRow->addWidget(m_workspace, 1);
-    workspaceRow->addWidget(m_browse);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
     m_progress->hide();
@@ -102,8 +77,8 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(tr("E&gress preset:"), m_preset);
     form->addRow(tr("S&ecrets:"), m_secrets);
     auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
+    form->addRow(workspaceLabel, buildWorkspaceRow());
     workspaceLabel->setBuddy(m_workspace);
-    form->addRow(workspaceLabel, workspaceRow);
     form->addRow(QString(), m_start);
     form->addRow(m_progress);
     form->addRow(m_error);
@@ -116,69 +91,121 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     loadChoices();
 }
 
+// A host repository to copy in; the clone needs a running guest, so it means "start it now".
+QWidget *NewSandboxDialog::buildWorkspaceRow()
+{
+    auto *row = new QWidget(this);
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_workspace = new QLineEdit(row);
+    m_workspace->setPlaceholderText(tr("none: an empty sandbox"));
+    m_workspace->setToolTip(tr("A git repository on this computer. Its commits are copied into the sandbox's "
+                               "/workspace as a git bundle (never shared or mounted); uncommitted changes stay here."));
+    m_workspace->setAccessibleName(tr("Workspace repository"));
+    m_browse = new QPushButton(tr("&Browse…"), row);
+    connect(m_browse, &QPushButton::clicked, this, &NewSandboxDialog::chooseWorkspace);
+    connect(m_workspace, &QLineEdit::textChanged, this, [this](const QString &text) {
+        const bool withWorkspace = !text.trimmed().isEmpty();
+        if (withWorkspace)
+            m_start->setChecked(true);
+        m_start->setEnabled(!withWorkspace);
+    });
+    layout->addWidget(m_workspace, 1);
+    layout->addWidget(m_browse);
+    return row;
+}
+
 void NewSandboxDialog::loadChoices()
 {
     if (!m_client)
         return;
-    m_client->call(QStringLiteral("template.list"), {}, this, [this](const ApiClient::Reply &r) {
-        if (!r.ok)
+    loadTemplates();
+    loadPresets();
+    m_client->call(proto::method::ImageList, {}, this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::ImageInfo>> images = replyListAs<proto::ImageInfo>(r);
+        if (!images)
             return;
-        for (const QJsonValue &v : r.result.toArray()) {
-            const QJsonObject t = v.toObject();
-            m_template->addItem(t.value(QLatin1String("name")).toString(), t.value(QLatin1String("name")).toString());
-            m_template->setItemData(m_template->count() - 1, t.value(QLatin1String("description")).toString(), Qt::ToolTipRole);
-            m_template->setItemData(m_template->count() - 1, t, kTemplateRole);
-        }
+        for (const proto::ImageInfo &image : images.value())
+            m_image->addItem(image.name, image.name);
     });
-    // A template brings its own resources; they stay editable.
-    connect(m_template, &QComboBox::currentIndexChanged, this, [this](int index) {
-        const QJsonObject t = m_template->itemData(index, kTemplateRole).toJsonObject();
-        if (t.isEmpty())
-            return;
-        m_cpus->setValue(t.value(QLatin1String("cpus")).toInt(m_cpus->value()));
-        m_memory->setValue(t.value(QLatin1String("memory_mib")).toInt(m_memory->value()));
-        m_disk->setValue(t.value(QLatin1String("disk_gib")).toInt(m_disk->value()));
-    });
-    m_client->call(QStringLiteral("image.list"), {}, this, [this](const ApiClient::Reply &r) {
-        if (!r.ok)
-            return;
-        for (const QJsonValue &v : r.result.toArray()) {
-            const QString name = v.toObject().value(QLatin1String("name")).toString();
-            m_image->addItem(name, name);
-        }
-    });
-    m_client->call(QStringLiteral("secret.list"), {}, this, [this](const ApiClient::Reply &r) {
-        if (!r.ok) {
+    m_client->call(proto::method::SecretList, {}, this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::SecretInfo>> secrets = replyListAs<proto::SecretInfo>(r);
+        if (!secrets) {
             m_secrets->addItem(tr("(no secrets available)"));
             m_secrets->setEnabled(false);
             return;
         }
-        for (const QJsonValue &v : r.result.toArray()) {
-            auto *item = new QListWidgetItem(v.toObject().value(QLatin1String("name")).toString(), m_secrets);
+        for (const proto::SecretInfo &secret : secrets.value()) {
+            auto *item = new QListWidgetItem(secret.name, m_secrets);
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked);
         }
     });
 }
 
+void NewSandboxDialog::loadTemplates()
+{
+    m_client->call(proto::method::TemplateList, {}, this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::TemplateInfo>> templates = replyListAs<proto::TemplateInfo>(r);
+        if (!templates)
+            return;
+        m_templates = templates.value();
+        for (const proto::TemplateInfo &t : m_templates) {
+            m_template->addItem(t.name, t.name);
+            m_template->setItemData(m_template->count() - 1, t.description, Qt::ToolTipRole);
+        }
+    });
+    connect(m_template, &QComboBox::currentIndexChanged, this, &NewSandboxDialog::applyTemplate);
+}
+
+// A template brings its own resources; they stay editable.
+void NewSandboxDialog::applyTemplate(int index)
+{
+    if (index < 1 || index > m_templates.size())
+        return;
+    const proto::TemplateInfo &t = m_templates.at(index - 1);
+    m_cpus->setValue(t.cpus > 0 ? t.cpus : m_cpus->value());
+    m_memory->setValue(t.memoryMib > 0 ? t.memoryMib : m_memory->value());
+    m_disk->setValue(t.diskGib > 0 ? t.diskGib : m_disk->value());
+}
+
+// The presets of the daemon this dialog talks to (a remote host's are that host's).
+void NewSandboxDialog::loadPresets()
+{
+    m_client->call(proto::method::PresetList, {}, this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::PresetInfo>> presets = replyListAs<proto::PresetInfo>(r);
+        if (!presets) {
+            m_preset->setItemData(0, tr("This airlockd offers no presets: %1").arg(presets.error().message()), Qt::ToolTipRole);
+            return;
+        }
+        for (const proto::PresetInfo &preset : presets.value()) {
+            QStringList hosts;
+            for (const proto::PresetRuleInfo &rule : preset.rules)
+                hosts << (rule.port ? QStringLiteral("%1:%2").arg(rule.host).arg(rule.port) : rule.host);
+            m_preset->addItem(QStringLiteral("%1: %2").arg(preset.name, preset.description), preset.name);
+            m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
+        }
+    });
+}
+
 QJsonObject NewSandboxDialog::createParams() const
 {
-    QJsonObject p{{QStringLiteral("name"), m_name->text()},
-                  {QStringLiteral("cpus"), m_cpus->value()},
-                  {QStringLiteral("memory_mib"), m_memory->value()},
-                  {QStringLiteral("disk_gib"), m_disk->value()},
-                  {QStringLiteral("start"), m_start->isChecked()}};
-    if (!m_template->currentData().toString().isEmpty())
-        p.insert(QStringLiteral("template"), m_template->currentData().toString());
-    if (!m_image->currentData().toString().isEmpty())
-        p.insert(QStringLiteral("image"), m_image->currentData().toString());
-    QJsonArray secrets;
+    proto::SandboxCreateParams p;
+    p.name = m_name->text();
+    p.cpus = m_cpus->value();
+    p.memoryMib = m_memory->value();
+    p.diskGib = m_disk->value();
+    p.start = m_start->isChecked();
+    if (const QString t = m_template->currentData().toString(); !t.isEmpty())
+        p.templateName = t;
+    if (const QString image = m_image->currentData().toString(); !image.isEmpty())
+        p.image = image;
+    if (const QString preset = m_preset->currentData().toString(); !preset.isEmpty())
+        p.presets = {preset};
     for (int i = 0; i < m_secrets->count(); ++i)
         if (m_secrets->item(i)->checkState() == Qt::Checked)
-            secrets.append(QJsonObject{{QStringLiteral("secret"), m_secrets->item(i)->text()}});
-    if (!secrets.isEmpty())
-        p.insert(QStringLiteral("secrets"), secrets);
-    return p;
+            p.secrets.append(proto::SecretLoan{m_secrets->item(i)->text(), std::nullopt});
+    return p.toJson();
 }
 
 void NewSandboxDialog::accept()
@@ -196,21 +223,14 @@ void NewSandboxDialog::accept()
     m_buttons->setEnabled(false);
     m_error->setText(tr("Creating…"));
     m_error->show();
-    QJsonObject params = createParams();
-    const QString preset = m_preset->currentData().toString();
-    const bool start = m_start->isChecked();
-    if (!preset.isEmpty())
-        params.insert(QStringLiteral("start"), false); // started once its rules are in
-    m_client->call(QStringLiteral("sandbox.create"), params, this, [this, preset, start](const ApiClient::Reply &r) {
+    m_client->call(proto::method::SandboxCreate, createParams(), this, [this](const ApiClient::Reply &r) {
         if (!r.ok) {
             m_buttons->setEnabled(true);
             m_error->setText(tr("Could not create the sandbox: %1").arg(r.errorMessage));
             return;
         }
         m_created = r.result.toObject();
-        if (preset.isEmpty())
-            return QDialog::accept();
-        applyPreset(preset, start);
+        QDialog::accept();
     });
 }
 
@@ -264,9 +284,6 @@ void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
             return;
         }
         m_created = result;
-        // The copy needs the guest running, so a preset's rules follow its start here.
-        if (const QString preset = m_preset->currentData().toString(); !preset.isEmpty())
-            return applyPreset(preset, false);
         QDialog::accept();
     });
 }
@@ -274,51 +291,6 @@ void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
 QString NewSandboxDialog::errorText() const
 {
     return m_error->text();
-}
-
-void NewSandboxDialog::applyPreset(const QString &name, bool start)
-{
-    QList<EgressPreset::Rule> rules;
-    for (const EgressPreset &p : EgressPreset::load())
-        if (p.name == name)
-            rules = p.rules;
-    const QString sandbox = m_name->text();
-    m_error->setText(tr("Adding the rules of %1…").arg(name));
-    auto remaining = std::make_shared<int>(int(rules.size()));
-    auto failures = std::make_shared<QStringList>();
-    auto finish = [this, sandbox, start, failures] {
-        if (!failures->isEmpty()) {
-            m_buttons->setEnabled(true);
-            m_error->setText(tr("%1 was created but not started: some rules of the preset were refused (%2). "
-                                "Add them in its Settings tab, then start it.").arg(sandbox, failures->join(QStringLiteral("; "))));
-            return;
-        }
-        if (!start)
-            return QDialog::accept();
-        m_error->setText(tr("Starting %1…").arg(sandbox));
-        m_client->call(QStringLiteral("sandbox.start"), {{QStringLiteral("name"), sandbox}}, this, [this, sandbox](const ApiClient::Reply &r) {
-            m_buttons->setEnabled(true);
-            if (!r.ok) {
-                m_error->setText(tr("%1 was created with its rules but did not start: %2").arg(sandbox, r.errorMessage));
-                return;
-            }
-            QDialog::accept();
-        });
-    };
-    for (const EgressPreset::Rule &rule : rules) {
-        QJsonObject params{{QStringLiteral("sandbox"), sandbox}, {QStringLiteral("action"), QStringLiteral("allow")},
-                           {QStringLiteral("host"), rule.host}};
-        if (rule.port > 0)
-            params.insert(QStringLiteral("port"), rule.port);
-        m_client->call(QStringLiteral("rule.add"), params, this, [rule, remaining, failures, finish](const ApiClient::Reply &r) {
-            if (!r.ok)
-                failures->append(QStringLiteral("%1: %2").arg(rule.host, r.errorMessage));
-            if (--*remaining == 0)
-                finish();
-        });
-    }
-    if (rules.isEmpty())
-        finish();
 }
 
 } // namespace airlock::ui

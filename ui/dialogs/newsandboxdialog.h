@@ -1,4 +1,6 @@
 #pragma once
+#include "protocol/images.h"
+
 #include <QDialog>
 #include <QJsonObject>
 #include <QPointer>
@@ -19,10 +21,12 @@ namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
-// New sandbox: name, agent template, image, resources, secrets to lend, start now, and a
-// host repository to copy in as the workspace. Sends sandbox.create (with a workspace: the
-// client-side copy of app/workspace/ on a worker thread, as airlockctl create --workspace)
-// and stays open with the message when it is refused.
+// New sandbox: name, agent template, image, resources, the connected daemon's egress
+// preset (preset.list), secrets to lend, start now, and a host repository to copy in as
+// the workspace. Sends one sandbox.create with the preset in `presets`, so the daemon opens
+// its rules in the same step as the create (with a workspace: the client-side copy of
+// app/workspace/ on a worker thread, as airlockctl create --workspace), and stays open
+// with the message when it is refused.
 class NewSandboxDialog : public QDialog {
     Q_OBJECT
 public:
@@ -43,12 +47,13 @@ public:
     void reject() override;
 
 private:
+    QWidget *buildWorkspaceRow();
     void loadChoices();
+    void loadTemplates();
+    void loadPresets();
+    void applyTemplate(int index);
     void chooseWorkspace();
     void createWithWorkspace(const QString &repoPath);
-    // After sandbox.create: the chosen preset's allow rules, then the start (so the guest
-    // never runs without them).
-    void applyPreset(const QString &name, bool start);
 
     QPointer<ApiClient> m_client;
     QLineEdit *m_name;
@@ -62,6 +67,7 @@ private:
     QPushButton *m_browse;
     QProgressBar *m_progress;
     QJsonObject m_created;
+    QList<proto::TemplateInfo> m_templates; // template.list, in the combo's order after "None"
     std::shared_ptr<std::atomic_bool> m_cancel; // set while a workspace job runs
     QLabel *m_error;
     QDialogButtonBox *m_buttons;

@@ -1,6 +1,8 @@
 #include "dialogs/secretsdialog.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "protocol/names.h"
+#include "protocol/vault.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -62,25 +64,20 @@ void SecretsDialog::reload()
 {
     if (!m_client)
         return;
-    m_client->call(QStringLiteral("secret.list"), {}, this, [this](const ApiClient::Reply &r) {
+    m_client->call(proto::method::SecretList, {}, this, [this](const ApiClient::Reply &r) {
         m_table->setRowCount(0);
-        if (!r.ok) {
-            m_message->setText(isMethodMissing(r) ? tr("This airlockd has no vault yet.") : r.errorMessage);
+        const Result<QList<proto::SecretInfo>> secrets = replyListAs<proto::SecretInfo>(r);
+        if (!secrets) {
+            m_message->setText(isMethodMissing(r) ? tr("This airlockd has no vault yet.") : secrets.error().message());
             return;
         }
-        for (const QJsonValue &v : r.result.toArray()) {
-            const QJsonObject s = v.toObject();
-            QStringList hosts, users;
-            for (const QJsonValue &h : s.value(QLatin1String("hosts")).toArray())
-                hosts << h.toString();
-            for (const QJsonValue &u : s.value(QLatin1String("used_by")).toArray())
-                users << (u.isObject() ? u.toObject().value(QLatin1String("sandbox")).toString() : u.toString());
+        for (const proto::SecretInfo &s : secrets.value()) {
             const int row = m_table->rowCount();
             m_table->insertRow(row);
-            m_table->setItem(row, 0, new QTableWidgetItem(s.value(QLatin1String("name")).toString()));
-            m_table->setItem(row, 1, new QTableWidgetItem(hosts.join(QStringLiteral(", "))));
-            m_table->setItem(row, 2, new QTableWidgetItem(s.value(QLatin1String("header")).toString()));
-            m_table->setItem(row, 3, new QTableWidgetItem(users.join(QStringLiteral(", "))));
+            m_table->setItem(row, 0, new QTableWidgetItem(s.name));
+            m_table->setItem(row, 1, new QTableWidgetItem(s.hosts.join(QStringLiteral(", "))));
+            m_table->setItem(row, 2, new QTableWidgetItem(s.header));
+            m_table->setItem(row, 3, new QTableWidgetItem(s.usedBy.join(QStringLiteral(", "))));
         }
     });
 }

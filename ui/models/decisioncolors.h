@@ -1,5 +1,5 @@
 #pragma once
-#include "models/egressmodel.h"
+#include "core/decision.h"
 
 #include <QColor>
 

@@ -15,28 +15,19 @@ EgressModel::EgressModel(QObject *parent) : QAbstractTableModel(parent)
     connect(&m_flushTimer, &QTimer::timeout, this, &EgressModel::flush);
 }
 
-void EgressModel::enqueue(const QJsonObject &attempt)
+void EgressModel::enqueue(const proto::EgressEvent &attempt)
 {
     m_queue.push_back(attempt);
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
 }
 
-void EgressModel::enqueue(const QJsonArray &attempts)
+void EgressModel::enqueue(const QList<proto::EgressEvent> &attempts)
 {
     m_queue.reserve(m_queue.size() + size_t(attempts.size()));
-    for (const QJsonValue &v : attempts)
-        m_queue.push_back(v.toObject());
+    m_queue.insert(m_queue.end(), attempts.begin(), attempts.end());
     if (!m_flushTimer.isActive())
         m_flushTimer.start();
-}
-
-Decision EgressModel::decisionFromText(const QString &t)
-{
-    if (t == QLatin1String("allowed") || t == QLatin1String("allow")) return Decision::Allowed;
-    if (t == QLatin1String("denied") || t == QLatin1String("deny")) return Decision::Denied;
-    if (t == QLatin1String("pending")) return Decision::Pending;
-    return Decision::Other;
 }
 
 QString EgressModel::decisionText(Decision d)
@@ -45,7 +36,7 @@ QString EgressModel::decisionText(Decision d)
     case Decision::Allowed: return tr("allowed");
     case Decision::Denied: return tr("denied");
     case Decision::Pending: return tr("pending");
-    case Decision::Other: break;
+    case Decision::Dropped: return tr("dropped");
     }
     return {};
 }
@@ -61,42 +52,35 @@ QString EgressModel::intern(const QString &s)
     return s;
 }
 
-EgressRecord EgressModel::parse(const QJsonObject &o)
+EgressRecord EgressModel::toRecord(const proto::EgressEvent &e)
 {
     EgressRecord r;
-    r.id = o.value(QLatin1String("id")).toInteger();
-    const QJsonValue time = o.value(QLatin1String("time"));
-    qint64 ms = time.isString() ? fastIsoUtcMs(time.toString()) : -1;
-    if (ms < 0) {
-        const QDateTime t = timeFromJson(time);
-        ms = t.isValid() ? t.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-    }
-    r.timeMs = ms;
-    r.sandbox = intern(o.value(QLatin1String("sandbox")).toString());
-    r.proto = intern(o.value(QLatin1String("proto")).toString());
-    r.host = intern(o.value(QLatin1String("host")).toString());
-    r.ip = intern(o.value(QLatin1String("ip")).toString());
-    r.sni = intern(o.value(QLatin1String("sni")).toString());
-    r.method = intern(o.value(QLatin1String("method")).toString());
-    r.path = o.value(QLatin1String("path")).toString();
-    // The broker names the deciding rule by its id (null when no rule decided).
-    const QJsonValue rule = o.value(QLatin1String("rule"));
-    r.rule = rule.isDouble() ? intern(tr("rule #%1").arg(rule.toInteger())) : intern(rule.toString());
-    r.reason = intern(o.value(QLatin1String("reason")).toString());
+    r.id = e.id;
+    r.timeMs = e.time.toMSecsSinceEpoch();
+    r.sandbox = intern(e.sandbox);
+    r.proto = intern(e.proto);
+    r.host = intern(e.host);
+    r.ip = intern(e.ip);
+    r.sni = intern(e.sni);
+    r.method = intern(e.method);
+    r.path = e.path;
+    // The broker names the deciding rule by its id (0: no rule decided).
+    r.rule = e.rule > 0 ? intern(tr("rule #%1").arg(e.rule)) : QString();
+    r.reason = intern(e.reason);
     // Identical denials folded into one row (or events the log dropped): say how many.
-    if (const qint64 n = o.value(QLatin1String("count")).toInteger(1); n > 1)
-        r.reason = tr("%1 (×%2)").arg(r.reason).arg(n);
-    r.port = o.value(QLatin1String("port")).toInt();
-    r.decision = decisionFromText(o.value(QLatin1String("decision")).toString());
-    r.bytesUp = o.value(QLatin1String("bytes_up")).toInteger();
-    r.bytesDown = o.value(QLatin1String("bytes_down")).toInteger();
+    if (e.count > 1)
+        r.reason = tr("%1 (×%2)").arg(r.reason).arg(e.count);
+    r.port = e.port;
+    r.decision = e.decision;
+    r.bytesUp = e.bytesUp;
+    r.bytesDown = e.bytesDown;
     return r;
 }
 
 void EgressModel::count(const EgressRecord &r, int delta)
 {
-    if (r.decision == Decision::Other)
-        return;
+    if (r.decision == Decision::Dropped)
+        return; // not an attempt: the chart counts attempts
     m_buckets[r.sandbox][r.timeMs / 60000][size_t(r.decision)] += delta;
 }
 
@@ -117,12 +101,12 @@ void EgressModel::flush()
     m_flushTimer.stop();
     if (m_queue.empty())
         return;
-    const std::vector<QJsonObject> queue = std::exchange(m_queue, {});
+    const std::vector<proto::EgressEvent> queue = std::exchange(m_queue, {});
     std::vector<EgressRecord> fresh;
     int firstChanged = INT_MAX, lastChanged = -1;
     QHash<qint64, size_t> freshIndex;
-    for (const QJsonObject &o : queue) {
-        EgressRecord r = parse(o);
+    for (const proto::EgressEvent &e : queue) {
+        EgressRecord r = toRecord(e);
         const int existing = m_rowOfId.value(r.id, -1);
         if (existing >= 0) {
             count(m_rows[size_t(existing)], -1);

@@ -1,8 +1,9 @@
 #pragma once
+#include "core/decision.h"
+#include "protocol/egress.h"
+
 #include <QAbstractTableModel>
 #include <QHash>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QMap>
 #include <QSortFilterProxyModel>
 #include <QTimer>
@@ -12,16 +13,14 @@
 
 namespace airlock::ui {
 
-enum class Decision : quint8 { Allowed, Denied, Pending, Other };
-
-// One egress attempt (an egress.list object). Repeating strings are interned so 100,000
-// rows share their host and sandbox names.
+// One egress attempt as a row (from a proto::EgressEvent). Repeating strings are interned
+// so 100,000 rows share their host and sandbox names.
 struct EgressRecord {
     qint64 id = 0;
     qint64 timeMs = 0;
     QString sandbox, proto, host, ip, sni, method, path, rule, reason;
     int port = 0;
-    Decision decision = Decision::Other;
+    Decision decision = Decision::Denied;
     qint64 bytesUp = 0, bytesDown = 0;
 };
 
@@ -39,9 +38,9 @@ public:
 
     explicit EgressModel(QObject *parent = nullptr);
 
-    // Queue objects from egress.list or "egress" events; applied on the next flush.
-    void enqueue(const QJsonObject &attempt);
-    void enqueue(const QJsonArray &attempts);
+    // Queue attempts from egress.list or `egress` events; applied on the next flush.
+    void enqueue(const proto::EgressEvent &attempt);
+    void enqueue(const QList<proto::EgressEvent> &attempts);
     // Applies the queue now (the timer does this 30 ms after the first queued event).
     void flush();
     void clear();
@@ -52,7 +51,7 @@ public:
     // Attempts per minute and decision for one sandbox (empty: all).
     Buckets buckets(const QString &sandbox) const;
 
-    static Decision decisionFromText(const QString &text);
+    // What the Decision column says (translated).
     static QString decisionText(Decision d);
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -64,14 +63,14 @@ Q_SIGNALS:
     void batchApplied();
 
 private:
-    EgressRecord parse(const QJsonObject &o);
+    EgressRecord toRecord(const proto::EgressEvent &e);
     QString intern(const QString &s);
     void count(const EgressRecord &r, int delta);
 
     std::vector<EgressRecord> m_rows;
     QHash<qint64, int> m_rowOfId;
     QHash<QString, QString> m_strings;
-    std::vector<QJsonObject> m_queue;
+    std::vector<proto::EgressEvent> m_queue;
     QHash<QString, Buckets> m_buckets;
     QTimer m_flushTimer;
 };

@@ -1,5 +1,4 @@
 #include "models/pendingmodel.h"
-#include "common/replies.h"
 #include "models/decisioncolors.h"
 
 #include <QDateTime>
@@ -30,11 +29,10 @@ int PendingModel::rowOfId(qint64 id) const
     return -1;
 }
 
-void PendingModel::apply(const QJsonObject &o)
+void PendingModel::apply(const proto::EgressEvent &o)
 {
-    const qint64 id = o.value(QLatin1String("id")).toInteger();
-    const QString decision = o.value(QLatin1String("decision")).toString();
-    if (decision != QLatin1String("pending")) {
+    const qint64 id = o.id;
+    if (o.decision != Decision::Pending) {
         // Decided (by a person, a rule or the timeout): the whole target is answered.
         const int row = rowOfId(id);
         if (row >= 0)
@@ -42,20 +40,15 @@ void PendingModel::apply(const QJsonObject &o)
         return;
     }
     Entry e;
-    e.sandbox = o.value(QLatin1String("sandbox")).toString();
-    e.host = o.value(QLatin1String("host")).toString();
-    e.ip = o.value(QLatin1String("ip")).toString();
-    e.port = o.value(QLatin1String("port")).toInt();
-    e.proto = o.value(QLatin1String("proto")).toString();
-    const QString method = o.value(QLatin1String("method")).toString();
-    if (!method.isEmpty())
-        e.request = method + QLatin1Char(' ') + o.value(QLatin1String("path")).toString();
+    e.sandbox = o.sandbox;
+    e.host = o.host;
+    e.ip = o.ip;
+    e.port = o.port;
+    e.proto = o.proto;
+    if (!o.method.isEmpty())
+        e.request = o.method + QLatin1Char(' ') + o.path;
     e.key = e.sandbox + QLatin1Char('\n') + (e.host.isEmpty() ? e.ip : e.host) + QLatin1Char('\n') + QString::number(e.port);
-    const QDateTime t = timeFromJson(o.value(QLatin1String("time")));
-    const qint64 seen = t.isValid() ? t.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-    e.deadlineMs = seen + qint64(m_holdSeconds) * 1000;
-    if (o.contains(QLatin1String("timeout_s")))
-        e.deadlineMs = seen + o.value(QLatin1String("timeout_s")).toInteger() * 1000;
+    e.deadlineMs = o.time.toMSecsSinceEpoch() + qint64(m_holdSeconds) * 1000;
 
     const int row = rowOfKey(e.key);
     if (row >= 0) {

@@ -1,7 +1,8 @@
 #pragma once
+#include "protocol/egress.h"
+
 #include <QAbstractTableModel>
 #include <QHash>
-#include <QJsonObject>
 #include <QTimer>
 #include <vector>
 
@@ -30,8 +31,10 @@ public:
     void setHoldTimeout(int seconds) { m_holdSeconds = seconds; }
     int holdTimeout() const { return m_holdSeconds; }
 
-    // An egress.list object or a "pending"/"egress" event.
-    void apply(const QJsonObject &attempt);
+    // An egress.list row or an `egress` event: a pending one joins or opens its target's
+    // row, any other decision answers the row it belongs to. The countdown runs from the
+    // attempt's time to the broker's hold timeout (setHoldTimeout: status.egress).
+    void apply(const proto::EgressEvent &attempt);
     void clear();
     void removeEntry(const QString &key);
 

@@ -1,16 +1,15 @@
 #include "models/sandboxmodel.h"
 #include "common/replies.h"
 
+#include "protocol/names.h"
+
 #include <QApplication>
 #include <QFont>
-#include <QJsonArray>
 #include <QPalette>
 
 namespace airlock::ui {
 
-namespace {
-QString str(const QJsonObject &o, const char *key) { return o.value(QLatin1String(key)).toString(); }
-}
+using proto::SandboxState;
 
 SandboxModel::SandboxModel(QObject *parent) : QAbstractTableModel(parent)
 {
@@ -30,19 +29,20 @@ void SandboxModel::reload()
     if (!m_client || m_reloadQueued)
         return;
     m_reloadQueued = true;
-    m_client->call(QStringLiteral("sandbox.list"), {}, this, [this](const ApiClient::Reply &r) {
+    m_client->call(proto::method::SandboxList, {}, this, [this](const ApiClient::Reply &r) {
         m_reloadQueued = false;
         const Availability before = m_availability;
+        const Result<QList<proto::SandboxRow>> rows = replyListAs<proto::SandboxRow>(r);
         if (isMethodMissing(r)) {
             m_availability = NotAvailable;
             m_lastError = r.errorMessage;
             setRows({});
-        } else if (!r.ok) {
-            m_lastError = r.errorMessage;
+        } else if (!rows) {
+            m_lastError = rows.error().message();
         } else {
             m_availability = Available;
             m_lastError.clear();
-            setRows(r.result.toArray());
+            setRows(rows.value());
         }
         if (before != m_availability)
             Q_EMIT availabilityChanged();
@@ -57,43 +57,35 @@ void SandboxModel::clear()
     Q_EMIT availabilityChanged();
 }
 
-void SandboxModel::setRows(const QJsonArray &list)
+void SandboxModel::setRows(const QList<proto::SandboxRow> &list)
 {
     beginResetModel();
     m_rows.clear();
     m_rows.reserve(size_t(list.size()));
-    for (const QJsonValue &v : list) {
+    for (const proto::SandboxRow &sandbox : list) {
         Row row;
-        row.json = v.toObject();
-        row.uptimeAtReceipt = row.json.value(QLatin1String("uptime_s")).toInteger(-1);
+        row.row = sandbox;
+        row.uptimeAtReceipt = sandbox.uptimeS;
         row.received.start();
         m_rows.push_back(std::move(row));
     }
     endResetModel();
 }
 
-void SandboxModel::applyEvent(const QJsonObject &data)
+void SandboxModel::applyEvent(const proto::SandboxRow &event)
 {
-    const QString name = str(data, "name");
-    const int row = rowOf(name);
-    const QString state = str(data, "state");
-    if (row < 0 || state == QLatin1String("removed") || state == QLatin1String("deleted")) {
+    const int row = rowOf(event.name);
+    if (row < 0 || event.state == SandboxState::Removed) {
         reload(); // a new or vanished sandbox: the list is the authority
         return;
     }
     Row &r = m_rows[size_t(row)];
-    const QString oldState = str(r.json, "state");
-    for (auto it = data.begin(); it != data.end(); ++it)
-        r.json.insert(it.key(), it.value());
-    if (data.contains(QLatin1String("uptime_s"))) {
-        r.uptimeAtReceipt = data.value(QLatin1String("uptime_s")).toInteger(-1);
-        r.received.start();
-    } else if (state == QLatin1String("running") && oldState != state) {
-        r.uptimeAtReceipt = 0;
-        r.received.start();
-    } else if (!state.isEmpty() && state != QLatin1String("running") && state != QLatin1String("paused")) {
-        r.uptimeAtReceipt = -1;
-    }
+    // Events carry no disk usage (only sandbox.list does): the last reading stays.
+    const std::optional<proto::DiskUsage> disk = event.disk ? event.disk : r.row.disk;
+    r.row = event;
+    r.row.disk = disk;
+    r.uptimeAtReceipt = event.uptimeS;
+    r.received.start();
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
@@ -107,29 +99,33 @@ void SandboxModel::setPendingCounts(const QHash<QString, int> &counts)
 int SandboxModel::rowOf(const QString &name) const
 {
     for (size_t i = 0; i < m_rows.size(); ++i)
-        if (str(m_rows[i].json, "name") == name)
+        if (m_rows[i].row.name == name)
             return int(i);
     return -1;
 }
 
 QString SandboxModel::nameAt(int row) const
 {
-    return row >= 0 && row < int(m_rows.size()) ? str(m_rows[size_t(row)].json, "name") : QString();
+    return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)].row.name : QString();
 }
 
-QJsonObject SandboxModel::sandbox(const QString &name) const
+std::optional<proto::SandboxRow> SandboxModel::sandbox(const QString &name) const
 {
     const int row = rowOf(name);
-    return row < 0 ? QJsonObject() : m_rows[size_t(row)].json;
+    return row < 0 ? std::nullopt : std::optional(m_rows[size_t(row)].row);
 }
 
-bool SandboxModel::isRunning(const QString &name) const { return str(sandbox(name), "state") == QLatin1String("running"); }
+bool SandboxModel::isRunning(const QString &name) const
+{
+    const std::optional<proto::SandboxRow> row = sandbox(name);
+    return row && row->state == SandboxState::Running;
+}
 
 qint64 SandboxModel::uptimeOf(const Row &r) const
 {
     if (r.uptimeAtReceipt < 0)
         return -1;
-    if (str(r.json, "state") != QLatin1String("running"))
+    if (r.row.state != SandboxState::Running)
         return r.uptimeAtReceipt;
     return r.uptimeAtReceipt + r.received.elapsed() / 1000;
 }
@@ -142,18 +138,18 @@ QVariant SandboxModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= int(m_rows.size()))
         return {};
     const Row &r = m_rows[size_t(index.row())];
-    const QString name = str(r.json, "name");
-    const int pending = std::max(m_pending.value(name), int(r.json.value(QLatin1String("pending")).toInt()));
+    const QString name = r.row.name;
+    const int pending = std::max(m_pending.value(name), int(r.row.pending));
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Name: return name;
-        case State: return str(r.json, "state");
-        case Image: return str(r.json, "image");
-        case Ip: return str(r.json, "ip");
+        case State: return proto::toString(r.row.state);
+        case Image: return r.row.image;
+        case Ip: return r.row.ip;
         case Uptime: return formatDuration(uptimeOf(r));
         case Resources: {
-            const int cpus = r.json.value(QLatin1String("cpus")).toInt();
-            const int mem = r.json.value(QLatin1String("memory_mib")).toInt();
+            const int cpus = r.row.cpus;
+            const int mem = r.row.memoryMib;
             if (!cpus && !mem)
                 return {};
             return QString(tr("%n CPU(s)", nullptr, cpus) + QStringLiteral(" / ") + tr("%1 MiB").arg(mem));

@@ -1,8 +1,9 @@
 #pragma once
+#include "protocol/sandbox.h"
+
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
 #include <QHash>
-#include <QJsonObject>
 #include <QPointer>
 #include <QTimer>
 #include <vector>
@@ -26,12 +27,17 @@ public:
     Availability availability() const { return m_availability; }
     QString lastError() const { return m_lastError; }
 
-    void applyEvent(const QJsonObject &data);
+    // A `sandbox` event: a known sandbox's row is updated in place; a new or removed one
+    // reloads the list, which is the authority.
+    void applyEvent(const proto::SandboxRow &row);
+    // The whole list, as sandbox.list answered it (reload() calls this).
+    void setRows(const QList<proto::SandboxRow> &list);
     void setPendingCounts(const QHash<QString, int> &counts);
 
     int rowOf(const QString &name) const;
     QString nameAt(int row) const;
-    QJsonObject sandbox(const QString &name) const;
+    // The row of that sandbox; nullopt when the list has none.
+    std::optional<proto::SandboxRow> sandbox(const QString &name) const;
     bool isRunning(const QString &name) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -45,11 +51,10 @@ Q_SIGNALS:
 
 private:
     struct Row {
-        QJsonObject json;
+        proto::SandboxRow row;
         qint64 uptimeAtReceipt = -1;
         QElapsedTimer received;
     };
-    void setRows(const QJsonArray &list);
     qint64 uptimeOf(const Row &r) const;
 
     QPointer<ApiClient> m_client;

@@ -1,7 +1,8 @@
 #include "views/mainwindow.h"
 #include "connection/daemonconnection.h"
-#include "dialogs/exportdialog.h"
 #include "connection/remotehosts.h"
+#include "common/replies.h"
+#include "dialogs/exportdialog.h"
 #include "dialogs/imagebuilddialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "dialogs/remotehostdialog.h"
@@ -18,12 +19,15 @@
 #include "views/settingsview.h"
 #include "views/snapshotsview.h"
 #include "views/terminalview.h"
+#include "protocol/egress.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/vault.h"
 
 #include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -46,13 +50,25 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
       m_hosts(new RemoteHosts(this))
 {
     setWindowTitle(tr("Airlock"));
-    ApiClient *client = connection->client();
-    m_sandboxes->setClient(client);
+    m_sandboxes->setClient(connection->client());
+    setCentralWidget(buildCentral());
+    buildPendingDock();
+    buildMenus();
+    buildStatusBar();
+    connectEvents();
+    buildTray();
+    onStateChanged();
+    resize(1280, 800);
+}
 
+// The banner above the sandbox list (or its placeholder) beside the selected sandbox's tabs.
+QWidget *MainWindow::buildCentral()
+{
+    ApiClient *client = m_connection->client();
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
-    m_banner = new ConnectionBanner(connection, central);
+    m_banner = new ConnectionBanner(m_connection, central);
     layout->addWidget(m_banner);
 
     auto *split = new QSplitter(Qt::Horizontal, central);
@@ -95,21 +111,43 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     split->setStretchFactor(1, 3);
     split->setSizes({480, 800});
     layout->addWidget(split, 1);
-    setCentralWidget(central);
+    return central;
+}
 
-    m_pendingPanel = new PendingPanel(client, m_pending, this);
+void MainWindow::buildPendingDock()
+{
+    m_pendingPanel = new PendingPanel(m_connection->client(), m_pending, this);
     m_pendingDock = new QDockWidget(tr("Pending requests"), this);
     m_pendingDock->setObjectName(QStringLiteral("pendingDock"));
     m_pendingDock->setWidget(m_pendingPanel);
     m_pendingDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::BottomDockWidgetArea, m_pendingDock);
+    connect(m_pending, &PendingModel::countsChanged, m_sandboxes, &SandboxModel::setPendingCounts);
+    connect(m_pending, &PendingModel::countsChanged, this, [this](const QHash<QString, int> &counts) {
+        int total = 0;
+        for (int n : counts)
+            total += n;
+        m_pendingDock->setWindowTitle(total ? tr("Pending requests (%1)").arg(total) : tr("Pending requests"));
+        if (total)
+            m_pendingDock->show();
+    });
+}
 
-    buildMenus();
-    buildStatusBar();
-
-    connect(connection, &DaemonConnection::stateChanged, this, &MainWindow::onStateChanged);
-    connect(connection, &DaemonConnection::statusChanged, this, &MainWindow::onStatus);
-    connect(connection, &DaemonConnection::event, this, &MainWindow::onEvent);
+// Each topic of the connection to the model or view that shows it.
+void MainWindow::connectEvents()
+{
+    DaemonConnection *c = m_connection;
+    connect(c, &DaemonConnection::stateChanged, this, &MainWindow::onStateChanged);
+    connect(c, &DaemonConnection::statusChanged, this, &MainWindow::onStatus);
+    connect(c, &DaemonConnection::sandboxChanged, m_sandboxes, &SandboxModel::applyEvent);
+    connect(c, &DaemonConnection::egressEvent, this, [this](const proto::EgressEvent &e) {
+        m_egress->enqueue(e);
+        m_pending->apply(e);
+    });
+    connect(c, &DaemonConnection::imageProgress, this, &MainWindow::onImageProgress);
+    connect(c, &DaemonConnection::snapshotProgress, m_snapshots, &SnapshotsView::onProgress);
+    connect(c, &DaemonConnection::alert, this, &MainWindow::onAlert);
+    connect(c, &DaemonConnection::consoleOutput, m_terminal, &TerminalView::onOutput);
     connect(m_sandboxTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onSandboxSelected);
     connect(m_sandboxes, &SandboxModel::availabilityChanged, this, &MainWindow::updateSandboxPlaceholder);
     connect(m_sandboxes, &SandboxModel::loaded, this, [this] {
@@ -122,39 +160,32 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
         else
             onSandboxSelected();
     });
-    connect(m_pending, &PendingModel::countsChanged, m_sandboxes, &SandboxModel::setPendingCounts);
-    connect(m_pending, &PendingModel::countsChanged, this, [this](const QHash<QString, int> &counts) {
-        int total = 0;
-        for (int n : counts)
-            total += n;
-        m_pendingDock->setWindowTitle(total ? tr("Pending requests (%1)").arg(total) : tr("Pending requests"));
-        if (total)
-            m_pendingDock->show();
-    });
     connect(m_secrets, &SecretsView::manageSecretsRequested, this, [this] {
         SecretsDialog(m_connection->client(), this).exec();
         m_secrets->reload();
     });
+}
 
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(), this);
-        m_tray->setToolTip(tr("Airlock"));
-        m_tray->show();
-        connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
-            showNormal();
-            raise();
-            activateWindow();
-        });
-        connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
-            showNormal();
-            raise();
-            m_pendingDock->show();
-            m_pendingPanel->table()->setFocus();
-        });
-    }
+// The tray icon says when a sandbox asks for a connection or raises an alert.
+void MainWindow::buildTray()
+{
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(), this);
+    m_tray->setToolTip(tr("Airlock"));
+    m_tray->show();
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
+        showNormal();
+        raise();
+        m_pendingDock->show();
+        m_pendingPanel->table()->setFocus();
+    });
     connect(m_pending, &PendingModel::newRequest, this, [this](const PendingModel::Entry &e) {
-        if (!m_tray)
-            return;
         m_tray->showMessage(tr("%1 wants to connect").arg(e.sandbox),
                             tr("%1 port %2 (%3). Denied in %4 s unless you allow it.")
                                 .arg(e.host.isEmpty() ? e.ip : e.host)
@@ -163,12 +194,30 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
                                 .arg(m_pending->secondsLeft(e)),
                             QSystemTrayIcon::Warning, 10000);
     });
-
-    onStateChanged();
-    resize(1280, 800);
 }
 
 void MainWindow::buildMenus()
+{
+    QAction *newSandbox = buildFileMenu();
+    buildSandboxMenu(newSandbox);
+    m_hostsMenu = menuBar()->addMenu(tr("&Hosts"));
+    connect(m_hosts, &RemoteHosts::changed, this, &MainWindow::rebuildHostsMenu);
+    rebuildHostsMenu();
+    buildVaultMenu();
+
+    QMenu *view = menuBar()->addMenu(tr("Vie&w"));
+    view->addAction(m_pendingDock->toggleViewAction());
+    m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    connect(help->addAction(tr("&About Airlock")), &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Airlock"),
+                           tr("Airlock %1\nAI coding agents in microVMs, with every network connection approved live "
+                              "and secrets lent through a host proxy.").arg(QStringLiteral(AIRLOCK_VERSION)));
+    });
+}
+
+QAction *MainWindow::buildFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newSandbox = file->addAction(tr("&New sandbox…"));
@@ -180,21 +229,23 @@ void MainWindow::buildMenus()
             m_sandboxes->reload();
     });
     connect(file->addAction(tr("&Build image…")), &QAction::triggered, this, [this] {
-        ImageBuildDialog dialog(m_connection->client(), this);
+        ImageBuildDialog dialog(m_connection, this);
         dialog.exec();
     });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, qApp, &QApplication::quit);
+    return newSandbox;
+}
 
+void MainWindow::buildSandboxMenu(QAction *newSandbox)
+{
     QMenu *sandbox = menuBar()->addMenu(tr("&Sandbox"));
-    const QList<QPair<QString, QString>> actions = {{tr("&Start"), QStringLiteral("sandbox.start")},
-                                                    {tr("S&top"), QStringLiteral("sandbox.stop")},
-                                                    {tr("&Pause"), QStringLiteral("sandbox.pause")},
-                                                    {tr("&Resume"), QStringLiteral("sandbox.resume")},
-                                                    {tr("&Kill"), QStringLiteral("sandbox.kill")},
-                                                    {tr("Re&move…"), QStringLiteral("sandbox.remove")}};
+    using namespace proto::method;
+    const QList<QPair<QString, QString>> actions = {{tr("&Start"), SandboxStart}, {tr("S&top"), SandboxStop},
+                                                    {tr("&Pause"), SandboxPause}, {tr("&Resume"), SandboxResume},
+                                                    {tr("&Kill"), SandboxKill},   {tr("Re&move…"), SandboxRemove}};
     auto *toolbar = addToolBar(tr("Sandbox"));
     toolbar->setObjectName(QStringLiteral("sandboxToolbar"));
     toolbar->addAction(newSandbox);
@@ -203,7 +254,7 @@ void MainWindow::buildMenus()
         QAction *a = sandbox->addAction(label);
         connect(a, &QAction::triggered, this, [this, method = method] { sandboxAction(method); });
         m_sandboxActions << a;
-        if (method != QLatin1String("sandbox.pause") && method != QLatin1String("sandbox.resume"))
+        if (method != SandboxPause && method != SandboxResume)
             toolbar->addAction(a);
     }
     sandbox->addSeparator();
@@ -212,18 +263,17 @@ void MainWindow::buildMenus()
     m_exportChanges->setToolTip(tr("Bring the sandbox's new commits in /workspace back as a bundle or patches"));
     connect(m_exportChanges, &QAction::triggered, this, &MainWindow::exportChanges);
     m_sandboxActions << m_exportChanges;
+}
 
-    m_hostsMenu = menuBar()->addMenu(tr("&Hosts"));
-    connect(m_hosts, &RemoteHosts::changed, this, &MainWindow::rebuildHostsMenu);
-    rebuildHostsMenu();
-
+void MainWindow::buildVaultMenu()
+{
     QMenu *vault = menuBar()->addMenu(tr("&Vault"));
     connect(vault->addAction(tr("&Unlock…")), &QAction::triggered, this, [this] {
         if (VaultDialog(m_connection->client(), VaultDialog::Mode::Unlock, this).exec() == QDialog::Accepted)
             m_connection->refreshStatus();
     });
     connect(vault->addAction(tr("&Lock")), &QAction::triggered, this, [this] {
-        m_connection->client()->call(QStringLiteral("vault.lock"), {}, this, [this](const ApiClient::Reply &r) {
+        m_connection->client()->call(proto::method::VaultLock, {}, this, [this](const ApiClient::Reply &r) {
             if (!r.ok)
                 statusBar()->showMessage(tr("Could not lock the vault: %1").arg(r.errorMessage), 8000);
             m_connection->refreshStatus();
@@ -236,17 +286,6 @@ void MainWindow::buildMenus()
     connect(vault->addAction(tr("Change &passphrase…")), &QAction::triggered, this,
             [this] { VaultDialog(m_connection->client(), VaultDialog::Mode::ChangePassphrase, this).exec(); });
     connect(vault->addAction(tr("&Secrets…")), &QAction::triggered, this, [this] { SecretsDialog(m_connection->client(), this).exec(); });
-
-    QMenu *view = menuBar()->addMenu(tr("Vie&w"));
-    view->addAction(m_pendingDock->toggleViewAction());
-    m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    connect(help->addAction(tr("&About Airlock")), &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Airlock"),
-                           tr("Airlock %1\nAI coding agents in microVMs, with every network connection approved live "
-                              "and secrets lent through a host proxy.").arg(QStringLiteral(AIRLOCK_VERSION)));
-    });
 }
 
 void MainWindow::rebuildHostsMenu()
@@ -340,12 +379,11 @@ void MainWindow::onStateChanged()
     }
 }
 
-void MainWindow::onStatus(const QJsonObject &s)
+void MainWindow::onStatus(const proto::DaemonStatus &s)
 {
-    m_versionLabel->setText(tr("airlockd %1").arg(s.value(QLatin1String("version")).toString()));
-    m_libvirtLabel->setText(tr("libvirt %1").arg(s.value(QLatin1String("libvirt_uri")).toString()));
-    const QString accel = s.value(QLatin1String("accel")).toString();
-    if (accel == QLatin1String("tcg")) {
+    m_versionLabel->setText(tr("airlockd %1").arg(s.version));
+    m_libvirtLabel->setText(tr("libvirt %1").arg(s.libvirtUri));
+    if (s.accel == QLatin1String("tcg")) {
         m_accelLabel->setText(tr("⚠ TCG emulation: no usable KVM, VMs run slowly"));
         m_accelLabel->setToolTip(tr("Sandboxes run under QEMU's TCG emulation because KVM is not usable on this host. "
                                     "They work, but boot and run several times slower."));
@@ -353,17 +391,16 @@ void MainWindow::onStatus(const QJsonObject &s)
         m_accelLabel->setText(tr("KVM acceleration"));
         m_accelLabel->setToolTip({});
     }
-    showVault(s.value(QLatin1String("vault")).toString());
+    showVault(s.vault);
     // The vault's own answer is the authority where the daemon has one.
-    m_connection->client()->call(QStringLiteral("vault.status"), {}, this, [this](const ApiClient::Reply &r) {
-        if (r.ok)
-            showVault(r.result.toObject().value(QLatin1String("vault")).toString());
+    m_connection->client()->call(proto::method::VaultStatus, {}, this, [this](const ApiClient::Reply &r) {
+        if (const Result<proto::VaultStatus> vault = replyAs<proto::VaultStatus>(r))
+            showVault(vault->vault);
     });
     // Pending requests count down to the broker's own hold timeout.
-    const int hold = s.value(QLatin1String("egress")).toObject().value(QLatin1String("hold_timeout_s")).toInt();
-    if (hold > 0)
-        m_pending->setHoldTimeout(hold);
-    m_statusSandboxes = s.value(QLatin1String("sandboxes")).toInt();
+    if (s.egress && s.egress->holdTimeoutS > 0)
+        m_pending->setHoldTimeout(s.egress->holdTimeoutS);
+    m_statusSandboxes = s.sandboxes;
     updateCount();
 }
 
@@ -375,58 +412,45 @@ void MainWindow::updateCount()
         m_countLabel->setText(tr("%n sandbox(es)", nullptr, n));
 }
 
-void MainWindow::showVault(const QString &state)
+void MainWindow::showVault(VaultState state)
 {
-    if (state == QLatin1String("unlocked"))
-        m_vaultLabel->setText(tr("vault unlocked"));
-    else if (state == QLatin1String("locked"))
-        m_vaultLabel->setText(tr("vault locked"));
-    else
-        m_vaultLabel->setText(tr("no vault yet"));
+    switch (state) {
+    case VaultState::Unlocked: m_vaultLabel->setText(tr("vault unlocked")); break;
+    case VaultState::Locked: m_vaultLabel->setText(tr("vault locked")); break;
+    case VaultState::Uninitialised: m_vaultLabel->setText(tr("no vault yet")); break;
+    }
 }
 
 void MainWindow::loadPending()
 {
-    m_connection->client()->call(QStringLiteral("egress.list"), {{QStringLiteral("pending"), true}}, this,
-                                 [this](const ApiClient::Reply &r) {
-                                     if (!r.ok)
-                                         return;
-                                     m_pending->clear();
-                                     for (const QJsonValue &v : r.result.toArray())
-                                         m_pending->apply(v.toObject());
-                                 });
+    proto::EgressListParams params;
+    params.pending = true;
+    m_connection->client()->call(proto::method::EgressList, params.toJson(), this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::EgressEvent>> held = replyListAs<proto::EgressEvent>(r);
+        if (!held)
+            return;
+        m_pending->clear();
+        for (const proto::EgressEvent &e : held.value())
+            m_pending->apply(e);
+    });
 }
 
-void MainWindow::onEvent(const QString &topic, const QJsonObject &data)
+// Image builds take minutes: their progress stays visible in the status bar.
+void MainWindow::onImageProgress(const proto::ImageProgress &p)
 {
-    if (topic == QLatin1String("sandbox")) {
-        m_sandboxes->applyEvent(data);
-    } else if (topic == QLatin1String("egress")) {
-        m_egress->enqueue(data);
-        m_pending->apply(data);
-    } else if (topic == QLatin1String("pending")) {
-        m_egress->enqueue(data);
-        m_pending->apply(data);
-    } else if (topic == QLatin1String("image")) {
-        // Image builds take minutes: their progress stays visible in the status bar.
-        const QString phase = data.value(QLatin1String("phase")).toString();
-        const int percent = data.value(QLatin1String("percent")).toInt(-1);
-        QString text = tr("Image %1: %2").arg(data.value(QLatin1String("name")).toString(), phase);
-        if (percent >= 0)
-            text += QStringLiteral(" (%1%)").arg(percent);
-        if (const QString message = data.value(QLatin1String("message")).toString(); !message.isEmpty())
-            text += QStringLiteral(" — ") + message;
-        statusBar()->showMessage(text, phase == QLatin1String("done") || phase == QLatin1String("failed") ? 15000 : 0);
-    } else if (topic == QLatin1String("snapshot")) {
-        m_snapshots->onEvent(topic, data);
-    } else if (topic == QLatin1String("alert")) {
-        m_secrets->onEvent(topic, data);
-        if (m_tray)
-            m_tray->showMessage(tr("Alert from %1").arg(data.value(QLatin1String("sandbox")).toString()),
-                                data.value(QLatin1String("message")).toString(), QSystemTrayIcon::Critical, 15000);
-    } else if (topic.startsWith(QLatin1String("console:"))) {
-        m_terminal->onEvent(topic, data);
-    }
+    QString text = tr("Image %1: %2").arg(p.name, p.phase);
+    if (p.percent >= 0)
+        text += QStringLiteral(" (%1%)").arg(p.percent);
+    if (!p.message.isEmpty())
+        text += QStringLiteral(" — ") + p.message;
+    statusBar()->showMessage(text, p.phase == QLatin1String("done") || p.phase == QLatin1String("failed") ? 15000 : 0);
+}
+
+void MainWindow::onAlert(const proto::Alert &alert)
+{
+    m_secrets->onAlert(alert);
+    if (m_tray)
+        m_tray->showMessage(tr("Alert from %1").arg(alert.sandbox), alert.message, QSystemTrayIcon::Critical, 15000);
 }
 
 void MainWindow::updateSandboxPlaceholder()
@@ -510,12 +534,12 @@ void MainWindow::sandboxAction(const QString &method)
     const QString name = m_current;
     if (name.isEmpty())
         return;
-    if (method == QLatin1String("sandbox.remove")
+    if (method == proto::method::SandboxRemove
         && QMessageBox::question(this, tr("Remove sandbox"),
                                  tr("Remove %1 with its disk and snapshots? This cannot be undone.").arg(name),
                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
         return;
-    m_connection->client()->call(method, {{QStringLiteral("name"), name}}, this, [this, method, name](const ApiClient::Reply &r) {
+    m_connection->client()->call(method, proto::NameParams{name}.toJson(), this, [this, method, name](const ApiClient::Reply &r) {
         if (!r.ok) {
             // Not exec(): a callback must not spin a nested event loop.
             auto *box = new QMessageBox(QMessageBox::Warning, tr("Airlock"), tr("%1 failed for %2.").arg(method, name), QMessageBox::Ok, this);
@@ -524,7 +548,7 @@ void MainWindow::sandboxAction(const QString &method)
             box->open();
             return;
         }
-        if (method == QLatin1String("sandbox.remove"))
+        if (method == proto::method::SandboxRemove)
             m_terminal->forget(name);
         m_sandboxes->reload();
     });

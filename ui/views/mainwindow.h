@@ -1,5 +1,7 @@
 #pragma once
-#include <QJsonObject>
+#include "protocol/events.h"
+#include "protocol/status.h"
+
 #include <QMainWindow>
 
 class QAction;
@@ -63,18 +65,26 @@ public:
     QAction *exportChangesAction() const { return m_exportChanges; }
 
 private:
+    QWidget *buildCentral();
+    void buildPendingDock();
+    void buildTray();
+    void connectEvents();
     void buildMenus();
+    QAction *buildFileMenu();
+    void buildSandboxMenu(QAction *newSandbox);
+    void buildVaultMenu();
     void rebuildHostsMenu();
     void buildStatusBar();
     void onStateChanged();
-    void onStatus(const QJsonObject &status);
-    void onEvent(const QString &topic, const QJsonObject &data);
+    void onStatus(const proto::DaemonStatus &status);
+    void onImageProgress(const proto::ImageProgress &progress);
+    void onAlert(const proto::Alert &alert);
     void onSandboxSelected();
     void updateSandboxPlaceholder();
     void sandboxAction(const QString &method);
     void loadPending();
     void updateActions();
-    void showVault(const QString &state);
+    void showVault(VaultState state);
     void updateCount();
 
     DaemonConnection *m_connection;

@@ -2,12 +2,12 @@
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "models/egressmodel.h"
+#include "protocol/names.h"
 #include "views/egresschart.h"
 #include "widgets/decisionbar.h"
 
 #include <QComboBox>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -52,28 +52,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     bar->addWidget(m_count);
     layout->addLayout(bar);
 
-    m_table = new QTableView(page);
-    m_table->setModel(m_filter);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
-    m_table->verticalHeader()->hide();
-    // Fixed row heights and no per-row sizing keep 100,000 rows smooth.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setColumnWidth(EgressModel::Time, 150);
-    m_table->setColumnWidth(EgressModel::Host, 220);
-    m_table->setColumnWidth(EgressModel::Port, 60);
-    m_table->setColumnWidth(EgressModel::Proto, 70);
-    m_table->setColumnWidth(EgressModel::Rule, 140);
-    m_table->setColumnWidth(EgressModel::Bytes, 170);
-    m_table->setColumnWidth(EgressModel::DecisionColumn, 80);
-    m_table->setColumnHidden(EgressModel::Sandbox, true);
-    m_table->setWordWrap(false);
-
+    m_table = buildTable(page);
     m_decision = new DecisionBar(client, page);
     m_chart = new EgressChart(model, page);
 
@@ -110,6 +89,33 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     updateCount();
 }
 
+// Newest first; every attempt of the sandbox, whatever was decided.
+QTableView *NetworkView::buildTable(QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setModel(m_filter);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setSortingEnabled(true);
+    table->sortByColumn(EgressModel::Time, Qt::DescendingOrder);
+    table->verticalHeader()->hide();
+    // Fixed row heights and no per-row sizing keep 100,000 rows smooth.
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setColumnWidth(EgressModel::Time, 150);
+    table->setColumnWidth(EgressModel::Host, 220);
+    table->setColumnWidth(EgressModel::Port, 60);
+    table->setColumnWidth(EgressModel::Proto, 70);
+    table->setColumnWidth(EgressModel::Rule, 140);
+    table->setColumnWidth(EgressModel::Bytes, 170);
+    table->setColumnWidth(EgressModel::DecisionColumn, 80);
+    table->setColumnHidden(EgressModel::Sandbox, true);
+    table->setWordWrap(false);
+    return table;
+}
+
 void NetworkView::setSandbox(const QString &sandbox)
 {
     if (m_sandbox == sandbox)
@@ -131,25 +137,27 @@ void NetworkView::loadPage(qint64 beforeId)
 {
     if (!m_client)
         return;
-    QJsonObject params{{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("limit"), kPageSize}};
+    proto::EgressListParams params;
+    params.sandbox = m_sandbox;
+    params.limit = kPageSize;
     if (beforeId > 0)
-        params.insert(QStringLiteral("before_id"), beforeId);
+        params.beforeId = beforeId;
     m_older->setEnabled(false);
-    m_client->call(QStringLiteral("egress.list"), params, this, [this](const ApiClient::Reply &r) {
+    m_client->call(proto::method::EgressList, params.toJson(), this, [this](const ApiClient::Reply &r) {
         if (isMethodMissing(r)) {
             showNotAvailable(tr("This airlockd does not record egress attempts yet (egress.list is not available).\n"
                                 "Update airlockd; attempts appear here as they happen."));
             return;
         }
         m_stack->setCurrentIndex(0);
-        if (!r.ok) {
-            m_count->setText(tr("Could not load attempts: %1").arg(r.errorMessage));
+        const Result<QList<proto::EgressEvent>> page = replyListAs<proto::EgressEvent>(r);
+        if (!page) {
+            m_count->setText(tr("Could not load attempts: %1").arg(page.error().message()));
             m_older->setEnabled(true);
             return;
         }
-        const QJsonArray page = r.result.toArray();
-        m_model->enqueue(page);
-        m_older->setEnabled(page.size() >= kPageSize);
+        m_model->enqueue(page.value());
+        m_older->setEnabled(page->size() >= kPageSize);
     });
 }
 

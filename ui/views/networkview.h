@@ -32,6 +32,7 @@ public:
     DecisionBar *decisionBar() const { return m_decision; }
 
 private:
+    QTableView *buildTable(QWidget *parent);
     void loadPage(qint64 beforeId);
     void onCurrentChanged();
     void showNotAvailable(const QString &why);

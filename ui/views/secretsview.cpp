@@ -1,6 +1,8 @@
 #include "views/secretsview.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "protocol/names.h"
+#include "protocol/vault.h"
 
 #include <QDateTime>
 #include <QHeaderView>
@@ -60,44 +62,33 @@ void SecretsView::reload()
     m_alerts->addItems(m_alertsBySandbox.value(m_sandbox));
     if (!m_client)
         return;
-    m_client->call(QStringLiteral("secret.list"), {}, this, [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
+    m_client->call(proto::method::SecretList, {}, this, [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
         if (isMethodMissing(r)) {
             m_stack->setCurrentWidget(m_notAvailable);
             return;
         }
         m_stack->setCurrentIndex(0);
         m_table->setRowCount(0);
-        if (!r.ok)
+        const Result<QList<proto::SecretInfo>> secrets = replyListAs<proto::SecretInfo>(r);
+        if (!secrets)
             return;
-        for (const QJsonValue &v : r.result.toArray()) {
-            const QJsonObject s = v.toObject();
-            QStringList users;
-            for (const QJsonValue &u : s.value(QLatin1String("used_by")).toArray())
-                users << (u.isObject() ? u.toObject().value(QLatin1String("sandbox")).toString() : u.toString());
-            if (!users.contains(sandbox))
+        for (const proto::SecretInfo &s : secrets.value()) {
+            if (!s.usedBy.contains(sandbox))
                 continue;
-            QStringList hosts;
-            for (const QJsonValue &h : s.value(QLatin1String("hosts")).toArray())
-                hosts << h.toString();
             const int row = m_table->rowCount();
             m_table->insertRow(row);
-            m_table->setItem(row, 0, new QTableWidgetItem(s.value(QLatin1String("name")).toString()));
-            m_table->setItem(row, 1, new QTableWidgetItem(hosts.join(QStringLiteral(", "))));
-            m_table->setItem(row, 2, new QTableWidgetItem(s.value(QLatin1String("header")).toString()));
+            m_table->setItem(row, 0, new QTableWidgetItem(s.name));
+            m_table->setItem(row, 1, new QTableWidgetItem(s.hosts.join(QStringLiteral(", "))));
+            m_table->setItem(row, 2, new QTableWidgetItem(s.header));
         }
     });
 }
 
-void SecretsView::onEvent(const QString &topic, const QJsonObject &data)
+void SecretsView::onAlert(const proto::Alert &alert)
 {
-    if (topic != QLatin1String("alert"))
-        return;
-    const QString sandbox = data.value(QLatin1String("sandbox")).toString();
-    const QString line = QStringLiteral("%1  %2: %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
-                                                          data.value(QLatin1String("kind")).toString(),
-                                                          data.value(QLatin1String("message")).toString());
-    m_alertsBySandbox[sandbox].prepend(line);
-    if (sandbox == m_sandbox)
+    const QString line = QStringLiteral("%1  %2: %3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), alert.kind, alert.message);
+    m_alertsBySandbox[alert.sandbox].prepend(line);
+    if (alert.sandbox == m_sandbox)
         m_alerts->insertItem(0, line);
 }
 

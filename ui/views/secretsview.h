@@ -1,4 +1,6 @@
 #pragma once
+#include "protocol/events.h"
+
 #include <QPointer>
 #include <QWidget>
 
@@ -19,7 +21,8 @@ public:
     explicit SecretsView(ApiClient *client, QWidget *parent = nullptr);
     void setSandbox(const QString &sandbox);
     void reload();
-    void onEvent(const QString &topic, const QJsonObject &data);
+    // An `alert` (exfiltration, vault locked, ...): kept per sandbox, listed for this one.
+    void onAlert(const proto::Alert &alert);
 
 Q_SIGNALS:
     void manageSecretsRequested();

@@ -65,12 +65,8 @@ SettingsView::SettingsView(ApiClient *client, SandboxModel *sandboxes, QWidget *
     connect(exp, &QPushButton::clicked, this, &SettingsView::exportRules);
     connect(imp, &QPushButton::clicked, this, &SettingsView::importRules);
     connect(sandboxes, &QAbstractItemModel::dataChanged, this, [this] {
-        const QJsonObject s = m_sandboxes->sandbox(m_sandbox);
-        m_resources->setText(tr("Image: %1\nCPUs: %2\nMemory: %3 MiB\nAddress: %4")
-                                 .arg(s.value(QLatin1String("image")).toString())
-                                 .arg(s.value(QLatin1String("cpus")).toInt())
-                                 .arg(s.value(QLatin1String("memory_mib")).toInt())
-                                 .arg(s.value(QLatin1String("ip")).toString()));
+        const proto::SandboxRow s = m_sandboxes->sandbox(m_sandbox).value_or(proto::SandboxRow{});
+        m_resources->setText(tr("Image: %1\nCPUs: %2\nMemory: %3 MiB\nAddress: %4").arg(s.image).arg(s.cpus).arg(s.memoryMib).arg(s.ip));
     });
 }
 

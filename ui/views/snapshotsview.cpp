@@ -1,6 +1,7 @@
 #include "views/snapshotsview.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "protocol/snapshots.h"
 #include "models/sandboxmodel.h"
 
 #include <QHBoxLayout>
@@ -105,31 +106,28 @@ void SnapshotsView::reload()
             return;
         }
         m_stack->setCurrentIndex(0);
-        if (!r.ok) {
-            report(tr("Could not list snapshots"), r.errorMessage);
+        const Result<QList<proto::SnapshotInfo>> snapshots = replyListAs<proto::SnapshotInfo>(r);
+        if (!snapshots) {
+            report(tr("Could not list snapshots"), snapshots.error().message());
             return;
         }
         m_tree->clear();
         QHash<QString, QTreeWidgetItem *> items;
         QList<QPair<QString, QTreeWidgetItem *>> withParent;
-        for (const QJsonValue &v : r.result.toArray()) {
-            const QJsonObject s = v.toObject();
-            const QString id = s.value(QLatin1String("id")).toVariant().toString();
+        for (const proto::SnapshotInfo &s : snapshots.value()) {
+            const QString id = QString::number(s.id);
             if (id == m_removingId && sandbox == m_removingSandbox)
                 continue; // hidden while its undo window is open
             auto *item = new QTreeWidgetItem;
-            QString label = s.value(QLatin1String("label")).toString();
-            if (label.isEmpty())
-                label = tr("(no label)");
-            if (s.value(QLatin1String("current")).toBool())
+            QString label = s.label.isEmpty() ? tr("(no label)") : s.label;
+            if (s.current.value_or(false))
                 label += QStringLiteral("  ") + tr("← current");
             item->setText(0, label);
-            const QDateTime t = timeFromJson(s.value(QLatin1String("created")));
-            item->setText(1, t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : QString());
+            item->setText(1, s.created.isValid() ? QLocale().toString(s.created.toLocalTime(), QLocale::ShortFormat) : QString());
             item->setText(2, id);
             item->setData(0, Qt::UserRole, id);
             items.insert(id, item);
-            withParent.append({s.value(QLatin1String("parent")).toVariant().toString(), item});
+            withParent.append({s.parent ? QString::number(*s.parent) : QString(), item});
         }
         for (const auto &[parent, item] : withParent) {
             if (QTreeWidgetItem *p = items.value(parent))
@@ -262,15 +260,15 @@ void SnapshotsView::commitRemoval()
                    });
 }
 
-void SnapshotsView::onEvent(const QString &topic, const QJsonObject &data)
+void SnapshotsView::onProgress(const proto::SnapshotProgress &progress)
 {
-    if (topic != QLatin1String("snapshot") || data.value(QLatin1String("sandbox")).toString() != m_sandbox)
+    if (progress.sandbox != m_sandbox)
         return;
-    const int percent = data.value(QLatin1String("percent")).toInt(-1);
+    const int percent = progress.percent;
     m_progress->setRange(0, percent < 0 ? 0 : 100);
     if (percent >= 0)
         m_progress->setValue(percent);
-    m_progress->setFormat(data.value(QLatin1String("phase")).toString() + QStringLiteral(" %p%"));
+    m_progress->setFormat(progress.phase + QStringLiteral(" %p%"));
     m_progress->setVisible(percent < 100);
     if (percent >= 100)
         reload();

@@ -1,4 +1,6 @@
 #pragma once
+#include "protocol/events.h"
+
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
@@ -24,7 +26,8 @@ public:
     SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget *parent = nullptr);
     void setSandbox(const QString &sandbox);
     void reload();
-    void onEvent(const QString &topic, const QJsonObject &data);
+    // `snapshot` progress: shown when it is this sandbox's; the tree reloads once done.
+    void onProgress(const proto::SnapshotProgress &progress);
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *restoreButton() const { return m_restore; }

@@ -1,6 +1,10 @@
 #include "views/terminalview.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "protocol/events.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/snapshots.h"
 #include "widgets/terminalwidget.h"
 
 #include <QJsonArray>
@@ -69,34 +73,32 @@ void TerminalView::attach(const QString &sandbox)
     if (!m_client)
         return;
     // Live bytes come as "console:<name>" events; subscribing before attaching loses none.
-    m_client->call(QStringLiteral("subscribe"),
-                   {{QStringLiteral("topics"), QJsonArray{QString(QStringLiteral("console:") + sandbox)}}}, this, {});
-    m_client->call(QStringLiteral("console.attach"), {{QStringLiteral("name"), sandbox}}, this,
+    m_client->call(proto::method::Subscribe, proto::TopicsParams{{proto::topic::console(sandbox)}}.toJson(), this, {});
+    m_client->call(proto::method::ConsoleAttach, proto::NameParams{sandbox}.toJson(), this,
                    [this, sandbox](const ApiClient::Reply &r) {
                        TerminalWidget *t = m_terminals.value(sandbox);
                        if (!t)
                            return;
-                       if (!r.ok) {
+                       const Result<proto::ConsoleAttachResult> attached = replyAs<proto::ConsoleAttachResult>(r);
+                       if (!attached) {
                            if (sandbox == m_sandbox) {
                                m_message->setText(isMethodMissing(r)
                                                       ? tr("This airlockd has no consoles yet (console.attach is not available).")
-                                                      : tr("No console: %1").arg(r.errorMessage));
+                                                      : tr("No console: %1").arg(attached.error().message()));
                                m_message->show();
                            }
                            return;
                        }
                        m_message->hide();
                        t->reset();
-                       t->feed(QByteArray::fromBase64(r.result.toObject().value(QLatin1String("history_b64")).toString().toLatin1()));
+                       t->feed(attached->history);
                    });
 }
 
-void TerminalView::onEvent(const QString &topic, const QJsonObject &data)
+void TerminalView::onOutput(const QString &sandbox, const QByteArray &data)
 {
-    if (!topic.startsWith(QLatin1String("console:")))
-        return;
-    if (TerminalWidget *t = m_terminals.value(topic.mid(8)))
-        t->feed(QByteArray::fromBase64(data.value(QLatin1String("data_b64")).toString().toLatin1()));
+    if (TerminalWidget *t = m_terminals.value(sandbox))
+        t->feed(data);
 }
 
 void TerminalView::reattachAll()

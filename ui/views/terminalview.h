@@ -21,7 +21,8 @@ public:
     explicit TerminalView(ApiClient *client, QWidget *parent = nullptr);
 
     void setSandbox(const QString &sandbox);
-    void onEvent(const QString &topic, const QJsonObject &data);
+    // Live bytes of a sandbox's console (DaemonConnection::consoleOutput).
+    void onOutput(const QString &sandbox, const QByteArray &data);
     // After a reconnect every console is attached again from its history.
     void reattachAll();
     void forget(const QString &sandbox);

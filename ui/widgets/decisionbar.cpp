@@ -1,6 +1,8 @@
 #include "widgets/decisionbar.h"
 #include "api/apiclient.h"
-#include "core/registrabledomain.h"
+#include "common/replies.h"
+#include "protocol/egress.h"
+#include "protocol/names.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -66,9 +68,13 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     m_match->clear();
     if (!host.isEmpty()) {
         m_match->addItem(tr("host %1").arg(host), QStringLiteral("host"));
-        // The daemon builds the same rules from the same function (egress.decide).
-        if (const QStringList domain = domainRulePatterns(host); !domain.isEmpty() && domain != QStringList{host})
-            m_match->addItem(domain.join(QStringLiteral(" + ")), QStringLiteral("domain"));
+        // The daemon turns "domain" into patterns by the Public Suffix List it has
+        // (egress.decide); its answer names them, so the GUI never guesses.
+        m_match->addItem(tr("domain of %1").arg(host), QStringLiteral("domain"));
+        m_match->setItemData(m_match->count() - 1,
+                             tr("The registrable domain and every name below it, e.g. *.bbc.co.uk for www.bbc.co.uk, "
+                                "as airlockd reads the Public Suffix List"),
+                             Qt::ToolTipRole);
     }
     // Only a raw IP's address is real: for a name the guest dialled a synthetic address, and the
     // real one is looked up only after the flow is allowed (so the choice would be meaningless).
@@ -106,15 +112,15 @@ void DecisionBar::updateEnabled()
 QJsonObject DecisionBar::decideParams(const QString &action) const
 {
     const int lifetime = m_lifetime->currentData().toInt();
-    QJsonObject params{{QStringLiteral("id"), m_id},
-                       {QStringLiteral("action"), action},
-                       {QStringLiteral("scope"), lifetime == 0 ? QStringLiteral("once") : m_scope->currentData().toString()},
-                       {QStringLiteral("match"), m_match->currentData().toString()}};
+    proto::EgressDecideParams params;
+    params.id = m_id;
+    params.action = action;
+    params.scope = lifetime == 0 ? QStringLiteral("once") : m_scope->currentData().toString();
+    params.match = m_match->currentData().toString();
     if (lifetime > 0)
-        params.insert(QStringLiteral("for_s"), lifetime);
-    if (m_rawTcp->isChecked())
-        params.insert(QStringLiteral("raw_tcp"), true);
-    return params;
+        params.forS = lifetime;
+    params.rawTcp = m_rawTcp->isChecked();
+    return params.toJson();
 }
 
 void DecisionBar::decide(const QString &action)
@@ -124,13 +130,16 @@ void DecisionBar::decide(const QString &action)
     const qint64 id = m_id;
     m_allow->setEnabled(false);
     m_deny->setEnabled(false);
-    m_client->call(QStringLiteral("egress.decide"), decideParams(action), this, [this, id, action](const ApiClient::Reply &r) {
+    m_client->call(proto::method::EgressDecide, decideParams(action), this, [this, id, action](const ApiClient::Reply &r) {
         updateEnabled();
-        if (!r.ok) {
-            m_message->setText(tr("Could not decide: %1").arg(r.errorMessage));
+        const Result<proto::EgressEvent> answer = replyAs<proto::EgressEvent>(r);
+        if (!answer) {
+            m_message->setText(tr("Could not decide: %1").arg(answer.error().message()));
             return;
         }
-        m_message->setText(action == QLatin1String("allow") ? tr("Allowed.") : tr("Denied."));
+        // The daemon's reason names the rule it made ("rule 12: allow *.bbc.co.uk (sandbox)").
+        const QString done = answer->decision == Decision::Allowed ? tr("Allowed") : tr("Denied");
+        m_message->setText(answer->reason.isEmpty() ? done + QLatin1Char('.') : tr("%1: %2").arg(done, answer->reason));
         Q_EMIT decided(id, action);
     });
 }
