@@ -1,5 +1,4 @@
 #include "rulestore.h"
-#include "api_codes.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -10,7 +9,7 @@ namespace {
 
 Error sqlFailure(const QString &what, const QSqlQuery &q)
 {
-    return Error{what, q.lastError().text(), kFailedCode};
+    return Error{what, q.lastError().text(), ErrorKind::Failed};
 }
 
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
@@ -63,7 +62,7 @@ Result<uid_t> RuleStore::sandboxOwner(const QString &name) const
     if (!q.exec())
         return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(name), q);
     if (!q.next())
-        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, kNotFoundCode};
+        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, ErrorKind::NotFound};
     return uid_t(q.value(0).toLongLong());
 }
 
@@ -93,7 +92,7 @@ Result<Rule> RuleStore::insertRow(Rule rule)
             return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(rule.sandbox), q);
         if (!q.next())
             return Error{QStringLiteral("no sandbox named '%1'").arg(rule.sandbox),
-                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), kNotFoundCode};
+                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), ErrorKind::NotFound};
         sandboxId = q.value(0);
     }
     if (!rule.created.isValid())
@@ -135,7 +134,7 @@ Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
         for (const Rule &r : rules) {
             Result<Rule> one = insertRow(r);
             if (!one)
-                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().code};
+                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().kind};
             stored.append(*one);
         }
         return ok();
@@ -179,7 +178,7 @@ Status RuleStore::removeRow(qint64 id, bool mustExist)
     m_policy.remove(id);
     if (mustExist && q.numRowsAffected() == 0)
         return Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
-                     kNotFoundCode};
+                     ErrorKind::NotFound};
     return ok();
 }
 

@@ -23,9 +23,6 @@ namespace airlock {
 
 namespace {
 
-constexpr int kInvalidParams = -32602;
-constexpr int kNotFound = -32004;
-constexpr int kConflict = -32009;
 constexpr int kMinMemoryMib = 128;
 constexpr qint64 kExt4MagicOffset = 1024 + 56; // s_magic in the superblock
 
@@ -177,7 +174,7 @@ Status SandboxEngine::openStore()
         poolText = m_store.setting(QStringLiteral("network.pool"), QStringLiteral("10.213.0.0/16")).value();
     if (!parseSubnetPool(poolText, &m_subnetBase, &m_subnetCount))
         return Error{QStringLiteral("invalid sandbox subnet pool \"%1\"").arg(poolText),
-                     QStringLiteral("give an IPv4 network of /8 to /30, e.g. 10.213.0.0/16"), kInvalidParams};
+                     QStringLiteral("give an IPv4 network of /8 to /30, e.g. 10.213.0.0/16"), ErrorKind::InvalidParams};
 
     if (m_config.accel == AccelChoice::Kvm) {
         m_accel = QStringLiteral("kvm");
@@ -394,7 +391,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     const QString name = nameIn.isEmpty() ? recipeName : nameIn;
     if (!validName(name))
         return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
-                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
 
     const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
     const QString kernelVol = volBase + QStringLiteral(".vmlinuz");
@@ -423,7 +420,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
             used.addBindValue(name);
             if (used.exec() && used.next() && used.value(0).toInt() > 0)
                 return Error{QStringLiteral("cannot rebuild image %1").arg(name),
-                             QStringLiteral("sandboxes use the current one; build it under another name (--name)"), kConflict};
+                             QStringLiteral("sandboxes use the current one; build it under another name (--name)"), ErrorKind::Conflict};
         }
     }
 
@@ -524,14 +521,14 @@ Status SandboxEngine::removeImage(const QString &name)
     if (!image)
         return image.error();
     if (!image.value())
-        return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), kNotFound};
+        return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), ErrorKind::NotFound};
     const QSqlRecord &row = *image.value();
     const QStringList volumes{row.value(0).toString(), row.value(1).toString(), row.value(2).toString()};
     const auto users = m_store.firstRow(QStringLiteral("SELECT group_concat(name, ', ') FROM sandboxes WHERE image = ?"), {name});
     if (users && users.value() && !users.value()->value(0).toString().isEmpty())
         return Error{QStringLiteral("image %1 is in use").arg(name),
                      QStringLiteral("remove the sandboxes built on it first: %1").arg(users.value()->value(0).toString()),
-                     kConflict};
+                     ErrorKind::Conflict};
     if (Result<qint64> removed = m_store.write(QStringLiteral("DELETE FROM images WHERE name = ?"), {name}); !removed)
         return Error{QStringLiteral("cannot remove image %1").arg(name), removed.error().why};
     for (const QString &v : volumes)
@@ -551,7 +548,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
         return row.error();
     if (!row.value())
         return Error{QStringLiteral("the image %1 of this sandbox is gone").arg(image),
-                     QStringLiteral("build it again (airlockctl image build RECIPE --name %1)").arg(image), kConflict};
+                     QStringLiteral("build it again (airlockctl image build RECIPE --name %1)").arg(image), ErrorKind::Conflict};
     const QString recipe = row.value()->value(3).toString();
     const QString rebuild = QStringLiteral("rebuild the image: remove the sandboxes on it, then airlockctl image rm %1; "
                                            "airlockctl image build %2 --name %1").arg(image, recipe);
@@ -565,7 +562,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
             return Error{QStringLiteral("image %1 is damaged: its %2 (%3) is missing")
                              .arg(image, column == 0 ? QStringLiteral("kernel") : column == 1 ? QStringLiteral("initrd")
                                                                                               : QStringLiteral("root disk"), volume),
-                         rebuild, kConflict};
+                         rebuild, ErrorKind::Conflict};
         *out = path.value();
     }
     QFile root(files.root);
@@ -574,7 +571,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
         magic = root.read(2);
     if (magic != QByteArray("\x53\xef", 2))
         return Error{QStringLiteral("image %1 is damaged: its root disk %2 is no ext4 filesystem any more").arg(image, files.root),
-                     rebuild, kConflict};
+                     rebuild, ErrorKind::Conflict};
     return files;
 }
 
@@ -586,7 +583,7 @@ Status SandboxEngine::requireSandbox(const QString &name, uid_t uid, qint64 *id)
     q.prepare(QStringLiteral("SELECT id, owner_uid FROM sandboxes WHERE name = ?"));
     q.addBindValue(name);
     if (!q.exec() || !q.next() || !(uid == 0 || uid == uid_t(q.value(1).toLongLong())))
-        return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+        return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
     if (id)
         *id = q.value(0).toLongLong();
     return ok();
@@ -629,23 +626,23 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
 {
     if (!validName(r.name))
         return Error{QStringLiteral("invalid sandbox name \"%1\"").arg(r.name),
-                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
     if (r.memoryMib < kMinMemoryMib)
         return Error{QStringLiteral("%1 MiB of memory is too little").arg(r.memoryMib),
-                     QStringLiteral("give at least %1 (--memory %1)").arg(kMinMemoryMib), kInvalidParams};
+                     QStringLiteral("give at least %1 (--memory %1)").arg(kMinMemoryMib), ErrorKind::InvalidParams};
     const int hostCpus = QThread::idealThreadCount();
     if (r.cpus < 1 || r.cpus > qMax(hostCpus, 1) * 4)
         return Error{QStringLiteral("%1 CPUs is out of range").arg(r.cpus),
-                     QStringLiteral("give 1 to %1 (--cpus)").arg(qMax(hostCpus, 1) * 4), kInvalidParams};
+                     QStringLiteral("give 1 to %1 (--cpus)").arg(qMax(hostCpus, 1) * 4), ErrorKind::InvalidParams};
     if (r.diskGib < 1 || r.diskGib > 4096)
         return Error{QStringLiteral("a %1 GiB disk is out of range").arg(r.diskGib),
-                     QStringLiteral("give 1 to 4096 (--disk)"), kInvalidParams};
+                     QStringLiteral("give 1 to 4096 (--disk)"), ErrorKind::InvalidParams};
     static const QRegularExpression envKey(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (auto it = r.env.cbegin(); it != r.env.cend(); ++it) {
         if (!envKey.match(it.key()).hasMatch() || it.value().contains(QLatin1Char('\n')))
             return Error{QStringLiteral("invalid environment variable \"%1\"").arg(it.key()),
                          QStringLiteral("use --env NAME=VALUE with NAME of letters, digits and _ and a one-line value"),
-                         kInvalidParams};
+                         ErrorKind::InvalidParams};
     }
     if (Status s = ensureLibvirt(); !s)
         return s.error();
@@ -656,12 +653,12 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
         q.addBindValue(r.name);
         if (q.exec() && q.next())
             return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
-                         QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
+                         QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), ErrorKind::Conflict};
     }
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {r.image}); !image || !image.value())
         return Error{QStringLiteral("no image named %1").arg(r.image),
                      QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
-                     kNotFound};
+                     ErrorKind::NotFound};
     auto files = checkImage(r.image);
     if (!files)
         return files.error();
@@ -877,7 +874,7 @@ Result<QJsonObject> SandboxEngine::describe(const QString &name, uid_t uid)
     for (const QJsonValue &v : all.value())
         if (v.toObject().value(QLatin1String("name")).toString() == name)
             return v.toObject();
-    return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+    return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
 }
 
 Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
@@ -890,18 +887,18 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     Network net(m_libvirt.get(), obj);
     if (!net)
         return Error{QStringLiteral("the network of %1 is gone").arg(name),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
     if (virNetworkIsActive(net.ptr) != 1 && virNetworkCreate(net.ptr) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
     Domain dom(m_libvirt.get(), obj);
     if (!dom)
         return Error{QStringLiteral("the domain of %1 is gone").arg(name),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
     if (virDomainIsActive(dom.ptr) == 1)
-        return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, ErrorKind::Conflict};
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE name = ?"), {name}); image && image.value()) {
         if (auto files = checkImage(image.value()->value(0).toString()); !files)
-            return Error{QStringLiteral("cannot start sandbox %1: %2").arg(name, files.error().what), files.error().why, kConflict};
+            return Error{QStringLiteral("cannot start sandbox %1: %2").arg(name, files.error().what), files.error().why, ErrorKind::Conflict};
     }
     // The guest's first packet must already meet the egress rules.
     if (Status s = guardNetwork(name); !s)
@@ -925,7 +922,7 @@ Status SandboxEngine::kill(const QString &name, uid_t uid)
         return s;
     Domain dom(m_libvirt.get(), objectName(name));
     if (!dom || virDomainIsActive(dom.ptr) != 1)
-        return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, ErrorKind::Conflict};
     if (virDomainDestroy(dom.ptr) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot kill sandbox %1").arg(name));
     releaseNetwork(name);
@@ -941,7 +938,7 @@ Status SandboxEngine::pause(const QString &name, uid_t uid)
         return s;
     Domain dom(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("running"))
-        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), kConflict};
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), ErrorKind::Conflict};
     if (virDomainSuspend(dom.ptr) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot pause sandbox %1").arg(name));
     return ok();
@@ -955,7 +952,7 @@ Status SandboxEngine::resume(const QString &name, uid_t uid)
         return s;
     Domain dom(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("paused"))
-        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, ErrorKind::Conflict};
     if (virDomainResume(dom.ptr) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot resume sandbox %1").arg(name));
     return ok();
@@ -972,7 +969,7 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     const QString state = stateOf(m_libvirt.get(), obj);
     if (state == QLatin1String("running") || state == QLatin1String("paused") || state == QLatin1String("stopping"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(name, state),
-                     QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), kConflict};
+                     QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), ErrorKind::Conflict};
     // Layers another sandbox builds on (a fork) stay, unowned, until nothing needs them.
     QJsonArray volumes;
     {

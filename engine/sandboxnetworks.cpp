@@ -43,7 +43,7 @@ Status SandboxEngine::guardNetwork(const QString &name)
         if (!m_guarded.contains(name))
             m_hooks->networkDown(name);
         return Error{QStringLiteral("sandbox %1 was not started: its network cannot be guarded").arg(name), s.error().message(),
-                     s.error().code};
+                     s.error().kind};
     }
     m_guarded.insert(name);
     return ok();

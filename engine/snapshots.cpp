@@ -18,10 +18,6 @@ namespace airlock {
 
 namespace {
 
-constexpr int kNotFound = -32004;
-constexpr int kConflict = -32009;
-constexpr int kInvalidParams = -32602;
-
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
 struct Dom {
@@ -48,7 +44,7 @@ Result<QString> SandboxEngine::layerVolume(qint64 layer)
     q.prepare(QStringLiteral("SELECT volume FROM layers WHERE id = ?"));
     q.addBindValue(layer);
     if (!q.exec() || !q.next())
-        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}, kNotFound};
+        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}, ErrorKind::NotFound};
     return m_pool->volumePath(q.value(0).toString());
 }
 
@@ -269,7 +265,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     const QString state = stateOf(m_libvirt.get(), domain);
     if (state != QLatin1String("running") && state != QLatin1String("stopped"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
-                     QStringLiteral("snapshots are taken of running or stopped sandboxes"), kConflict};
+                     QStringLiteral("snapshots are taken of running or stopped sandboxes"), ErrorKind::Conflict};
 
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
@@ -364,7 +360,7 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     q.addBindValue(sid);
     if (!q.exec() || !q.next())
         return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), ErrorKind::NotFound};
     const qint64 frozen = q.value(0).toLongLong();
     const qint64 oldTop = q.value(1).toLongLong();
     const QString oldVolume = q.value(2).toString();
@@ -424,7 +420,7 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     q.addBindValue(sid);
     if (!q.exec() || !q.next())
         return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), ErrorKind::NotFound};
     const qint64 layer = q.value(0).toLongLong();
     q.finish(); // an open read pins an old snapshot: the transaction below could not write
     const auto built = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {layer});
@@ -468,7 +464,7 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     q.addBindValue(sid);
     if (!q.exec() || !q.next())
         return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), ErrorKind::NotFound};
     CreateRequest r;
     r.name = newName;
     r.baseLayer = q.value(0).toLongLong();
@@ -483,7 +479,7 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     r.lend = lend;
     q.finish(); // an open read would keep create()'s writes from committing on this connection
     if (newName.isEmpty())
-        return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};
+        return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), ErrorKind::InvalidParams};
     return create(r); // fresh name, MAC, network and address
 }
 

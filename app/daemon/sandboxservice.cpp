@@ -444,7 +444,7 @@ void SandboxService::registerMethods(ApiServer &api)
                     if (m_secrets)
                         m_secrets->forget(newName);
                     return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
-                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
+                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().kind});
                 }
             }
             publishState(e, newName, call.peer().uid);
@@ -760,7 +760,7 @@ Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, con
         const qsizetype i = known.indexOf(name);
         if (i < 0)
             return Error{QStringLiteral("no egress preset named \"%1\"").arg(name),
-                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), rpc::NotFound};
+                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), ErrorKind::NotFound};
         rules += all->at(i).toRules(sandbox, owner);
     }
     return rules;

@@ -1,18 +1,10 @@
 #pragma once
-#include <QString>
+#include "core/error.h"
+
 #include <optional>
 #include <utility>
 
 namespace airlock {
-
-// An error a person can act on: what failed, and what to do about it.
-struct Error {
-    QString what;  // "cannot open the store /var/lib/airlock/airlock.db"
-    QString why;   // "the file is not a SQLite database; move it aside or restore a backup"
-    int code = 1;  // JSON-RPC application code (see app/api/jsonrpc.h)
-
-    QString message() const { return why.isEmpty() ? what : what + QStringLiteral(": ") + why; }
-};
 
 // Value or Error, without exceptions crossing Qt's event loop.
 template <typename T>
