@@ -1,7 +1,7 @@
 #pragma once
 #include "core/config.h"
 #include "core/result.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "libvirtconnection.h"
 #include "networkhooks.h"
 #include "storagepool.h"

@@ -4,7 +4,7 @@
 #include "api/jsonrpc.h"
 #include "api/peerpolicy.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #include "daemon/ownerdirectory.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QSqlQuery>
 #include <unistd.h>

@@ -4,7 +4,7 @@
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"

@@ -1,5 +1,5 @@
 // The store: migrations, refusal of newer and corrupt files, rollback of a failed migration.
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QFile>
 #include <QSqlQuery>
