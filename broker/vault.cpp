@@ -645,17 +645,14 @@ Status Vault::reloadLoans() { return reloadLoans(store(), 0); }
 
 Status Vault::reloadLoans(Store &db, qint64 sandboxId)
 {
-    QSqlQuery q(db.db());
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT sb.name, s.name, s.hosts_json, ss.placeholder FROM sandbox_secrets ss "
-                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id") +
-              (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()) + QStringLiteral(" ORDER BY sb.name, s.name"));
-    if (sandboxId)
-        q.addBindValue(sandboxId);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the secrets sandboxes borrow"), q);
+    const auto rows = db.rows(QStringLiteral("SELECT sb.name, s.name, s.hosts_json, ss.placeholder FROM sandbox_secrets ss "
+                                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id") +
+                                  (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()) + QStringLiteral(" ORDER BY sb.name, s.name"),
+                              sandboxId ? QVariantList{sandboxId} : QVariantList{});
+    if (!rows)
+        return Error{QStringLiteral("cannot read the secrets sandboxes borrow"), rows.error().why};
     LoanSnapshot::Map all;
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         SandboxLoans &loans = all[q.value(0).toString()];
         for (const QString &h : hostsFromJson(q.value(2).toString())) {
             if (!loans.hosts.contains(h))
@@ -663,7 +660,6 @@ Status Vault::reloadLoans(Store &db, qint64 sandboxId)
         }
         loans.placeholders.append({q.value(1).toString(), q.value(3).toString().toLatin1()});
     }
-    q.finish();
     if (!sandboxId) {
         m_loans.replace(std::move(all));
         return ok();

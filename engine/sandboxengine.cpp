@@ -265,14 +265,14 @@ Status SandboxEngine::rollbackObjects(const QJsonObject &state)
 // (remove); then libvirt objects of this instance that no row accounts for are removed.
 Status SandboxEngine::reconcile()
 {
-    QSqlQuery ops(m_store.db());
-    if (!ops.exec(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id")))
-        return sqlFailed(QStringLiteral("cannot read unfinished operations"), ops);
+    const auto ops = m_store.rows(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id"));
+    if (!ops)
+        return Error{QStringLiteral("cannot read unfinished operations"), ops.error().why};
     struct Op { qint64 id; QString kind, subject; QJsonObject state; };
     QList<Op> pending;
-    while (ops.next())
-        pending.append({ops.value(0).toLongLong(), ops.value(1).toString(), ops.value(2).toString(),
-                        QJsonDocument::fromJson(ops.value(3).toString().toUtf8()).object()});
+    for (const QSqlRecord &row : *ops)
+        pending.append({row.value(0).toLongLong(), row.value(1).toString(), row.value(2).toString(),
+                        QJsonDocument::fromJson(row.value(3).toString().toUtf8()).object()});
     for (const Op &op : pending) {
         qCInfo(lcEngine) << "reconcile: finishing interrupted" << op.kind << "of" << op.subject;
         if (op.kind == QLatin1String("create")) {
@@ -286,29 +286,23 @@ Status SandboxEngine::reconcile()
         } else if (op.kind == QLatin1String("remove")) {
             if (Status s = rollbackObjects(op.state); !s)
                 return s;
-            m_store.transaction([&]() -> Status {
-                QSqlQuery q(m_store.db());
-                q.prepare(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"));
-                q.addBindValue(op.subject);
-                if (q.exec() && q.next()) {
-                    const qint64 id = q.value(0).toLongLong();
-                    const QString net = q.value(1).toString();
-                    QSqlQuery d(m_store.db());
-                    d.prepare(QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"));
-                    d.addBindValue(id);
-                    d.exec();
-                    d.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
-                    d.addBindValue(net);
-                    d.exec();
+            Status forgotten = m_store.transaction([&]() -> Status {
+                const auto row = m_store.firstRow(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"), {op.subject});
+                if (!row || !*row)
+                    return row ? ok() : Status(row.error());
+                const QVariant id = (*row)->value(0), net = (*row)->value(1);
+                for (const auto &[sql, bind] : std::initializer_list<std::pair<QString, QVariant>>{
+                         {QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"), id},
+                         {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"), id},
+                         {QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), id},
+                         {QStringLiteral("DELETE FROM networks WHERE name = ?"), net}}) {
+                    if (Result<qint64> w = m_store.write(sql, {bind}); !w)
+                        return w.error();
                 }
                 return ok();
             });
+            if (!forgotten) // the operation stays: the next start finishes it
+                return Error{QStringLiteral("cannot finish the removal of %1").arg(op.subject), forgotten.error().message()};
         } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
             reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
             continue;
@@ -328,15 +322,18 @@ Status SandboxEngine::reconcile()
     }
 
     // Orphans: objects named for this instance that no sandbox row owns.
+    // A failed read must not make every object look orphaned: then nothing is removed.
     QSet<QString> knownObjects, knownVolumes;
-    QSqlQuery q(m_store.db());
-    q.exec(QStringLiteral("SELECT name FROM sandboxes"));
-    while (q.next())
-        knownObjects.insert(objectName(q.value(0).toString()));
-    q.exec(QStringLiteral("SELECT volume FROM layers UNION SELECT kernel FROM images UNION SELECT initrd FROM images "
-                          "UNION SELECT rootfs FROM images"));
-    while (q.next())
-        knownVolumes.insert(q.value(0).toString());
+    const auto names = m_store.rows(QStringLiteral("SELECT name FROM sandboxes"));
+    const auto volumes = m_store.rows(QStringLiteral("SELECT volume FROM layers UNION SELECT kernel FROM images UNION "
+                                                     "SELECT initrd FROM images UNION SELECT rootfs FROM images"));
+    if (!names || !volumes)
+        return Error{QStringLiteral("cannot read which libvirt objects are Airlock's; none was removed"),
+                     (names ? volumes.error() : names.error()).why};
+    for (const QSqlRecord &row : *names)
+        knownObjects.insert(objectName(row.value(0).toString()));
+    for (const QSqlRecord &row : *volumes)
+        knownVolumes.insert(row.value(0).toString());
     const QString prefix = QStringLiteral("airlock-%1-").arg(m_instance);
 
     virDomainPtr *domains = nullptr;
@@ -400,14 +397,16 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
 
     // Cached: same recipe digest and all volumes present.
     {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT digest FROM images WHERE name = ?"));
-        q.addBindValue(name);
-        if (q.exec() && q.next()) {
-            if (q.value(0).toString() == recipe->digest && m_pool->hasVolume(kernelVol) && m_pool->hasVolume(initrdVol) &&
+        const auto built = m_store.firstRow(QStringLiteral("SELECT digest FROM images WHERE name = ?"), {name});
+        if (!built)
+            return Error{QStringLiteral("cannot read image %1").arg(name), built.error().why};
+        if (*built) {
+            if ((*built)->value(0).toString() == recipe->digest && m_pool->hasVolume(kernelVol) && m_pool->hasVolume(initrdVol) &&
                 m_pool->hasVolume(rootVol)) {
                 progress(100, QStringLiteral("cached"));
                 const Result<QJsonArray> images = listImages();
+                if (!images)
+                    return images.error();
                 for (const QJsonValue &v : images.value())
                     if (v.toObject().value(QLatin1String("name")).toString() == name) {
                         QJsonObject o = v.toObject();
@@ -415,10 +414,10 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
                         return o;
                     }
             }
-            QSqlQuery used(m_store.db());
-            used.prepare(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"));
-            used.addBindValue(name);
-            if (used.exec() && used.next() && used.value(0).toInt() > 0)
+            const auto used = m_store.firstRow(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"), {name});
+            if (!used) // unknown counts as used: never rebuild under a running sandbox
+                return Error{QStringLiteral("cannot rebuild image %1").arg(name), used.error().why};
+            if (*used && (*used)->value(0).toInt() > 0)
                 return Error{QStringLiteral("cannot rebuild image %1").arg(name),
                              QStringLiteral("sandboxes use the current one; build it under another name (--name)"), ErrorKind::Conflict};
         }
@@ -467,11 +466,12 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
 
     QStringList oldVolumes;
     Status stored = m_store.transaction([&]() -> Status {
+        const auto old = m_store.firstRow(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"), {name});
+        if (!old)
+            return old.error();
+        if (*old)
+            oldVolumes << (*old)->value(0).toString() << (*old)->value(1).toString() << (*old)->value(2).toString();
         QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
-        q.addBindValue(name);
-        if (q.exec() && q.next())
-            oldVolumes << q.value(0).toString() << q.value(1).toString() << q.value(2).toString();
         q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
                                  "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
         for (const QVariant &v : {QVariant(name), QVariant(recipeName), QVariant(kernelVol), QVariant(initrdVol),
@@ -706,12 +706,11 @@ Result<QJsonObject> SandboxEngine::create(const CreateRequest &r)
 
     // A /30 no sandbox of ours uses; another daemon's may still collide, so libvirt decides.
     QSet<quint32> used;
-    {
-        QSqlQuery q(m_store.db());
-        q.exec(QStringLiteral("SELECT subnet FROM networks"));
-        while (q.next())
-            used.insert(QHostAddress(q.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
-    }
+    const auto subnets = m_store.rows(QStringLiteral("SELECT subnet FROM networks"));
+    if (!subnets)
+        return fail(Error{QStringLiteral("cannot read which subnets are in use"), subnets.error().why});
+    for (const QSqlRecord &row : *subnets)
+        used.insert(QHostAddress(row.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
     bool networkUp = false;
     Error lastNetError;
     int attempts = 0;
@@ -972,18 +971,16 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
                      QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), ErrorKind::Conflict};
     // Layers another sandbox builds on (a fork) stay, unowned, until nothing needs them.
     QJsonArray volumes;
-    {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
-                                 "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
-                                 "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
-                                 "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"));
-        q.addBindValue(id);
-        q.addBindValue(id);
-        q.exec();
-        while (q.next())
-            volumes.append(q.value(0).toString());
-    }
+    const auto own = m_store.rows(
+        QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
+                       "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
+                       "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
+                       "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"),
+        {id, id});
+    if (!own)
+        return Error{QStringLiteral("cannot read the layers of %1; nothing was removed").arg(name), own.error().why};
+    for (const QSqlRecord &row : *own)
+        volumes.append(row.value(0).toString());
     const QJsonObject state2{{QStringLiteral("domain"), obj}, {QStringLiteral("network"), obj},
                              {QStringLiteral("volumes"), volumes}};
     Result<qint64> op = beginOperation(QStringLiteral("remove"), name, state2);
@@ -994,26 +991,16 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     if (Status s = rollbackObjects(state2); !s)
         return s;
     Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"));
-        q.addBindValue(id);
-        q.exec();
-        for (const char *sql : {"DELETE FROM snapshots WHERE sandbox_id = ?",
-                                "UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?",
-                                "DELETE FROM sandboxes WHERE id = ?"}) {
-            q.prepare(QString::fromLatin1(sql));
-            q.addBindValue(id);
-            if (!q.exec())
-                return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
+        for (const auto &[sql, bind] : std::initializer_list<std::pair<QString, QVariant>>{
+                 {QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"), id},
+                 {QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), id},
+                 {QStringLiteral("DELETE FROM networks WHERE name = ?"), obj},
+                 {QStringLiteral("DELETE FROM operations WHERE id = ?"), op.value()}}) {
+            if (Result<qint64> w = m_store.write(sql, {bind}); !w)
+                return Error{QStringLiteral("cannot remove sandbox %1").arg(name), w.error().why};
         }
-        q.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
-        q.addBindValue(obj);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
-        q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        q.addBindValue(op.value());
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
         return ok();
     });
     m_startedAt.remove(name);
