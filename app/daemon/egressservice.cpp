@@ -4,7 +4,7 @@
 #include "api/jsonrpc.h"
 #include "api/peerpolicy.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -354,7 +354,7 @@ Result<QStringList> EgressService::decisionPatterns(const EgressEvent &item, con
     return Error{QStringLiteral("the real address of %1 is not known before it is allowed").arg(item.host),
                  QStringLiteral("choose --match host or domain; to allow by address, add an address rule for the real "
                                 "address (airlockctl rule add --host ADDRESS ...)"),
-                 rpc::InvalidParams};
+                 ErrorKind::InvalidParams};
 }
 
 
@@ -472,7 +472,7 @@ void EgressService::decide(const Call &call)
         }
         Result<QList<Rule>> added = m_rules->addAll(rules);
         if (!added) {
-            call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
+            call.fail(added.error());
             return;
         }
         ruleId = added->constFirst().id;

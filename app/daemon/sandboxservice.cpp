@@ -4,7 +4,7 @@
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
@@ -417,7 +417,7 @@ void SandboxService::registerMethods(ApiServer &api)
                     if (m_secrets)
                         m_secrets->forget(newName);
                     return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
-                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
+                                           s.error().message() + QStringLiteral("; nothing was created"), s.error().kind});
                 }
             }
             publishState(e, newName, call.peer().uid);
@@ -733,7 +733,7 @@ Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, con
         const qsizetype i = known.indexOf(name);
         if (i < 0)
             return Error{QStringLiteral("no egress preset named \"%1\"").arg(name),
-                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), rpc::NotFound};
+                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), ErrorKind::NotFound};
         rules += all->at(i).toRules(sandbox, owner);
     }
     return rules;
