@@ -1,6 +1,6 @@
 #include "eventlog.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QHash>
 #include <QSqlError>

@@ -1,5 +1,4 @@
 #include "headertemplate.h"
-#include "api_codes.h"
 
 #include <cstring>
 
@@ -15,7 +14,7 @@ bool isTokenChar(char c)
 Result<HeaderTemplate> HeaderTemplate::parse(const QString &text)
 {
     const auto bad = [&](const QString &why) {
-        return Error{QStringLiteral("invalid header template \"%1\"").arg(text), why, kInvalidParamsCode};
+        return Error{QStringLiteral("invalid header template \"%1\"").arg(text), why, ErrorKind::InvalidParams};
     };
     const QByteArray raw = text.toUtf8();
     const qsizetype colon = raw.indexOf(':');

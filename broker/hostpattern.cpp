@@ -1,5 +1,4 @@
 #include "hostpattern.h"
-#include "api_codes.h"
 
 namespace airlock {
 
@@ -7,7 +6,7 @@ namespace {
 
 Error patternError(const QString &text, const QString &why)
 {
-    return Error{QStringLiteral("invalid host pattern '%1'").arg(text), why, kInvalidParamsCode};
+    return Error{QStringLiteral("invalid host pattern '%1'").arg(text), why, ErrorKind::InvalidParams};
 }
 
 bool isLdhLabel(QStringView label)

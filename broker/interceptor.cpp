@@ -1,5 +1,4 @@
 #include "interceptor.h"
-#include "api_codes.h"
 #include "core/logging.h"
 #include "epollloop.h"
 #include "httpframing.h"
@@ -301,7 +300,7 @@ bool InterceptedConnection::begin()
     Result<std::shared_ptr<SandboxCa>> ca = m_owner.m_vault.sandboxCa(m_sandbox);
     if (!ca) {
         // Without the CA key (a locked vault since airlockd started) nothing readable can be said over TLS.
-        emitEvent(false, ca.error().message(), ca.error().code == kUnavailableCode ? lockedAlert() : QString(),
+        emitEvent(false, ca.error().message(), ca.error().kind == ErrorKind::Unavailable ? lockedAlert() : QString(),
                   QStringLiteral("vault_locked"));
         return false;
     }

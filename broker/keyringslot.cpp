@@ -1,5 +1,4 @@
 #include "keyringslot.h"
-#include "api_codes.h"
 
 #include <QEventLoop>
 #include <QProcessEnvironment>
@@ -19,7 +18,7 @@ Status available()
         return Error{QStringLiteral("no OS keyring is available"),
                      QStringLiteral("there is no D-Bus session (no desktop login with a Secret Service such as "
                                     "GNOME Keyring or KWallet); unlock with the passphrase instead"),
-                     kUnavailableCode};
+                     ErrorKind::Unavailable};
     return ok();
 }
 
@@ -35,7 +34,7 @@ Status runJob(QKeychain::Job &job, const char *action)
     if (job.error() == QKeychain::NoError)
         return ok();
     return Error{QStringLiteral("the OS keyring could not %1 the vault's key").arg(QLatin1String(action)),
-                 job.errorString() + QStringLiteral("; unlock with the passphrase instead"), kUnavailableCode};
+                 job.errorString() + QStringLiteral("; unlock with the passphrase instead"), ErrorKind::Unavailable};
 }
 
 } // namespace

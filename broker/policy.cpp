@@ -1,5 +1,4 @@
 #include "policy.h"
-#include "api_codes.h"
 #include "syntheticnames.h"
 
 #include <tuple>
@@ -29,19 +28,19 @@ Status Policy::validate(const Rule &rule)
 {
     if (rule.port < 0 || rule.port > 65535)
         return Error{QStringLiteral("invalid port %1").arg(rule.port),
-                     QStringLiteral("give a port between 1 and 65535, or none for any port"), kInvalidParamsCode};
+                     QStringLiteral("give a port between 1 and 65535, or none for any port"), ErrorKind::InvalidParams};
     Result<HostPattern> p = HostPattern::parse(rule.pattern);
     if (!p)
         return p.error();
     if (rule.rawTcp) {
         // Unverified bytes go to one named place: never to whatever a wildcard or block covers.
-        const Error bad{QStringLiteral("a raw TCP rule must name one host or IP and a port"), {}, kInvalidParamsCode};
+        const Error bad{QStringLiteral("a raw TCP rule must name one host or IP and a port"), {}, ErrorKind::InvalidParams};
         if (p->kind() == HostPattern::Kind::Any || p->kind() == HostPattern::Kind::Wildcard || p->kind() == HostPattern::Kind::Cidr)
             return Error{bad.message(), QStringLiteral("'%1' covers many hosts, and the broker cannot check what raw bytes say; "
-                                                       "give an exact host (db.example.com) or one IP").arg(p->text()), bad.code};
+                                                       "give an exact host (db.example.com) or one IP").arg(p->text()), bad.kind};
         if (rule.port == 0)
             return Error{bad.message(), QStringLiteral("give --port: raw bytes are allowed to one service, not to every port "
-                                                       "of %1").arg(p->text()), bad.code};
+                                                       "of %1").arg(p->text()), bad.kind};
     }
     return ok();
 }
@@ -60,7 +59,7 @@ Status Policy::validateNew(const Rule &rule)
         return Error{QStringLiteral("'%1' is a synthetic address of the broker (198.18.0.0/15)").arg(p.text()),
                      QStringLiteral("it stands for a different name in every sandbox and after every restart; write a rule "
                                     "for the name (example.com) or for the real address it resolves to"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     return ok();
 }
 
@@ -70,7 +69,7 @@ Status Policy::setRules(const QList<Rule> &rules)
     compiled.reserve(rules.size());
     for (const Rule &r : rules) {
         if (Status s = validate(r); !s)
-            return Error{QStringLiteral("rule %1 is invalid").arg(r.id), s.error().message(), s.error().code};
+            return Error{QStringLiteral("rule %1 is invalid").arg(r.id), s.error().message(), s.error().kind};
         compiled.append({r, *HostPattern::parse(r.pattern)});
     }
     QWriteLocker locker(&m_lock);
@@ -85,7 +84,7 @@ Status Policy::add(const Rule &rule)
     QWriteLocker locker(&m_lock);
     for (const Compiled &c : std::as_const(m_rules)) {
         if (c.rule.id == rule.id)
-            return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, kConflictCode};
+            return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, ErrorKind::Conflict};
     }
     m_rules.append({rule, *HostPattern::parse(rule.pattern)});
     return ok();

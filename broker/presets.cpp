@@ -1,5 +1,4 @@
 #include "presets.h"
-#include "api_codes.h"
 #include "hostpattern.h"
 
 #include <QCoreApplication>
@@ -16,7 +15,7 @@ namespace {
 
 Error presetError(const QString &source, const QString &why)
 {
-    return Error{QStringLiteral("invalid egress preset %1").arg(source), why, kInvalidParamsCode};
+    return Error{QStringLiteral("invalid egress preset %1").arg(source), why, ErrorKind::InvalidParams};
 }
 
 // Unknown keys are refused: a typo ("prot") must not silently turn into "any port".
@@ -107,12 +106,12 @@ Result<QList<Preset>> loadPresets(const QString &dirPath)
     const QDir dir(dirPath);
     if (!dir.exists())
         return Error{QStringLiteral("cannot read egress presets"),
-                     QStringLiteral("the directory %1 does not exist; set AIRLOCK_PRESETS_DIR").arg(dirPath), kFailedCode};
+                     QStringLiteral("the directory %1 does not exist; set AIRLOCK_PRESETS_DIR").arg(dirPath), ErrorKind::Failed};
     QList<Preset> out;
     for (const QString &file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         QFile f(dir.filePath(file));
         if (!f.open(QIODevice::ReadOnly))
-            return Error{QStringLiteral("cannot read egress preset %1").arg(f.fileName()), f.errorString(), kFailedCode};
+            return Error{QStringLiteral("cannot read egress preset %1").arg(f.fileName()), f.errorString(), ErrorKind::Failed};
         if (f.size() > (1 << 20))
             return presetError(f.fileName(), QStringLiteral("larger than 1 MiB"));
         Result<Preset> p = parsePreset(f.readAll(), f.fileName());

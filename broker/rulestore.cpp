@@ -1,5 +1,5 @@
 #include "rulestore.h"
-#include "api_codes.h"
+#include "core/logging.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -10,7 +10,7 @@ namespace {
 
 Error sqlFailure(const QString &what, const QSqlQuery &q)
 {
-    return Error{what, q.lastError().text(), kFailedCode};
+    return Error{what, q.lastError().text(), ErrorKind::Failed};
 }
 
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
@@ -29,7 +29,7 @@ const QString kSelect = QStringLiteral(
     "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp "
     "FROM rules r LEFT JOIN sandboxes s ON s.id = r.sandbox_id ");
 
-Rule ruleFrom(const QSqlQuery &q)
+Rule ruleFrom(const QSqlRecord &q)
 {
     Rule r;
     r.id = q.value(0).toLongLong();
@@ -49,22 +49,20 @@ Rule ruleFrom(const QSqlQuery &q)
 
 bool RuleStore::sandboxExists(const QString &name) const
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"));
-    q.addBindValue(name);
-    return q.exec() && q.next();
+    const auto row = m_store.firstRow(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"), {name});
+    if (!row)
+        qCWarning(lcBroker) << "cannot look up sandbox" << name << ":" << row.error().message();
+    return row && row->has_value(); // unreadable counts as absent: a rule for it is refused
 }
 
 Result<uid_t> RuleStore::sandboxOwner(const QString &name) const
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"));
-    q.addBindValue(name);
-    if (!q.exec())
-        return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(name), q);
-    if (!q.next())
-        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, kNotFoundCode};
-    return uid_t(q.value(0).toLongLong());
+    const auto row = m_store.firstRow(QStringLiteral("SELECT owner_uid FROM sandboxes WHERE name = ?"), {name});
+    if (!row)
+        return Error{QStringLiteral("cannot look up sandbox %1").arg(name), row.error().why};
+    if (!*row)
+        return Error{QStringLiteral("no sandbox named '%1'").arg(name), {}, ErrorKind::NotFound};
+    return uid_t((*row)->value(0).toLongLong());
 }
 
 Status RuleStore::load(const QDateTime &now)
@@ -86,33 +84,25 @@ Result<Rule> RuleStore::insertRow(Rule rule)
         rule.pattern = p->text();
     QVariant sandboxId;
     if (!rule.isGlobal()) {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
-        q.addBindValue(rule.sandbox);
-        if (!q.exec())
-            return sqlFailure(QStringLiteral("cannot look up sandbox %1").arg(rule.sandbox), q);
-        if (!q.next())
+        const auto row = m_store.firstRow(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"), {rule.sandbox});
+        if (!row)
+            return Error{QStringLiteral("cannot look up sandbox %1").arg(rule.sandbox), row.error().why};
+        if (!*row)
             return Error{QStringLiteral("no sandbox named '%1'").arg(rule.sandbox),
-                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), kNotFoundCode};
-        sandboxId = q.value(0);
+                         QStringLiteral("create it first (airlockctl create), or add a --global rule"), ErrorKind::NotFound};
+        sandboxId = (*row)->value(0);
     }
     if (!rule.created.isValid())
         rule.created = QDateTime::currentDateTimeUtc();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(sandboxId);
-    q.addBindValue(qint64(rule.owner));
-    q.addBindValue(rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"));
-    q.addBindValue(rule.pattern);
-    q.addBindValue(rule.port ? QVariant(rule.port) : QVariant());
-    q.addBindValue(rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant());
-    q.addBindValue(rule.once ? 1 : 0);
-    q.addBindValue(timeText(rule.created));
-    q.addBindValue(rule.rawTcp ? 1 : 0);
-    if (!q.exec())
-        return sqlFailure(QStringLiteral("cannot store the rule"), q);
-    rule.id = q.lastInsertId().toLongLong();
+    Result<qint64> id = m_store.write(
+        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {sandboxId, qint64(rule.owner), rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"), rule.pattern,
+         rule.port ? QVariant(rule.port) : QVariant(), rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant(),
+         rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0});
+    if (!id)
+        return Error{QStringLiteral("cannot store the rule"), id.error().why};
+    rule.id = *id;
     return rule;
 }
 
@@ -122,7 +112,8 @@ Result<Rule> RuleStore::add(Rule rule)
     if (!stored)
         return stored;
     if (Status s = m_policy.add(*stored); !s) {
-        removeRow(stored->id, false);
+        if (Status removed = removeRow(stored->id, false); !removed) // the rule is not in the policy either way
+            qCWarning(lcBroker) << "cannot remove the refused rule" << stored->id << ":" << removed.error().message();
         return s.error();
     }
     return stored;
@@ -135,7 +126,7 @@ Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
         for (const Rule &r : rules) {
             Result<Rule> one = insertRow(r);
             if (!one)
-                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().code};
+                return Error{QStringLiteral("cannot add the rule for %1").arg(r.pattern), one.error().message(), one.error().kind};
             stored.append(*one);
         }
         return ok();
@@ -179,7 +170,7 @@ Status RuleStore::removeRow(qint64 id, bool mustExist)
     m_policy.remove(id);
     if (mustExist && q.numRowsAffected() == 0)
         return Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
-                     kNotFoundCode};
+                     ErrorKind::NotFound};
     return ok();
 }
 
@@ -187,47 +178,40 @@ Status RuleStore::remove(qint64 id) { return removeRow(id, true); }
 
 Result<std::optional<Rule>> RuleStore::find(qint64 id) const
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(kSelect + QStringLiteral("WHERE r.id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return sqlFailure(QStringLiteral("cannot read rule %1").arg(id), q);
-    if (!q.next())
+    const auto row = m_store.firstRow(kSelect + QStringLiteral("WHERE r.id = ?"), {id});
+    if (!row)
+        return Error{QStringLiteral("cannot read rule %1").arg(id), row.error().why};
+    if (!*row)
         return std::optional<Rule>();
-    return std::optional<Rule>(ruleFrom(q));
+    return std::optional<Rule>(ruleFrom(**row));
 }
 
 Result<QList<Rule>> RuleStore::list(const QString &sandbox) const
 {
-    QSqlQuery q(m_store.db());
-    if (sandbox.isEmpty()) {
-        q.prepare(kSelect + QStringLiteral("ORDER BY r.id"));
-    } else {
-        q.prepare(kSelect + QStringLiteral("WHERE r.sandbox_id IS NULL OR s.name = ? ORDER BY r.id"));
-        q.addBindValue(sandbox);
-    }
-    if (!q.exec())
-        return sqlFailure(QStringLiteral("cannot list rules"), q);
+    const auto rows = sandbox.isEmpty()
+                          ? m_store.rows(kSelect + QStringLiteral("ORDER BY r.id"))
+                          : m_store.rows(kSelect + QStringLiteral("WHERE r.sandbox_id IS NULL OR s.name = ? ORDER BY r.id"), {sandbox});
+    if (!rows)
+        return Error{QStringLiteral("cannot list rules"), rows.error().why};
     QList<Rule> out;
-    while (q.next())
-        out.append(ruleFrom(q));
+    for (const QSqlRecord &row : *rows)
+        out.append(ruleFrom(row));
     return out;
 }
 
 Result<int> RuleStore::syncRemovals()
 {
-    QSqlQuery q(m_store.db());
-    q.setForwardOnly(true);
-    if (!q.exec(QStringLiteral("SELECT id FROM rules")))
-        return sqlFailure(QStringLiteral("cannot list rule ids"), q);
+    const auto ids = m_store.rows(QStringLiteral("SELECT id FROM rules"));
+    if (!ids)
+        return Error{QStringLiteral("cannot list rule ids"), ids.error().why};
     QSet<qint64> present;
-    while (q.next())
-        present.insert(q.value(0).toLongLong());
+    for (const QSqlRecord &row : *ids)
+        present.insert(row.value(0).toLongLong());
     // The highest id ever handed out, even if that row is gone (sqlite_sequence, AUTOINCREMENT).
-    QSqlQuery seq(m_store.db());
-    qint64 upTo = 0;
-    if (seq.exec(QStringLiteral("SELECT seq FROM sqlite_sequence WHERE name = 'rules'")) && seq.next())
-        upTo = seq.value(0).toLongLong();
+    const auto seq = m_store.firstRow(QStringLiteral("SELECT seq FROM sqlite_sequence WHERE name = 'rules'"));
+    if (!seq)
+        return Error{QStringLiteral("cannot read the last rule id"), seq.error().why};
+    const qint64 upTo = *seq ? (*seq)->value(0).toLongLong() : 0;
     return m_policy.pruneMissing(present, upTo);
 }
 

@@ -3,7 +3,7 @@
 // the thread that opened it: call a RuleStore from that thread only (the Policy it feeds is
 // thread-safe and may be read anywhere).
 #include "core/result.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "policy.h"
 
 #include <QDateTime>

@@ -1,6 +1,5 @@
 #include "secrethosts.h"
 
-#include "api_codes.h"
 #include "hostpattern.h"
 
 #include <QHostAddress>
@@ -27,7 +26,7 @@ Result<QString> normalize(const QString &pattern)
     if (p.endsWith(QLatin1Char('.')))
         p.chop(1);
     const auto bad = [&](const QString &why) {
-        return Error{QStringLiteral("invalid host pattern \"%1\"").arg(pattern), why, kInvalidParamsCode};
+        return Error{QStringLiteral("invalid host pattern \"%1\"").arg(pattern), why, ErrorKind::InvalidParams};
     };
     if (p.isEmpty())
         return bad(QStringLiteral("it is empty; give a host name such as api.example.com or *.example.com"));

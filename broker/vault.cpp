@@ -1,6 +1,5 @@
 #include "vault.h"
 #include "aesgcm.h"
-#include "api_codes.h"
 #include "core/logging.h"
 #include "headertemplate.h"
 #include "keyringslot.h"
@@ -31,13 +30,13 @@ Error sqlError(const QString &what, const QSqlQuery &q) { return Error{what, q.l
 
 Error lockedError()
 {
-    return Error{Vault::lockedMessage(), QStringLiteral("unlock it with `airlockctl vault unlock`"), kUnavailableCode};
+    return Error{Vault::lockedMessage(), QStringLiteral("unlock it with `airlockctl vault unlock`"), ErrorKind::Unavailable};
 }
 
 Error uninitialisedError()
 {
     return Error{QStringLiteral("the Airlock vault is not initialised"),
-                 QStringLiteral("create it with `airlockctl vault init` (you choose its passphrase)"), kUnavailableCode};
+                 QStringLiteral("create it with `airlockctl vault init` (you choose its passphrase)"), ErrorKind::Unavailable};
 }
 
 QByteArray slotAad(const QString &kind, const QString &params)
@@ -60,10 +59,10 @@ Status checkPassphrase(const QByteArray &passphrase)
 {
     if (passphrase.size() < 8)
         return Error{QStringLiteral("the passphrase is too short"),
-                     QStringLiteral("use at least 8 characters (a few words are easiest to remember)"), kInvalidParamsCode};
+                     QStringLiteral("use at least 8 characters (a few words are easiest to remember)"), ErrorKind::InvalidParams};
     if (passphrase.size() > 1024)
         return Error{QStringLiteral("the passphrase is too long"), QStringLiteral("use at most 1024 bytes"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     return ok();
 }
 
@@ -73,7 +72,7 @@ Status checkSecretName(const QString &name)
     if (!re.match(name).hasMatch())
         return Error{QStringLiteral("invalid secret name \"%1\"").arg(name),
                      QStringLiteral("use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     return ok();
 }
 
@@ -82,19 +81,19 @@ Status checkValue(const QByteArray &value)
     if (value.isEmpty())
         return Error{QStringLiteral("the secret's value is empty"),
                      QStringLiteral("pass it on standard input, e.g. `printf %s \"$KEY\" | airlockctl secret set ...`"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     if (value.size() < kMinSecretLength || value.size() > kMaxSecretLength)
         return Error{QStringLiteral("the secret's value has %1 bytes").arg(value.size()),
                      QStringLiteral("it must have %1 to %2 (a shorter placeholder could occur in traffic by chance)")
                          .arg(kMinSecretLength).arg(kMaxSecretLength),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     for (char c : value) {
         const auto u = static_cast<unsigned char>(c);
         if (u < 0x20 || u >= 0x7f)
             return Error{QStringLiteral("the secret's value contains a line break, control or non-ASCII character"),
                          QStringLiteral("it is sent in an HTTP header, which cannot carry those; check for a stray "
                                         "newline or paste"),
-                         kInvalidParamsCode};
+                         ErrorKind::InvalidParams};
     }
     return ok();
 }
@@ -141,7 +140,7 @@ Result<SecureBytes> openPassphraseSlot(const SlotRow &slot, const QByteArray &pa
         return Error{QStringLiteral("wrong passphrase"),
                      QStringLiteral("the vault stays locked; try again (the passphrase is the one given at "
                                     "`airlockctl vault init` or the last change)"),
-                     kPermissionDeniedCode};
+                     ErrorKind::PermissionDenied};
     return std::move(key.value());
 }
 
@@ -253,7 +252,7 @@ Status Vault::init(const QByteArray &passphrase)
         return Error{QStringLiteral("the Airlock vault is already initialised"),
                      QStringLiteral("unlock it with `airlockctl vault unlock`; to change its passphrase use "
                                     "vault.change_passphrase"),
-                     kConflictCode};
+                     ErrorKind::Conflict};
     SecureBytes key = SecureBytes::random(aesgcm::kKeyBytes);
     if (key.isEmpty())
         return Error{QStringLiteral("cannot create the vault key"), QStringLiteral("no randomness available")};
@@ -273,7 +272,7 @@ Status Vault::init(const QByteArray &passphrase)
             return sqlError(QStringLiteral("cannot store the passphrase slot"), q);
         if (q.numRowsAffected() != 1)
             return Error{QStringLiteral("the Airlock vault is already initialised"),
-                         QStringLiteral("another client initialised it just now; unlock it instead"), kConflictCode};
+                         QStringLiteral("another client initialised it just now; unlock it instead"), ErrorKind::Conflict};
         return ok();
     });
     if (!written)
@@ -288,7 +287,7 @@ Status Vault::init(const QByteArray &passphrase)
 Status Vault::unlock(const QByteArray &passphrase)
 {
     if (passphrase.isEmpty())
-        return Error{QStringLiteral("no passphrase given"), QStringLiteral("type the vault's passphrase"), kInvalidParamsCode};
+        return Error{QStringLiteral("no passphrase given"), QStringLiteral("type the vault's passphrase"), ErrorKind::InvalidParams};
     Result<std::optional<SlotRow>> slot = readSlot(store(), QStringLiteral("passphrase"));
     if (!slot)
         return slot.error();
@@ -326,7 +325,7 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
     Result<SecureBytes> key = openPassphraseSlot(**slot, oldPassphrase);
     if (!key)
         return Error{QStringLiteral("wrong passphrase"), QStringLiteral("the current passphrase did not open the vault; "
-                                                                        "nothing was changed"), kPermissionDeniedCode};
+                                                                        "nothing was changed"), ErrorKind::PermissionDenied};
     Result<NewSlot> fresh = makePassphraseSlot(key.value(), newPassphrase);
     if (!fresh)
         return fresh.error();
@@ -345,7 +344,7 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
         if (!q.exec())
             return sqlError(QStringLiteral("cannot store the new passphrase slot"), q);
         if (q.numRowsAffected() != 1)
-            return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), kConflictCode};
+            return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
         qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
         return ok();
     });
@@ -363,7 +362,7 @@ Status Vault::disableKeyringSlot()
     if (!slot)
         return slot.error();
     if (!slot->has_value())
-        return Error{QStringLiteral("the vault has no OS keyring slot"), QStringLiteral("nothing to turn off"), kNotFoundCode};
+        return Error{QStringLiteral("the vault has no OS keyring slot"), QStringLiteral("nothing to turn off"), ErrorKind::NotFound};
     const QJsonArray account = QJsonDocument::fromJson((*slot)->params.toUtf8()).object().value(QLatin1String("account")).toArray();
     Result<qint64> removed = store().write(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'"));
     if (!removed)
@@ -407,7 +406,7 @@ Status Vault::unlockFromKeyring()
         return slot.error();
     if (!slot->has_value())
         return Error{QStringLiteral("the vault has no OS keyring slot"),
-                     QStringLiteral("unlock with the passphrase, then enable the keyring slot"), kNotFoundCode};
+                     QStringLiteral("unlock with the passphrase, then enable the keyring slot"), ErrorKind::NotFound};
     const QJsonArray account = QJsonDocument::fromJson((*slot)->params.toUtf8()).object().value(QLatin1String("account")).toArray();
     Result<SecureBytes> slotKey = keyring::load(account.at(0).toString());
     if (!slotKey)
@@ -415,7 +414,7 @@ Status Vault::unlockFromKeyring()
     Result<SecureBytes> key = unwrapVaultKey(slotKey.value(), (*slot)->wrapped, slotAad(QStringLiteral("keyring"), (*slot)->params));
     if (!key)
         return Error{QStringLiteral("the OS keyring's key does not open the vault"),
-                     QStringLiteral("unlock with the passphrase and enable the keyring slot again"), kPermissionDeniedCode};
+                     QStringLiteral("unlock with the passphrase and enable the keyring slot again"), ErrorKind::PermissionDenied};
     QMutexLocker locker(&m_mutex);
     m_key = std::make_unique<SecureBytes>(std::move(key.value()));
     return ok();
@@ -430,7 +429,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         return Error{QStringLiteral("secret %1 names no host").arg(name),
                      QStringLiteral("bind it with --host (e.g. --host api.example.com or --host '*.example.com'); "
                                     "it is only ever sent there"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     QStringList normalized;
     for (const QString &h : hosts) {
         Result<QString> n = secrethosts::normalize(h);
@@ -466,7 +465,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
             const uid_t owner = uid_t(q.value(1).toLongLong());
             if (caller != 0 && caller != owner)
                 return Error{QStringLiteral("secret %1 belongs to another user").arg(name),
-                             QStringLiteral("choose another name"), kPermissionDeniedCode};
+                             QStringLiteral("choose another name"), ErrorKind::PermissionDenied};
         } else {
             QSqlQuery ins(db.db());
             ins.prepare(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, nonce, "
@@ -538,7 +537,7 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
             continue;
         if (!s.usedBy.isEmpty())
             return Error{QStringLiteral("secret %1 is used by %2").arg(name, s.usedBy.join(QStringLiteral(", "))),
-                         QStringLiteral("remove those sandboxes first (they hold its placeholder)"), kConflictCode};
+                         QStringLiteral("remove those sandboxes first (they hold its placeholder)"), ErrorKind::Conflict};
         QSqlQuery q(store().db());
         q.prepare(QStringLiteral("DELETE FROM secrets WHERE id = ?"));
         q.addBindValue(s.id);
@@ -551,7 +550,7 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
         }
         return reloadLoans(store(), 0);
     }
-    return Error{QStringLiteral("no secret named %1").arg(name), QStringLiteral("see `airlockctl secret ls`"), kNotFoundCode};
+    return Error{QStringLiteral("no secret named %1").arg(name), QStringLiteral("see `airlockctl secret ls`"), ErrorKind::NotFound};
 }
 
 Result<QByteArray> Vault::lendSecret(qint64 sandboxId, const QString &secretName, const QString &envVar, uid_t caller)
@@ -566,7 +565,7 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
     if (!envRe.match(envVar).hasMatch())
         return Error{QStringLiteral("invalid environment variable name \"%1\" for secret %2").arg(envVar, secretName),
                      QStringLiteral("use letters, digits and '_', not starting with a digit (e.g. API_KEY)"),
-                     kInvalidParamsCode};
+                     ErrorKind::InvalidParams};
     QSqlQuery q(db.db());
     q.prepare(QStringLiteral("SELECT id, owner_uid, value_len FROM secrets WHERE name = ?"));
     q.addBindValue(secretName);
@@ -574,7 +573,7 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
         return sqlError(QStringLiteral("cannot read secret %1").arg(secretName), q);
     if (!q.next() || (caller != 0 && uid_t(q.value(1).toLongLong()) != caller))
         return Error{QStringLiteral("no secret named %1").arg(secretName),
-                     QStringLiteral("add it first with `airlockctl secret set %1 --host ...`").arg(secretName), kNotFoundCode};
+                     QStringLiteral("add it first with `airlockctl secret set %1 --host ...`").arg(secretName), ErrorKind::NotFound};
     const qint64 secretId = q.value(0).toLongLong();
     const QByteArray placeholder = makePlaceholder(q.value(2).toInt());
     QSqlQuery ins(db.db());
@@ -588,7 +587,7 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
                      ins.lastError().nativeErrorCode() == QLatin1String("1555") || ins.lastError().text().contains(QLatin1String("UNIQUE"))
                          ? QStringLiteral("the sandbox already borrows it; name it once")
                          : ins.lastError().text(),
-                     kConflictCode};
+                     ErrorKind::Conflict};
     {
         QMutexLocker locker(&m_mutex);
         m_lentCache.clear();
@@ -640,17 +639,14 @@ Status Vault::reloadLoans() { return reloadLoans(store(), 0); }
 
 Status Vault::reloadLoans(Store &db, qint64 sandboxId)
 {
-    QSqlQuery q(db.db());
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT sb.name, s.name, s.hosts_json, ss.placeholder FROM sandbox_secrets ss "
-                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id") +
-              (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()) + QStringLiteral(" ORDER BY sb.name, s.name"));
-    if (sandboxId)
-        q.addBindValue(sandboxId);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the secrets sandboxes borrow"), q);
+    const auto rows = db.rows(QStringLiteral("SELECT sb.name, s.name, s.hosts_json, ss.placeholder FROM sandbox_secrets ss "
+                                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id") +
+                                  (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()) + QStringLiteral(" ORDER BY sb.name, s.name"),
+                              sandboxId ? QVariantList{sandboxId} : QVariantList{});
+    if (!rows)
+        return Error{QStringLiteral("cannot read the secrets sandboxes borrow"), rows.error().why};
     LoanSnapshot::Map all;
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         SandboxLoans &loans = all[q.value(0).toString()];
         for (const QString &h : hostsFromJson(q.value(2).toString())) {
             if (!loans.hosts.contains(h))
@@ -658,7 +654,6 @@ Status Vault::reloadLoans(Store &db, qint64 sandboxId)
         }
         loans.placeholders.append({q.value(1).toString(), q.value(3).toString().toLatin1()});
     }
-    q.finish();
     if (!sandboxId) {
         m_loans.replace(std::move(all));
         return ok();
@@ -744,7 +739,7 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
         return Error{QStringLiteral("cannot create the sandbox's CA: ") + lockedMessage(),
                      QStringLiteral("a sandbox that borrows secrets needs it unlocked at creation; run "
                                     "`airlockctl vault unlock`"),
-                     kUnavailableCode};
+                     ErrorKind::Unavailable};
     QSqlQuery q(db.db());
     q.prepare(QStringLiteral("SELECT sb.name, s.hosts_json FROM sandboxes sb "
                              "LEFT JOIN sandbox_secrets ss ON ss.sandbox_id = sb.id "
@@ -762,7 +757,7 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
         }
     }
     if (sandboxName.isEmpty())
-        return Error{QStringLiteral("no sandbox with id %1").arg(sandboxId), QString(), kNotFoundCode};
+        return Error{QStringLiteral("no sandbox with id %1").arg(sandboxId), QString(), ErrorKind::NotFound};
     Result<std::shared_ptr<SandboxCa>> ca = SandboxCa::generate(sandboxName, hosts);
     if (!ca)
         return ca.error();
@@ -799,7 +794,7 @@ Result<QByteArray> Vault::sandboxCaPem(const QString &sandboxName)
         return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
     if (!q.next())
         return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
-                     QStringLiteral("only sandboxes that borrow secrets get one"), kNotFoundCode};
+                     QStringLiteral("only sandboxes that borrow secrets get one"), ErrorKind::NotFound};
     return q.value(0).toString().toLatin1();
 }
 
@@ -821,7 +816,7 @@ Result<std::shared_ptr<SandboxCa>> Vault::sandboxCa(const QString &sandboxName)
         return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
     if (!q.next())
         return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
-                     QStringLiteral("only sandboxes that borrow secrets get one"), kNotFoundCode};
+                     QStringLiteral("only sandboxes that borrow secrets get one"), ErrorKind::NotFound};
     const QByteArray pem = q.value(1).toString().toLatin1();
     Result<SecureBytes> der = aesgcm::open(key.value(), q.value(2).toByteArray(), q.value(3).toByteArray(),
                                            caAad(q.value(0).toLongLong(), pem));

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/result.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "core/vaultstate.h"
 #include "loansnapshot.h"
 #include "securebytes.h"

@@ -12,12 +12,9 @@ namespace airlock {
 
 namespace {
 
-constexpr int kInvalidParams = -32602;
-constexpr int kNotFound = -32004;
-
 Error templateError(const QString &source, const QString &why)
 {
-    return Error{QStringLiteral("invalid agent template %1").arg(source), why, kInvalidParams};
+    return Error{QStringLiteral("invalid agent template %1").arg(source), why, ErrorKind::InvalidParams};
 }
 
 bool validName(const QString &name)
@@ -180,7 +177,7 @@ Result<AgentTemplate> AgentTemplate::find(const QString &name, const QString &di
     }
     return Error{QStringLiteral("no agent template named \"%1\"").arg(name),
                  QStringLiteral("the templates are: %1 (airlockctl template ls)").arg(there.join(QStringLiteral(", "))),
-                 kNotFound};
+                 ErrorKind::NotFound};
 }
 
 QString AgentTemplate::directory()

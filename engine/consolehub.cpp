@@ -100,7 +100,7 @@ Status ConsoleHub::write(const QString &sandbox, const QByteArray &data)
         c = m_consoles.value(sandbox);
     }
     if (!c || !c->open)
-        return Error{QStringLiteral("the console of %1 is not open").arg(sandbox), QStringLiteral("is the sandbox running?"), -32009};
+        return Error{QStringLiteral("the console of %1 is not open").arg(sandbox), QStringLiteral("is the sandbox running?"), ErrorKind::Conflict};
     qsizetype sent = 0;
     int spins = 0;
     while (sent < data.size()) {

@@ -25,7 +25,7 @@ Result<QJsonValue> GuestAgent::command(const QString &execute, const QJsonObject
                     e.why.contains(QLatin1String("not connected")) || e.why.contains(QLatin1String("not responding")))) {
             e.what = QStringLiteral("the guest agent is not answering yet");
             e.why = QStringLiteral("the sandbox may still be booting; try again in a few seconds (%1)").arg(e.why);
-            e.code = -32003; // rpc::Unavailable
+            e.kind = ErrorKind::Unavailable;
         }
         return e;
     }

@@ -28,7 +28,7 @@ Result<ImageRecipe> ImageRecipe::find(const QString &name)
     static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
     if (!valid.match(name).hasMatch())
         return Error{QStringLiteral("invalid recipe name \"%1\"").arg(name),
-                     QStringLiteral("recipes are named like tiny or agents"), -32602};
+                     QStringLiteral("recipes are named like tiny or agents"), ErrorKind::InvalidParams};
     for (const QString &base : searchPath()) {
         const QString dir = base + QLatin1Char('/') + name;
         if (!QFileInfo(dir + QStringLiteral("/build.sh")).isExecutable())
@@ -52,7 +52,7 @@ Result<ImageRecipe> ImageRecipe::find(const QString &name)
     }
     return Error{QStringLiteral("no image recipe named \"%1\"").arg(name),
                  QStringLiteral("recipes live in %1; try `airlockctl image build tiny`").arg(searchPath().join(QStringLiteral(", "))),
-                 -32004};
+                 ErrorKind::NotFound};
 }
 
 Status ImageRecipe::run(const QString &outDir, const Progress &progress, const std::function<bool()> &cancelled) const

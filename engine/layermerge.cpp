@@ -18,7 +18,6 @@
 namespace airlock {
 
 namespace {
-constexpr int kConflict = -32009;
 constexpr int kRebaseTimeoutMs = 30 * 60 * 1000;
 } // namespace
 
@@ -73,7 +72,7 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         return Error{QStringLiteral("snapshot %1 of %2 cannot be removed").arg(snapshotId).arg(sandbox),
                      QStringLiteral("%1 other layers build on it (a fork of it beside the sandbox's own later disk); "
                                     "remove the forks first").arg(children->size()),
-                     kConflict};
+                     ErrorKind::Conflict};
     const qint64 child = children->first().value(0).toLongLong();
     const QString childVolume = children->first().value(1).toString();
 
@@ -95,7 +94,7 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         return Error{QStringLiteral("snapshot %1 of %2 cannot be merged away while %3 runs").arg(snapshotId).arg(sandbox, running.join(QStringLiteral(", "))),
                      QStringLiteral("later layers build on it and merging rewrites a disk a running VM reads; "
                                     "stop %1 first (airlockctl stop)").arg(running.join(QStringLiteral(", "))),
-                     kConflict};
+                     ErrorKind::Conflict};
 
     QString basePath, baseFormat;
     const Result<QVariant> grandparent = mergeBase(sandbox, sid, layer, &basePath, &baseFormat);

@@ -65,7 +65,7 @@ Status LibvirtConnection::open(const QString &uri)
                                 e.why.contains(QLatin1String("No such file"));
         if (daemonDown)
             e.why += QLatin1String("; ") + QLatin1String(kStartLibvirtd);
-        e.code = -32003; // rpc::Unavailable
+        e.kind = ErrorKind::Unavailable;
         return e;
     }
     // Drivers without a remote end (test:///) have no close event: virConnectIsAlive covers them.
@@ -88,7 +88,7 @@ Status LibvirtConnection::ensureAlive()
         const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(m_nextAttempt - now);
         return Error{QStringLiteral("the connection to libvirt at %1 is lost").arg(m_uri),
                      QStringLiteral("airlockd reconnects by itself (next attempt in %1 ms); %2").arg(wait.count()).arg(QLatin1String(kStartLibvirtd)),
-                     -32003}; // rpc::Unavailable
+                     ErrorKind::Unavailable};
     }
     return reconnect();
 }

@@ -24,9 +24,6 @@ namespace airlock {
 
 namespace {
 
-constexpr int kInvalidParams = -32602;
-constexpr int kNotFound = -32004;
-constexpr int kConflict = -32009;
 constexpr int kMinMemoryMib = 128;
 constexpr qint64 kExt4MagicOffset = 1024 + 56; // s_magic in the superblock
 
@@ -159,7 +156,7 @@ Status SandboxEngine::openStore()
         poolText = m_store.setting(QStringLiteral("network.pool"), QStringLiteral("10.213.0.0/16")).value();
     if (!parseSubnetPool(poolText, &m_subnetBase, &m_subnetCount))
         return Error{QStringLiteral("invalid sandbox subnet pool \"%1\"").arg(poolText),
-                     QStringLiteral("give an IPv4 network of /8 to /30, e.g. 10.213.0.0/16"), kInvalidParams};
+                     QStringLiteral("give an IPv4 network of /8 to /30, e.g. 10.213.0.0/16"), ErrorKind::InvalidParams};
 
     if (m_config.accel == AccelChoice::Kvm) {
         m_accel = QStringLiteral("kvm");
@@ -252,20 +249,19 @@ Status SandboxEngine::reconcile()
 {
     if (Status s = reconcileOperations(); !s)
         return s;
-    removeOrphans();
-    return ok();
+    return removeOrphans();
 }
 
 Status SandboxEngine::reconcileOperations()
 {
-    QSqlQuery ops(m_store.db());
-    if (!ops.exec(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id")))
-        return sqlFailed(QStringLiteral("cannot read unfinished operations"), ops);
+    const auto ops = m_store.rows(QStringLiteral("SELECT id, kind, subject, state_json FROM operations ORDER BY id"));
+    if (!ops)
+        return Error{QStringLiteral("cannot read unfinished operations"), ops.error().why};
     struct Op { qint64 id; QString kind, subject; QJsonObject state; };
     QList<Op> pending;
-    while (ops.next())
-        pending.append({ops.value(0).toLongLong(), ops.value(1).toString(), ops.value(2).toString(),
-                        QJsonDocument::fromJson(ops.value(3).toString().toUtf8()).object()});
+    for (const QSqlRecord &row : *ops)
+        pending.append({row.value(0).toLongLong(), row.value(1).toString(), row.value(2).toString(),
+                        QJsonDocument::fromJson(row.value(3).toString().toUtf8()).object()});
     for (const Op &op : pending) {
         qCInfo(lcEngine) << "reconcile: finishing interrupted" << op.kind << "of" << op.subject;
         if (op.kind == QLatin1String("create")) {
@@ -279,7 +275,8 @@ Status SandboxEngine::reconcileOperations()
         } else if (op.kind == QLatin1String("remove")) {
             if (Status s = rollbackObjects(op.state); !s)
                 return s;
-            forgetRemovedRows(op.subject);
+            if (Status forgotten = forgetRemovedRows(op.subject); !forgotten) // the operation stays: the next start finishes it
+                return Error{QStringLiteral("cannot finish the removal of %1").arg(op.subject), forgotten.error().message()};
         } else if (op.kind == QLatin1String("snapshot") || op.kind == QLatin1String("restore")) {
             reconcileLayerOperation(op.id, op.kind, op.subject, op.state);
             continue;
@@ -295,24 +292,20 @@ Status SandboxEngine::reconcileOperations()
 }
 
 // The rows of a sandbox whose remove was interrupted after its objects went.
-void SandboxEngine::forgetRemovedRows(const QString &name)
+Status SandboxEngine::forgetRemovedRows(const QString &name)
 {
-    m_store.transaction([&]() -> Status {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"));
-        q.addBindValue(name);
-        if (q.exec() && q.next()) {
-            const qint64 id = q.value(0).toLongLong();
-            const QString net = q.value(1).toString();
-            QSqlQuery d(m_store.db());
-            for (const auto &[sql, bind] : {std::pair{"DELETE FROM snapshots WHERE sandbox_id = ?", QVariant(id)},
-                                            std::pair{"UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?", QVariant(id)},
-                                            std::pair{"DELETE FROM sandboxes WHERE id = ?", QVariant(id)},
-                                            std::pair{"DELETE FROM networks WHERE name = ?", QVariant(net)}}) {
-                d.prepare(QString::fromLatin1(sql));
-                d.addBindValue(bind);
-                d.exec();
-            }
+    return m_store.transaction([&]() -> Status {
+        const auto row = m_store.firstRow(QStringLiteral("SELECT id, network FROM sandboxes WHERE name = ?"), {name});
+        if (!row || !*row)
+            return row ? ok() : Status(row.error());
+        const QVariant id = (*row)->value(0), net = (*row)->value(1);
+        for (const auto &[sql, bind] : std::initializer_list<std::pair<QString, QVariant>>{
+                 {QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), id},
+                 {QStringLiteral("DELETE FROM networks WHERE name = ?"), net}}) {
+            if (Result<qint64> w = m_store.write(sql, {bind}); !w)
+                return w.error();
         }
         return ok();
     });
@@ -329,18 +322,21 @@ void SandboxEngine::reconcileImageBuild(const QString &name, const QJsonObject &
         QDir(scratch).removeRecursively();
 }
 
-// Objects named for this instance that no sandbox, layer or image row owns.
-void SandboxEngine::removeOrphans()
+// Objects named for this instance that no sandbox, layer or image row owns. A failed read
+// must not make every object look orphaned: then nothing is removed.
+Status SandboxEngine::removeOrphans()
 {
     QSet<QString> knownObjects, knownVolumes;
-    QSqlQuery q(m_store.db());
-    q.exec(QStringLiteral("SELECT name FROM sandboxes"));
-    while (q.next())
-        knownObjects.insert(objectName(q.value(0).toString()));
-    q.exec(QStringLiteral("SELECT volume FROM layers UNION SELECT kernel FROM images UNION SELECT initrd FROM images "
-                          "UNION SELECT rootfs FROM images"));
-    while (q.next())
-        knownVolumes.insert(q.value(0).toString());
+    const auto names = m_store.rows(QStringLiteral("SELECT name FROM sandboxes"));
+    const auto volumes = m_store.rows(QStringLiteral("SELECT volume FROM layers UNION SELECT kernel FROM images UNION "
+                                                     "SELECT initrd FROM images UNION SELECT rootfs FROM images"));
+    if (!names || !volumes)
+        return Error{QStringLiteral("cannot read which libvirt objects are Airlock's; none was removed"),
+                     (names ? volumes.error() : names.error()).why};
+    for (const QSqlRecord &row : *names)
+        knownObjects.insert(objectName(row.value(0).toString()));
+    for (const QSqlRecord &row : *volumes)
+        knownVolumes.insert(row.value(0).toString());
     const QString prefix = QStringLiteral("airlock-%1-").arg(m_instance);
 
     for (const VirDomain &dom : listAllDomains(m_libvirt.get())) {
@@ -370,6 +366,7 @@ void SandboxEngine::removeOrphans()
             m_pool->deleteVolume(vol);
         }
     }
+    return ok();
 }
 
 // ---- images ----------------------------------------------------------------------------
@@ -385,7 +382,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     const QString name = nameIn.isEmpty() ? recipeName : nameIn;
     if (!validName(name))
         return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
-                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
 
     const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
     const ImageVolumes vols{volBase + QStringLiteral(".vmlinuz"), volBase + QStringLiteral(".initrd"),
@@ -446,12 +443,16 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
 // none when it must be built; an error when sandboxes use an image it would replace.
 Result<std::optional<QJsonObject>> SandboxEngine::cachedImage(const QString &name, const QString &digest, const ImageVolumes &vols)
 {
-    const auto row = m_store.firstRow(QStringLiteral("SELECT digest FROM images WHERE name = ?"), {name});
-    if (!row || !row.value())
+    const auto built = m_store.firstRow(QStringLiteral("SELECT digest FROM images WHERE name = ?"), {name});
+    if (!built)
+        return Error{QStringLiteral("cannot read image %1").arg(name), built.error().why};
+    if (!built.value())
         return std::optional<QJsonObject>();
-    if (row.value()->value(0).toString() == digest && m_pool->hasVolume(vols.kernel) && m_pool->hasVolume(vols.initrd) &&
+    if (built.value()->value(0).toString() == digest && m_pool->hasVolume(vols.kernel) && m_pool->hasVolume(vols.initrd) &&
         m_pool->hasVolume(vols.root)) {
         const Result<QJsonArray> images = listImages();
+        if (!images)
+            return images.error();
         for (const QJsonValue &v : images.value())
             if (v.toObject().value(QLatin1String("name")).toString() == name) {
                 QJsonObject o = v.toObject();
@@ -460,9 +461,11 @@ Result<std::optional<QJsonObject>> SandboxEngine::cachedImage(const QString &nam
             }
     }
     const auto used = m_store.firstRow(QStringLiteral("SELECT count(*) FROM sandboxes WHERE image = ?"), {name});
-    if (used && used.value() && used.value()->value(0).toInt() > 0)
+    if (!used) // unknown counts as used: never rebuild under a running sandbox
+        return Error{QStringLiteral("cannot rebuild image %1").arg(name), used.error().why};
+    if (used.value() && used.value()->value(0).toInt() > 0)
         return Error{QStringLiteral("cannot rebuild image %1").arg(name),
-                     QStringLiteral("sandboxes use the current one; build it under another name (--name)"), kConflict};
+                     QStringLiteral("sandboxes use the current one; build it under another name (--name)"), ErrorKind::Conflict};
     return std::optional<QJsonObject>();
 }
 
@@ -487,11 +490,12 @@ Status SandboxEngine::moveRecipeOutputs(const QString &scratch, const ImageVolum
 Status SandboxEngine::recordImage(const QString &name, const QString &recipe, const QString &digest, const ImageVolumes &vols,
                                   qint64 size, qint64 opId, QStringList *oldVolumes)
 {
+    const auto old = m_store.firstRow(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"), {name});
+    if (!old)
+        return old.error();
+    if (*old)
+        *oldVolumes << (*old)->value(0).toString() << (*old)->value(1).toString() << (*old)->value(2).toString();
     QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT kernel, initrd, rootfs FROM images WHERE name = ?"));
-    q.addBindValue(name);
-    if (q.exec() && q.next())
-        *oldVolumes << q.value(0).toString() << q.value(1).toString() << q.value(2).toString();
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
                              "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v : {QVariant(name), QVariant(recipe), QVariant(vols.kernel), QVariant(vols.initrd),
@@ -530,14 +534,14 @@ Status SandboxEngine::removeImage(const QString &name)
     if (!image)
         return image.error();
     if (!image.value())
-        return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), kNotFound};
+        return Error{QStringLiteral("no image named %1").arg(name), QStringLiteral("see `airlockctl image ls`"), ErrorKind::NotFound};
     const QSqlRecord &row = *image.value();
     const QStringList volumes{row.value(0).toString(), row.value(1).toString(), row.value(2).toString()};
     const auto users = m_store.firstRow(QStringLiteral("SELECT group_concat(name, ', ') FROM sandboxes WHERE image = ?"), {name});
     if (users && users.value() && !users.value()->value(0).toString().isEmpty())
         return Error{QStringLiteral("image %1 is in use").arg(name),
                      QStringLiteral("remove the sandboxes built on it first: %1").arg(users.value()->value(0).toString()),
-                     kConflict};
+                     ErrorKind::Conflict};
     if (Result<qint64> removed = m_store.write(QStringLiteral("DELETE FROM images WHERE name = ?"), {name}); !removed)
         return Error{QStringLiteral("cannot remove image %1").arg(name), removed.error().why};
     for (const QString &v : volumes)
@@ -557,7 +561,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
         return row.error();
     if (!row.value())
         return Error{QStringLiteral("the image %1 of this sandbox is gone").arg(image),
-                     QStringLiteral("build it again (airlockctl image build RECIPE --name %1)").arg(image), kConflict};
+                     QStringLiteral("build it again (airlockctl image build RECIPE --name %1)").arg(image), ErrorKind::Conflict};
     const QString recipe = row.value()->value(3).toString();
     const QString rebuild = QStringLiteral("rebuild the image: remove the sandboxes on it, then airlockctl image rm %1; "
                                            "airlockctl image build %2 --name %1").arg(image, recipe);
@@ -571,7 +575,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
             return Error{QStringLiteral("image %1 is damaged: its %2 (%3) is missing")
                              .arg(image, column == 0 ? QStringLiteral("kernel") : column == 1 ? QStringLiteral("initrd")
                                                                                               : QStringLiteral("root disk"), volume),
-                         rebuild, kConflict};
+                         rebuild, ErrorKind::Conflict};
         *out = path.value();
     }
     QFile root(files.root);
@@ -580,7 +584,7 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
         magic = root.read(2);
     if (magic != QByteArray("\x53\xef", 2))
         return Error{QStringLiteral("image %1 is damaged: its root disk %2 is no ext4 filesystem any more").arg(image, files.root),
-                     rebuild, kConflict};
+                     rebuild, ErrorKind::Conflict};
     return files;
 }
 
@@ -592,7 +596,7 @@ Status SandboxEngine::requireSandbox(const QString &name, uid_t uid, qint64 *id)
     q.prepare(QStringLiteral("SELECT id, owner_uid FROM sandboxes WHERE name = ?"));
     q.addBindValue(name);
     if (!q.exec() || !q.next() || !(uid == 0 || uid == uid_t(q.value(1).toLongLong())))
-        return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+        return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
     if (id)
         *id = q.value(0).toLongLong();
     return ok();
@@ -635,23 +639,23 @@ Status SandboxEngine::validateCreate(const CreateRequest &r)
 {
     if (!validName(r.name))
         return Error{QStringLiteral("invalid sandbox name \"%1\"").arg(r.name),
-                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), kInvalidParams};
+                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
     if (r.memoryMib < kMinMemoryMib)
         return Error{QStringLiteral("%1 MiB of memory is too little").arg(r.memoryMib),
-                     QStringLiteral("give at least %1 (--memory %1)").arg(kMinMemoryMib), kInvalidParams};
+                     QStringLiteral("give at least %1 (--memory %1)").arg(kMinMemoryMib), ErrorKind::InvalidParams};
     const int hostCpus = QThread::idealThreadCount();
     if (r.cpus < 1 || r.cpus > qMax(hostCpus, 1) * 4)
         return Error{QStringLiteral("%1 CPUs is out of range").arg(r.cpus),
-                     QStringLiteral("give 1 to %1 (--cpus)").arg(qMax(hostCpus, 1) * 4), kInvalidParams};
+                     QStringLiteral("give 1 to %1 (--cpus)").arg(qMax(hostCpus, 1) * 4), ErrorKind::InvalidParams};
     if (r.diskGib < 1 || r.diskGib > 4096)
         return Error{QStringLiteral("a %1 GiB disk is out of range").arg(r.diskGib),
-                     QStringLiteral("give 1 to 4096 (--disk)"), kInvalidParams};
+                     QStringLiteral("give 1 to 4096 (--disk)"), ErrorKind::InvalidParams};
     static const QRegularExpression envKey(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (auto it = r.env.cbegin(); it != r.env.cend(); ++it) {
         if (!envKey.match(it.key()).hasMatch() || it.value().contains(QLatin1Char('\n')))
             return Error{QStringLiteral("invalid environment variable \"%1\"").arg(it.key()),
                          QStringLiteral("use --env NAME=VALUE with NAME of letters, digits and _ and a one-line value"),
-                         kInvalidParams};
+                         ErrorKind::InvalidParams};
     }
     return ok();
 }
@@ -662,11 +666,11 @@ Result<SandboxEngine::CreatePlan> SandboxEngine::planCreate(const CreateRequest 
 {
     if (const auto taken = m_store.firstRow(QStringLiteral("SELECT 1 FROM sandboxes WHERE name = ?"), {r.name}); taken && taken.value())
         return Error{QStringLiteral("a sandbox named %1 already exists").arg(r.name),
-                     QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), kConflict};
+                     QStringLiteral("choose another name or remove it first (airlockctl rm %1)").arg(r.name), ErrorKind::Conflict};
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT 1 FROM images WHERE name = ?"), {r.image}); !image || !image.value())
         return Error{QStringLiteral("no image named %1").arg(r.image),
                      QStringLiteral("build it first (airlockctl image build %1) or see `airlockctl image ls`").arg(r.image),
-                     kNotFound};
+                     ErrorKind::NotFound};
     auto files = checkImage(r.image);
     if (!files)
         return files.error();
@@ -703,12 +707,11 @@ Result<SandboxEngine::CreatePlan> SandboxEngine::planCreate(const CreateRequest 
 Status SandboxEngine::defineSandboxNetwork(SandboxSpec &spec)
 {
     QSet<quint32> used;
-    {
-        QSqlQuery q(m_store.db());
-        q.exec(QStringLiteral("SELECT subnet FROM networks"));
-        while (q.next())
-            used.insert(QHostAddress(q.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
-    }
+    const auto subnets = m_store.rows(QStringLiteral("SELECT subnet FROM networks"));
+    if (!subnets)
+        return Error{QStringLiteral("cannot read which subnets are in use"), subnets.error().why};
+    for (const QSqlRecord &row : *subnets)
+        used.insert(QHostAddress(row.value(0).toString().section(QLatin1Char('/'), 0, 0)).toIPv4Address());
     Error lastNetError;
     int attempts = 0;
     for (int i = 0; i < m_subnetCount && attempts < 64; ++i) {
@@ -907,7 +910,7 @@ Result<QJsonObject> SandboxEngine::describe(const QString &name, uid_t uid)
     for (const QJsonValue &v : all.value())
         if (v.toObject().value(QLatin1String("name")).toString() == name)
             return v.toObject();
-    return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), kNotFound};
+    return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
 }
 
 Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
@@ -920,18 +923,18 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     VirNetwork net = lookupNetwork(m_libvirt.get(), obj);
     if (!net)
         return Error{QStringLiteral("the network of %1 is gone").arg(name),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
     if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
     VirDomain dom = lookupDomain(m_libvirt.get(), obj);
     if (!dom)
         return Error{QStringLiteral("the domain of %1 is gone").arg(name),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), kConflict};
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
     if (virDomainIsActive(dom.get()) == 1)
-        return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is already running").arg(name), {}, ErrorKind::Conflict};
     if (const auto image = m_store.firstRow(QStringLiteral("SELECT image FROM sandboxes WHERE name = ?"), {name}); image && image.value()) {
         if (auto files = checkImage(image.value()->value(0).toString()); !files)
-            return Error{QStringLiteral("cannot start sandbox %1: %2").arg(name, files.error().what), files.error().why, kConflict};
+            return Error{QStringLiteral("cannot start sandbox %1: %2").arg(name, files.error().what), files.error().why, ErrorKind::Conflict};
     }
     // The guest's first packet must already meet the egress rules.
     if (Status s = guardNetwork(name); !s)
@@ -955,7 +958,7 @@ Status SandboxEngine::kill(const QString &name, uid_t uid)
         return s;
     VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
     if (!dom || virDomainIsActive(dom.get()) != 1)
-        return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), {}, ErrorKind::Conflict};
     if (virDomainDestroy(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot kill sandbox %1").arg(name));
     releaseNetwork(name);
@@ -971,7 +974,7 @@ Status SandboxEngine::pause(const QString &name, uid_t uid)
         return s;
     VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("running"))
-        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), kConflict};
+        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), ErrorKind::Conflict};
     if (virDomainSuspend(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot pause sandbox %1").arg(name));
     return ok();
@@ -985,7 +988,7 @@ Status SandboxEngine::resume(const QString &name, uid_t uid)
         return s;
     VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("paused"))
-        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, kConflict};
+        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, ErrorKind::Conflict};
     if (virDomainResume(dom.get()) < 0)
         return LibvirtConnection::lastError(QStringLiteral("cannot resume sandbox %1").arg(name));
     return ok();
@@ -1002,21 +1005,19 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     const QString state = stateOf(m_libvirt.get(), obj);
     if (state == QLatin1String("running") || state == QLatin1String("paused") || state == QLatin1String("stopping"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(name, state),
-                     QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), kConflict};
+                     QStringLiteral("stop it first (airlockctl stop %1, or kill)").arg(name), ErrorKind::Conflict};
     // Layers another sandbox builds on (a fork) stay, unowned, until nothing needs them.
     QJsonArray volumes;
-    {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
-                                 "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
-                                 "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
-                                 "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"));
-        q.addBindValue(id);
-        q.addBindValue(id);
-        q.exec();
-        while (q.next())
-            volumes.append(q.value(0).toString());
-    }
+    const auto own = m_store.rows(
+        QStringLiteral("WITH RECURSIVE foreign_deps(id) AS ("
+                       "  SELECT parent_id FROM layers WHERE sandbox_id IS NOT ? AND parent_id IS NOT NULL"
+                       "  UNION SELECT l.parent_id FROM layers l JOIN foreign_deps f ON l.id = f.id WHERE l.parent_id IS NOT NULL) "
+                       "SELECT volume FROM layers WHERE sandbox_id = ? AND id NOT IN (SELECT id FROM foreign_deps)"),
+        {id, id});
+    if (!own)
+        return Error{QStringLiteral("cannot read the layers of %1; nothing was removed").arg(name), own.error().why};
+    for (const QSqlRecord &row : *own)
+        volumes.append(row.value(0).toString());
     const QJsonObject state2{{QStringLiteral("domain"), obj}, {QStringLiteral("network"), obj},
                              {QStringLiteral("volumes"), volumes}};
     Result<qint64> op = beginOperation(QStringLiteral("remove"), name, state2);
@@ -1027,26 +1028,16 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     if (Status s = rollbackObjects(state2); !s)
         return s;
     Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery q(m_store.db());
-        q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"));
-        q.addBindValue(id);
-        q.exec();
-        for (const char *sql : {"DELETE FROM snapshots WHERE sandbox_id = ?",
-                                "UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?",
-                                "DELETE FROM sandboxes WHERE id = ?"}) {
-            q.prepare(QString::fromLatin1(sql));
-            q.addBindValue(id);
-            if (!q.exec())
-                return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
+        for (const auto &[sql, bind] : std::initializer_list<std::pair<QString, QVariant>>{
+                 {QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"), id},
+                 {QStringLiteral("DELETE FROM snapshots WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE sandbox_id = ?"), id},
+                 {QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), id},
+                 {QStringLiteral("DELETE FROM networks WHERE name = ?"), obj},
+                 {QStringLiteral("DELETE FROM operations WHERE id = ?"), op.value()}}) {
+            if (Result<qint64> w = m_store.write(sql, {bind}); !w)
+                return Error{QStringLiteral("cannot remove sandbox %1").arg(name), w.error().why};
         }
-        q.prepare(QStringLiteral("DELETE FROM networks WHERE name = ?"));
-        q.addBindValue(obj);
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
-        q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-        q.addBindValue(op.value());
-        if (!q.exec())
-            return sqlFailed(QStringLiteral("cannot remove sandbox %1").arg(name), q);
         return ok();
     });
     m_startedAt.remove(name);

@@ -1,7 +1,7 @@
 #pragma once
 #include "core/config.h"
 #include "core/result.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "libvirtconnection.h"
 #include "networkhooks.h"
 #include "sandboxspec.h"
@@ -160,9 +160,9 @@ private:
     Status recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId);
     void reconcileMerge(qint64 opId, const QJsonObject &state);
     Status reconcileOperations();
-    void forgetRemovedRows(const QString &name);
+    Status forgetRemovedRows(const QString &name);
     void reconcileImageBuild(const QString &name, const QJsonObject &state);
-    void removeOrphans();
+    Status removeOrphans();
     void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     Status guardNetwork(const QString &name);
     void releaseNetwork(const QString &name);

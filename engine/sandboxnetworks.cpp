@@ -4,7 +4,7 @@
 #include "sandboxengine.h"
 #include "virhandle.h"
 
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <libvirt/libvirt.h>
 
 namespace airlock {
@@ -21,13 +21,15 @@ bool hasStopped(const QString &state)
 
 Result<SandboxNet> SandboxEngine::networkOf(const QString &name)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac, s.id FROM sandboxes s "
-                             "JOIN networks n ON n.name = s.network WHERE s.name = ?"));
-    q.addBindValue(name);
-    if (!q.exec() || !q.next())
+    const auto row = m_store.firstRow(QStringLiteral("SELECT n.bridge, n.guest_ip, n.gateway, s.mac, s.id FROM sandboxes s "
+                                                     "JOIN networks n ON n.name = s.network WHERE s.name = ?"),
+                                      {name});
+    if (!row)
+        return Error{QStringLiteral("cannot read the network of %1").arg(name), row.error().why};
+    if (!*row)
         return Error{QStringLiteral("the network of %1 is not recorded").arg(name),
                      QStringLiteral("remove the sandbox and create it again")};
+    const QSqlRecord &q = **row;
     Result<SandboxNet> net = sandboxNetFromText(name, q.value(0).toString(), q.value(2).toString(), q.value(1).toString(),
                                                 q.value(3).toString(), q.value(4).toLongLong());
     if (!net)
@@ -47,7 +49,7 @@ Status SandboxEngine::guardNetwork(const QString &name)
         if (!m_guarded.contains(name))
             m_hooks->networkDown(name);
         return Error{QStringLiteral("sandbox %1 was not started: its network cannot be guarded").arg(name), s.error().message(),
-                     s.error().code};
+                     s.error().kind};
     }
     m_guarded.insert(name);
     return ok();
@@ -82,10 +84,11 @@ Status SandboxEngine::reconcileNetworks()
     if (!m_hooks)
         return ok();
     QList<SandboxNet> running;
-    QSqlQuery q(m_store.db());
-    q.exec(QStringLiteral("SELECT name FROM sandboxes"));
-    while (q.next()) {
-        const QString name = q.value(0).toString();
+    const auto names = m_store.rows(QStringLiteral("SELECT name FROM sandboxes"));
+    if (!names) // guarding none would leave running guests unguarded: refuse instead
+        return Error{QStringLiteral("cannot read which sandboxes to guard"), names.error().why};
+    for (const QSqlRecord &row : *names) {
+        const QString name = row.value(0).toString();
         const QString state = stateOf(m_libvirt.get(), objectName(name));
         if (hasStopped(state))
             continue;

@@ -11,7 +11,6 @@
 namespace airlock {
 
 namespace {
-constexpr int kNotFound = -32004;
 constexpr int kAgentPollMs = 250;
 constexpr int kShutdownPollMs = 100;
 
@@ -40,7 +39,7 @@ Status SandboxEngine::shutdown(virConnectPtr conn, const QString &sandbox, const
 {
     VirDomain dom = lookupDomain(conn, domain);
     if (!dom)
-        return Error{QStringLiteral("the domain of %1 is gone").arg(sandbox), {}, kNotFound};
+        return Error{QStringLiteral("the domain of %1 is gone").arg(sandbox), {}, ErrorKind::NotFound};
     // A paused guest cannot shut itself down.
     int state = 0, reason = 0;
     virDomainGetState(dom.get(), &state, &reason, 0);

@@ -9,8 +9,7 @@
 
 #include <QDateTime>
 #include <QJsonDocument>
-#include <QSqlError>
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QUuid>
 #include <csignal>
 #include <libvirt/virterror.h>
@@ -19,11 +18,24 @@ namespace airlock {
 
 namespace {
 
-constexpr int kNotFound = -32004;
-constexpr int kConflict = -32009;
-constexpr int kInvalidParams = -32602;
-
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+Error noSnapshot(const QString &sandbox, qint64 id)
+{
+    return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
+                 QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), ErrorKind::NotFound};
+}
+
+// The row `sql` selects for snapshot `id` of sandbox `sid` (its binds: id, then sid).
+Result<QSqlRecord> snapshotRow(const Store &store, const QString &sql, const QString &sandbox, qint64 id, qint64 sid)
+{
+    const auto row = store.firstRow(sql, {id, sid});
+    if (!row)
+        return row.error();
+    if (!*row)
+        return noSnapshot(sandbox, id);
+    return **row;
+}
 
 } // namespace
 
@@ -37,12 +49,12 @@ void SandboxEngine::crashPoint(const char *step)
 
 Result<QString> SandboxEngine::layerVolume(qint64 layer)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT volume FROM layers WHERE id = ?"));
-    q.addBindValue(layer);
-    if (!q.exec() || !q.next())
-        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}, kNotFound};
-    return m_pool->volumePath(q.value(0).toString());
+    const auto row = m_store.firstRow(QStringLiteral("SELECT volume FROM layers WHERE id = ?"), {layer});
+    if (!row)
+        return row.error();
+    if (!*row)
+        return Error{QStringLiteral("layer %1 is not in the store").arg(layer), {}, ErrorKind::NotFound};
+    return m_pool->volumePath((*row)->value(0).toString());
 }
 
 Status SandboxEngine::pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath)
@@ -100,24 +112,25 @@ Status SandboxEngine::forgetBackingChain(const QString &domain)
 
 void SandboxEngine::collectLayers()
 {
+    // Best effort: what stays (a volume libvirt would not delete, a failed read) is collected
+    // on the next call; each failure is logged.
     for (;;) {
-        QSqlQuery q(m_store.db());
-        if (!q.exec(QStringLiteral("SELECT id, volume FROM layers l WHERE sandbox_id IS NULL AND NOT EXISTS "
-                                   "(SELECT 1 FROM layers c WHERE c.parent_id = l.id) AND NOT EXISTS "
-                                   "(SELECT 1 FROM snapshots s WHERE s.layer_id = l.id)")))
+        const auto dead = m_store.rows(QStringLiteral("SELECT id, volume FROM layers l WHERE sandbox_id IS NULL AND NOT EXISTS "
+                                                      "(SELECT 1 FROM layers c WHERE c.parent_id = l.id) AND NOT EXISTS "
+                                                      "(SELECT 1 FROM snapshots s WHERE s.layer_id = l.id)"));
+        if (!dead) {
+            qCWarning(lcEngine) << "cannot look for unused layers:" << dead.error().message();
             return;
-        QList<QPair<qint64, QString>> dead;
-        while (q.next())
-            dead.append({q.value(0).toLongLong(), q.value(1).toString()});
-        if (dead.isEmpty())
+        }
+        if (dead->isEmpty())
             return;
-        for (const auto &[id, volume] : dead) {
-            if (!m_pool->deleteVolume(volume))
+        for (const QSqlRecord &layer : *dead) {
+            if (!m_pool->deleteVolume(layer.value(1).toString()))
                 return;
-            QSqlQuery d(m_store.db());
-            d.prepare(QStringLiteral("DELETE FROM layers WHERE id = ?"));
-            d.addBindValue(id);
-            d.exec();
+            if (Result<qint64> d = m_store.write(QStringLiteral("DELETE FROM layers WHERE id = ?"), {layer.value(0)}); !d) {
+                qCWarning(lcEngine) << "cannot forget the deleted layer" << layer.value(0).toLongLong() << ":" << d.error().message();
+                return;
+            }
         }
     }
 }
@@ -263,14 +276,14 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s.error();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT l.id, l.volume, l.parent_id FROM sandboxes s JOIN layers l ON l.id = s.top_layer WHERE s.id = ?"));
-    q.addBindValue(sid);
-    if (!q.exec() || !q.next())
+    const auto row = m_store.firstRow(
+        QStringLiteral("SELECT l.id, l.volume, l.parent_id FROM sandboxes s JOIN layers l ON l.id = s.top_layer WHERE s.id = ?"), {sid});
+    if (!row)
+        return row.error();
+    if (!*row)
         return Error{QStringLiteral("sandbox %1 has no disk layer").arg(sandbox), QStringLiteral("remove and recreate it")};
-    const qint64 top = q.value(0).toLongLong();
-    const QString topVolume = q.value(1).toString();
-    q.finish(); // an open read pins an old snapshot: the transactions below could not write
+    const qint64 top = (*row)->value(0).toLongLong();
+    const QString topVolume = (*row)->value(1).toString();
     auto topPath = m_pool->volumePath(topVolume);
     if (!topPath)
         return topPath.error();
@@ -279,7 +292,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     const QString state = stateOf(m_libvirt.get(), domain);
     if (state != QLatin1String("running") && state != QLatin1String("stopped"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
-                     QStringLiteral("snapshots are taken of running or stopped sandboxes"), kConflict};
+                     QStringLiteral("snapshots are taken of running or stopped sandboxes"), ErrorKind::Conflict};
 
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
@@ -325,15 +338,15 @@ Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t ui
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s.error();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT s.id, s.label, s.parent_id, s.created, "
-                             "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id) "
-                             "FROM snapshots s WHERE s.sandbox_id = ? ORDER BY s.id"));
-    q.addBindValue(sid);
-    if (!q.exec())
-        return Error{QStringLiteral("cannot list snapshots"), q.lastError().text()};
+    const auto rows = m_store.rows(
+        QStringLiteral("SELECT s.id, s.label, s.parent_id, s.created, "
+                       "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id) "
+                       "FROM snapshots s WHERE s.sandbox_id = ? ORDER BY s.id"),
+        {sid});
+    if (!rows)
+        return Error{QStringLiteral("cannot list snapshots"), rows.error().why};
     QJsonArray out;
-    while (q.next())
+    for (const QSqlRecord &q : *rows)
         out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
                                {QStringLiteral("label"), q.value(1).toString()},
                                {QStringLiteral("parent"), q.value(2).isNull() ? QJsonValue() : QJsonValue(q.value(2).toLongLong())},
@@ -349,19 +362,17 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s.error();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b ON b.id = sn.sandbox_id "
-                             "JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"));
-    q.addBindValue(id);
-    q.addBindValue(sid);
-    if (!q.exec() || !q.next())
-        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+    const auto row = snapshotRow(m_store,
+                                 QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b "
+                                                "ON b.id = sn.sandbox_id JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"),
+                                 sandbox, id, sid);
+    if (!row)
+        return row.error();
+    const QSqlRecord &q = *row;
     const qint64 frozen = q.value(0).toLongLong();
     const qint64 oldTop = q.value(1).toLongLong();
     const QString oldVolume = q.value(2).toString();
     const quint64 capacity = quint64(q.value(3).toLongLong()) << 30;
-    q.finish(); // an open read pins an old snapshot: the transactions below could not write
     auto base = layerVolume(frozen);
     if (!base)
         return base.error();
@@ -410,33 +421,24 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s;
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT layer_id FROM snapshots WHERE id = ? AND sandbox_id = ?"));
-    q.addBindValue(id);
-    q.addBindValue(sid);
-    if (!q.exec() || !q.next())
-        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
-    const qint64 layer = q.value(0).toLongLong();
-    q.finish(); // an open read pins an old snapshot: the transaction below could not write
+    const auto row = snapshotRow(m_store, QStringLiteral("SELECT layer_id FROM snapshots WHERE id = ? AND sandbox_id = ?"), sandbox, id, sid);
+    if (!row)
+        return row.error();
+    const qint64 layer = row->value(0).toLongLong();
     const auto built = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {layer});
     if (!built || !built.value())
         return Error{QStringLiteral("cannot read the layers of %1").arg(sandbox), built ? QString() : built.error().why};
     if (built.value()->value(0).toInt() > 0) // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
         return mergeSnapshotLayer(sandbox, sid, id, layer);
     Status stored = m_store.transaction([&]() -> Status {
-        QSqlQuery w(m_store.db());
-        w.prepare(QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"));
-        w.addBindValue(id);
-        w.addBindValue(id);
-        w.exec();
-        w.prepare(QStringLiteral("DELETE FROM snapshots WHERE id = ?"));
-        w.addBindValue(id);
-        if (!w.exec())
-            return Error{QStringLiteral("cannot remove the snapshot"), w.lastError().text()};
-        w.prepare(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ?"));
-        w.addBindValue(layer);
-        w.exec();
+        const QString what = QStringLiteral("cannot remove the snapshot");
+        for (const auto &[sql, binds] : std::initializer_list<std::pair<QString, QVariantList>>{
+                 {QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"), {id, id}},
+                 {QStringLiteral("DELETE FROM snapshots WHERE id = ?"), {id}},
+                 {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ?"), {layer}}}) {
+            if (Result<qint64> w = m_store.write(sql, binds); !w)
+                return Error{what, w.error().why};
+        }
         return ok();
     });
     if (!stored)
@@ -453,14 +455,13 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s.error();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT sn.layer_id, b.image, b.cpus, b.memory_mib, b.disk_gib, b.env_json FROM snapshots sn "
-                             "JOIN sandboxes b ON b.id = sn.sandbox_id WHERE sn.id = ? AND sn.sandbox_id = ?"));
-    q.addBindValue(id);
-    q.addBindValue(sid);
-    if (!q.exec() || !q.next())
-        return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
-                     QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), kNotFound};
+    const auto row = snapshotRow(m_store,
+                                 QStringLiteral("SELECT sn.layer_id, b.image, b.cpus, b.memory_mib, b.disk_gib, b.env_json FROM snapshots sn "
+                                                "JOIN sandboxes b ON b.id = sn.sandbox_id WHERE sn.id = ? AND sn.sandbox_id = ?"),
+                                 sandbox, id, sid);
+    if (!row)
+        return row.error();
+    const QSqlRecord &q = *row;
     CreateRequest r;
     r.name = newName;
     r.baseLayer = q.value(0).toLongLong();
@@ -473,9 +474,8 @@ Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const
         r.env.insert(it.key(), it.value().toString());
     r.owner = uid;
     r.lend = lend;
-    q.finish(); // an open read would keep create()'s writes from committing on this connection
     if (newName.isEmpty())
-        return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), kInvalidParams};
+        return Error{QStringLiteral("the fork needs a name"), QStringLiteral("airlockctl fork NAME ID NEWNAME"), ErrorKind::InvalidParams};
     return create(r); // fresh name, MAC, network and address
 }
 

@@ -111,7 +111,7 @@ Result<QJsonValue> BlockingClient::call(const QString &method, const QJsonObject
         if (m.contains(QLatin1String("error"))) {
             const QJsonObject e = m.value(QLatin1String("error")).toObject();
             if (gotId.isNull() || gotId.toInt() == id)
-                return Error{method, e.value(QLatin1String("message")).toString(), e.value(QLatin1String("code")).toInt()};
+                return Error{method, e.value(QLatin1String("message")).toString(), rpc::kindOf(e.value(QLatin1String("code")).toInt())};
             continue;
         }
         if (gotId.toInt() == id)

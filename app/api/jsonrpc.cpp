@@ -124,4 +124,39 @@ QByteArray encodeNotification(const QString &method, const QJsonObject &params)
                  {QStringLiteral("params"), params}});
 }
 
+int codeOf(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Failed: return Failed;
+    case ErrorKind::InvalidParams: return InvalidParams;
+    case ErrorKind::NotFound: return NotFound;
+    case ErrorKind::Conflict: return Conflict;
+    case ErrorKind::Unavailable: return Unavailable;
+    case ErrorKind::PermissionDenied: return PermissionDenied;
+    case ErrorKind::TooLarge: return TooLarge;
+    case ErrorKind::ParseError: return ParseError;
+    case ErrorKind::InvalidRequest: return InvalidRequest;
+    case ErrorKind::MethodNotFound: return MethodNotFound;
+    case ErrorKind::Internal: return InternalError;
+    }
+    return Failed; // a value outside the enum: the generic code, never another kind's
+}
+
+ErrorKind kindOf(int code)
+{
+    switch (code) {
+    case InvalidParams: return ErrorKind::InvalidParams;
+    case NotFound: return ErrorKind::NotFound;
+    case Conflict: return ErrorKind::Conflict;
+    case Unavailable: return ErrorKind::Unavailable;
+    case PermissionDenied: return ErrorKind::PermissionDenied;
+    case TooLarge: return ErrorKind::TooLarge;
+    case ParseError: return ErrorKind::ParseError;
+    case InvalidRequest: return ErrorKind::InvalidRequest;
+    case MethodNotFound: return ErrorKind::MethodNotFound;
+    case InternalError: return ErrorKind::Internal;
+    default: return ErrorKind::Failed;
+    }
+}
+
 } // namespace airlock::rpc

@@ -56,7 +56,10 @@ QByteArray encodeNotification(const QString &method, const QJsonObject &params);
 
 bool isValidUtf8(const QByteArray &bytes);
 
-// Error -> JSON-RPC error object fields.
-inline int codeOf(const Error &e) { return e.code == 1 ? Failed : e.code; }
+// The one mapping between an Error's kind and its code on the wire (app/PROTOCOL.md, "Errors").
+int codeOf(ErrorKind kind);
+inline int codeOf(const Error &e) { return codeOf(e.kind); }
+// A client's way back: a code no kind has (another daemon's, a future one) is Failed.
+ErrorKind kindOf(int code);
 
 } // namespace airlock::rpc

@@ -78,7 +78,7 @@ Status Daemon::start()
     m_services = makeServices(*this);
     for (auto &service : m_services) {
         if (Status s = service->start(); !s)
-            return Error{QStringLiteral("cannot start %1").arg(service->name()), s.error().message(), s.error().code};
+            return Error{QStringLiteral("cannot start %1").arg(service->name()), s.error().message(), s.error().kind};
         service->registerMethods(*m_api);
     }
     if (Status s = m_api->listen(m_config.socketPath); !s)

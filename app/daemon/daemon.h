@@ -1,7 +1,7 @@
 #pragma once
 #include "api/apiserver.h"
 #include "core/config.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "daemon/instancelock.h"
 #include "daemon/service.h"
 

@@ -6,7 +6,7 @@
 #include "api/jsonrpc.h"
 #include "api/peerpolicy.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -346,7 +346,7 @@ Result<QStringList> EgressService::decisionPatterns(const EgressEvent &item, con
     return Error{QStringLiteral("the real address of %1 is not known before it is allowed").arg(item.host),
                  QStringLiteral("choose --match host or domain; to allow by address, add an address rule for the real "
                                 "address (airlockctl rule add --host ADDRESS ...)"),
-                 rpc::InvalidParams};
+                 ErrorKind::InvalidParams};
 }
 
 
@@ -470,7 +470,7 @@ void EgressService::decide(const Call &call)
     m_rules([this, call, id, item = *item, allowIt, rules, summary, raw](RuleStore &store) {
         Result<QList<Rule>> added = store.addAll(rules);
         if (!added)
-            return call.fail(added.error().code == 1 ? rpc::Failed : added.error().code, added.error().message());
+            return call.fail(added.error());
         const qint64 ruleId = added->constFirst().id;
         release(call, id, item, allowIt, ruleId, QStringLiteral("rule %1: %2").arg(ruleId).arg(summary), raw);
     });

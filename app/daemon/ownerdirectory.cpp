@@ -1,8 +1,8 @@
 #include "daemon/ownerdirectory.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <unistd.h>
 
 namespace airlock {
@@ -11,20 +11,19 @@ void OwnerDirectory::reload(Store &store)
 {
     QHash<QString, Sandbox> sandboxes;
     QHash<QString, uid_t> images;
-    QSqlQuery q(store.db());
-    if (!q.exec(QStringLiteral("SELECT name, id, owner_uid FROM sandboxes"))) {
-        qCWarning(lcDaemon) << "cannot read who owns the sandboxes; keeping what was known";
+    const auto boxes = store.rows(QStringLiteral("SELECT name, id, owner_uid FROM sandboxes"));
+    if (!boxes) {
+        qCWarning(lcDaemon) << "cannot read who owns the sandboxes; keeping what was known:" << boxes.error().message();
         return;
     }
-    while (q.next())
+    for (const QSqlRecord &q : *boxes)
         sandboxes.insert(q.value(0).toString(), {q.value(1).toLongLong(), uid_t(q.value(2).toLongLong())});
-    q.prepare(QStringLiteral("SELECT name, coalesce(owner_uid, ?) FROM images"));
-    q.addBindValue(qint64(::geteuid()));
-    if (!q.exec()) {
-        qCWarning(lcDaemon) << "cannot read who built the images; keeping what was known";
+    const auto built = store.rows(QStringLiteral("SELECT name, coalesce(owner_uid, ?) FROM images"), {qint64(::geteuid())});
+    if (!built) {
+        qCWarning(lcDaemon) << "cannot read who built the images; keeping what was known:" << built.error().message();
         return;
     }
-    while (q.next())
+    for (const QSqlRecord &q : *built)
         images.insert(q.value(0).toString(), uid_t(q.value(1).toLongLong()));
     QMutexLocker lock(&m_lock);
     m_sandboxes = std::move(sandboxes);

@@ -21,7 +21,7 @@ constexpr int kPurgeIntervalMs = 60 * 1000;
 // sandbox of the same name never inherits them; creating one takes far longer than this).
 constexpr int kSyncIntervalMs = 1000;
 
-Error invalid(const QString &what, const QString &why) { return Error{what, why, rpc::InvalidParams}; }
+Error invalid(const QString &what, const QString &why) { return Error{what, why, ErrorKind::InvalidParams}; }
 
 } // namespace
 
@@ -168,7 +168,7 @@ void RuleService::list(const Call &call)
         const Result<uid_t> owner = sandbox.isEmpty() ? Result<uid_t>(uid) : rules.sandboxOwner(sandbox);
         if (!owner || !peers->mayActOn(uid, *owner))
             return call.fail(Error{QStringLiteral("no sandbox named '%1'").arg(sandbox),
-                                   QStringLiteral("list sandboxes with airlockctl ls"), rpc::NotFound});
+                                   QStringLiteral("list sandboxes with airlockctl ls"), ErrorKind::NotFound});
         Result<QList<Rule>> all = rules.list(sandbox);
         if (!all)
             return call.fail(all.error());
@@ -248,7 +248,7 @@ void RuleService::add(const Call &call)
             if (!owner || !peers->mayActOn(rule.owner, *owner))
                 return call.fail(Error{QStringLiteral("no sandbox named '%1'").arg(rule.sandbox),
                                        QStringLiteral("create it first (airlockctl create) or check the name with airlockctl ls"),
-                                       rpc::NotFound});
+                                       ErrorKind::NotFound});
         }
         Result<Rule> added = rules.add(rule);
         if (!added)
@@ -274,7 +274,7 @@ void RuleService::remove(const Call &call)
             return call.fail(found.error());
         if (!found->has_value() || !peers->mayActOn(uid, (*found)->owner))
             return call.fail(Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
-                                   rpc::NotFound});
+                                   ErrorKind::NotFound});
         if (Status s = rules.remove(id); !s)
             return call.fail(s.error());
         call.reply(proto::IdParams{id}.toJson());

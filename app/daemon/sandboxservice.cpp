@@ -10,7 +10,7 @@
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
 #include "core/logging.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "consolehub.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
@@ -482,7 +482,7 @@ void SandboxService::fork(const Call &call)
                 if (m_secrets)
                     m_secrets->forget(newName);
                 return call.fail(Error{QStringLiteral("cannot fork %1").arg(sandbox),
-                                       s.error().message() + QStringLiteral("; nothing was created"), s.error().code});
+                                       s.error().message() + QStringLiteral("; nothing was created"), s.error().kind});
             }
         }
         publishState(e, newName, call.peer().uid);
@@ -794,7 +794,7 @@ Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, con
         const qsizetype i = known.indexOf(name);
         if (i < 0)
             return Error{QStringLiteral("no egress preset named \"%1\"").arg(name),
-                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), rpc::NotFound};
+                         QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), ErrorKind::NotFound};
         rules += all->at(i).toRules(sandbox, owner);
     }
     return rules;

@@ -66,7 +66,7 @@ Status SecretBridge::check(const QList<SecretLoan> &loans, const QMap<QString, Q
                      state == VaultState::Uninitialised
                          ? QStringLiteral("create it (airlockctl vault init) and add the secret (airlockctl secret set)")
                          : QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"),
-                     rpc::Unavailable};
+                     ErrorKind::Unavailable};
     auto all = vault.secrets(owner);
     if (!all)
         return all.error();
@@ -78,14 +78,14 @@ Status SecretBridge::check(const QList<SecretLoan> &loans, const QMap<QString, Q
             return Error{QStringLiteral("no secret named %1").arg(l.secret),
                          QStringLiteral("add it first (airlockctl secret set %1 --host ...) or see `airlockctl secret ls`; "
                                         "nothing was created").arg(l.secret),
-                         rpc::NotFound};
+                         ErrorKind::NotFound};
         if (secrets.contains(l.secret))
             return Error{QStringLiteral("secret %1 is named twice").arg(l.secret), QStringLiteral("give each --secret once"),
-                         rpc::InvalidParams};
+                         ErrorKind::InvalidParams};
         if (vars.contains(l.envVar) || env.contains(l.envVar))
             return Error{QStringLiteral("environment variable %1 is set twice").arg(l.envVar),
                          QStringLiteral("give the secret another variable (--secret %1=OTHER_NAME)").arg(l.secret),
-                         rpc::InvalidParams};
+                         ErrorKind::InvalidParams};
         secrets.insert(l.secret);
         vars.insert(l.envVar);
     }
@@ -105,7 +105,7 @@ Status SecretBridge::checkBinding(const TemplateSecret &expected, const QString 
                      state == VaultState::Uninitialised
                          ? QStringLiteral("create it (airlockctl vault init), then add the key: %1; nothing was created").arg(add)
                          : QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"),
-                     rpc::Unavailable};
+                     ErrorKind::Unavailable};
     auto all = vault.secrets(owner);
     if (!all)
         return all.error();
@@ -116,16 +116,16 @@ Status SecretBridge::checkBinding(const TemplateSecret &expected, const QString 
             if (!s.hosts.contains(host, Qt::CaseInsensitive))
                 return Error{QStringLiteral("secret %1 is not bound to %2, where template %3 sends it")
                                  .arg(expected.name, host, templateName),
-                             QStringLiteral("set it again with: %1; %2").arg(add, alternative), rpc::InvalidParams};
+                             QStringLiteral("set it again with: %1; %2").arg(add, alternative), ErrorKind::InvalidParams};
         const auto headerName = [](const QString &h) { return h.section(QLatin1Char(':'), 0, 0).trimmed().toLower(); };
         if (headerName(s.header) != headerName(expected.header))
             return Error{QStringLiteral("secret %1 is injected as '%2' but %3 sends its key as '%4'")
                              .arg(expected.name, s.header, templateName, expected.header),
-                         QStringLiteral("set it again with: %1; %2").arg(add, alternative), rpc::InvalidParams};
+                         QStringLiteral("set it again with: %1; %2").arg(add, alternative), ErrorKind::InvalidParams};
         return ok();
     }
     return Error{QStringLiteral("template %1 lends the secret %2 and the vault has none").arg(templateName, expected.name),
-                 QStringLiteral("add the key: %1; %2; nothing was created").arg(add, alternative), rpc::NotFound};
+                 QStringLiteral("add the key: %1; %2; nothing was created").arg(add, alternative), ErrorKind::NotFound};
 }
 
 Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
@@ -169,7 +169,7 @@ Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId
     if (vault.state() != VaultState::Unlocked)
         return Error{QStringLiteral("cannot fork: %1 borrows secrets and the Airlock vault is %2")
                          .arg(origin, vaultStateName(vault.state())),
-                     QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), rpc::Unavailable};
+                     QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), ErrorKind::Unavailable};
     if (Status s = issueCa(store, forkId, &env.value()); !s)
         return s.error();
     return env;

@@ -17,8 +17,9 @@
 
 namespace airlock::proto {
 
-// The code of every fromJson error: JSON-RPC's invalid params (app/api/jsonrpc.h).
-inline constexpr int kInvalidPayload = -32602;
+// The kind of every fromJson error: a payload that is not what the protocol says is an
+// invalid parameter (JSON-RPC -32602, rpc::codeOf).
+inline constexpr ErrorKind kInvalidPayload = ErrorKind::InvalidParams;
 
 // `"field" why`, e.g. invalidField("cpus", "must be an integer").
 Error invalidField(const QString &field, const QString &why);

@@ -24,11 +24,11 @@ Result<ShellResult> GuestShell::run(const QString &script, const QStringList &ar
     for (int attempt = 0;; ++attempt) {
         Result<QJsonValue> r = m_client.call(QStringLiteral("sandbox.exec"), params, (timeoutS + 60) * 1000);
         if (!r) {
-            if (r.error().code == rpc::Unavailable && attempt < kAgentRetries) {
+            if (r.error().kind == ErrorKind::Unavailable && attempt < kAgentRetries) {
                 QThread::msleep(1000);
                 continue;
             }
-            return Error{QStringLiteral("cannot run a command in sandbox %1").arg(m_sandbox), r.error().why, r.error().code};
+            return Error{QStringLiteral("cannot run a command in sandbox %1").arg(m_sandbox), r.error().why, r.error().kind};
         }
         const QJsonObject o = r->toObject();
         if (o.value(QLatin1String("timed_out")).toBool())
@@ -59,7 +59,7 @@ Status GuestShell::push(const QString &localFile, const QString &guestPath, cons
                                  {QStringLiteral("final"), in.atEnd()}};
         Result<QJsonValue> r = m_client.call(QStringLiteral("file.push"), params);
         if (!r)
-            return Error{QStringLiteral("cannot copy into sandbox %1").arg(m_sandbox), r.error().why, r.error().code};
+            return Error{QStringLiteral("cannot copy into sandbox %1").arg(m_sandbox), r.error().why, r.error().kind};
         offset += chunk.size();
         report(progress, QStringLiteral("copying %1 of %2 KiB").arg((offset + 1023) / 1024).arg((total + 1023) / 1024),
                from + int((to - from) * offset / total));
@@ -75,7 +75,7 @@ Result<QByteArray> GuestShell::pull(const QString &guestPath)
                                  {QStringLiteral("offset"), qint64(data.size())}, {QStringLiteral("length"), kChunk * 4}};
         Result<QJsonValue> r = m_client.call(QStringLiteral("file.pull"), params);
         if (!r)
-            return Error{QStringLiteral("cannot copy %1 out of sandbox %2").arg(guestPath, m_sandbox), r.error().why, r.error().code};
+            return Error{QStringLiteral("cannot copy %1 out of sandbox %2").arg(guestPath, m_sandbox), r.error().why, r.error().kind};
         const QByteArray part = QByteArray::fromBase64(r->toObject().value(QLatin1String("data_b64")).toString().toLatin1());
         data += part;
         if (r->toObject().value(QLatin1String("eof")).toBool() || part.isEmpty())

@@ -107,7 +107,7 @@ Result<QJsonObject> createWithWorkspace(BlockingClient &client, QJsonObject crea
     report(progress, QStringLiteral("creating and starting %1").arg(name), 0);
     Result<QJsonValue> created = client.call(QStringLiteral("sandbox.create"), createParams);
     if (!created)
-        return Error{QStringLiteral("cannot create sandbox %1").arg(name), created.error().why, created.error().code};
+        return Error{QStringLiteral("cannot create sandbox %1").arg(name), created.error().why, created.error().kind};
 
     auto imported = importWorkspace(client, name, repo->top, [&progress](const QString &message, int percent) {
         report(progress, message, 20 + percent * 80 / 100);

@@ -1,20 +1,16 @@
 #pragma once
-#include <QString>
+#include "core/error.h"
+
+#include <QtGlobal>
+
 #include <optional>
 #include <utility>
 
 namespace airlock {
 
-// An error a person can act on: what failed, and what to do about it.
-struct Error {
-    QString what;  // "cannot open the store /var/lib/airlock/airlock.db"
-    QString why;   // "the file is not a SQLite database; move it aside or restore a backup"
-    int code = 1;  // JSON-RPC application code (see app/api/jsonrpc.h)
-
-    QString message() const { return why.isEmpty() ? what : what + QStringLiteral(": ") + why; }
-};
-
-// Value or Error, without exceptions crossing Qt's event loop.
+// Value or Error, without exceptions crossing Qt's event loop. Reading the value of an
+// error is a bug in the caller; it stops the process with the error's message (qFatal, in
+// every build type) instead of reading an empty optional.
 template <typename T>
 class Result {
 public:
@@ -22,15 +18,21 @@ public:
     Result(Error error) : m_error(std::move(error)) {}
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
-    const T &value() const { return *m_value; }
-    T &value() { return *m_value; }
-    const T &operator*() const { return *m_value; }
-    T &operator*() { return *m_value; }
-    const T *operator->() const { return &*m_value; }
-    T *operator->() { return &*m_value; }
+    const T &value() const { requireValue(); return *m_value; }
+    T &value() { requireValue(); return *m_value; }
+    const T &operator*() const { return value(); }
+    T &operator*() { return value(); }
+    const T *operator->() const { return &value(); }
+    T *operator->() { return &value(); }
     const Error &error() const { return m_error; }
 
 private:
+    void requireValue() const
+    {
+        if (!m_value) [[unlikely]]
+            qFatal("the value of an error was read: %s", qUtf8Printable(m_error.message()));
+    }
+
     std::optional<T> m_value;
     Error m_error;
 };

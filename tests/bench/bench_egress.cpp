@@ -9,7 +9,7 @@
 // fails only when a measurement cannot be made.
 #include "api/apiserver.h"
 #include "core/config.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "daemon/egressservice.h"
 #include "netns.h"
 #include "tcplisten.h"

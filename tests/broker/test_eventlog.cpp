@@ -2,7 +2,7 @@
 // bounded, record() never waits, the loss is one "dropped" row), identical denials become a
 // few rows with counts, retention deletes only old events (by age and by size), and events
 // are keyed by sandbox id so a re-created name starts with no history.
-#include "core/store.h"
+#include "store/store.h"
 #include "eventlog.h"
 
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
 // End to end: a real airlockd on a temporary data directory, driven by airlockctl exactly as a
 // person or a script would: rule add / ls / rm, bad input, persistence over a restart.
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

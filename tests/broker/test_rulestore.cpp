@@ -109,11 +109,11 @@ void TestRuleStore::refusesUnknownSandboxAndBadPattern()
     RuleStore rules(store.value(), policy);
     const Result<Rule> noBox = rules.add(makeRule("ghost", "a.com", true));
     QVERIFY(!noBox.ok());
-    QCOMPARE(noBox.error().code, -32004);
+    QCOMPARE(noBox.error().kind, ErrorKind::NotFound);
     QVERIFY(noBox.error().message().contains(QStringLiteral("no sandbox named 'ghost'")));
     const Result<Rule> bad = rules.add(makeRule("", "*.com", true));
     QVERIFY(!bad.ok());
-    QCOMPARE(bad.error().code, -32602);
+    QCOMPARE(bad.error().kind, ErrorKind::InvalidParams);
     Rule badPort = makeRule("", "a.com", true, 65536);
     QVERIFY(!rules.add(badPort).ok());
     // Nothing half-made.
@@ -134,7 +134,7 @@ void TestRuleStore::removeAndNotFound()
     QVERIFY(policy.rules().isEmpty());
     const Status again = rules.remove(r->id);
     QVERIFY(!again.ok());
-    QCOMPARE(again.error().code, -32004);
+    QCOMPARE(again.error().kind, ErrorKind::NotFound);
     QVERIFY(!rules.find(r->id)->has_value());
 }
 

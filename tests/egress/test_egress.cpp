@@ -8,7 +8,7 @@
 // packet stays inside the namespaces the test creates.
 #include "api/apiserver.h"
 #include "core/config.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "daemon/egressservice.h"
 #include "daemon/egresswire.h"
 #include "flowhandoff.h"

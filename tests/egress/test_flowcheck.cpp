@@ -8,7 +8,7 @@
 // odd methods, no Host, absolute URLs, smuggling, ECH, a second ClientHello after the retry,
 // another protocol. "evil.test" must never reach an upstream. Every packet stays inside the
 // two namespaces this test creates.
-#include "core/store.h"
+#include "store/store.h"
 #include "eventlog.h"
 #include "flowhandoff.h"
 #include "netns.h"

@@ -4,7 +4,7 @@
 // merge), the guest agent and live snapshots stay with the real-VM engine tests. Its state
 // is shared by every connection of this process while one stays open; the test holds one
 // (m_conn) to look behind the engine's back and to act there.
-#include "core/store.h"
+#include "store/store.h"
 #include "sandboxengine.h"
 #include "virhandle.h"
 
@@ -22,9 +22,6 @@
 using namespace airlock;
 
 namespace {
-constexpr int kInvalidParams = -32602;
-constexpr int kNotFound = -32004;
-constexpr int kConflict = -32009;
 constexpr qint64 kExt4MagicOffset = 1024 + 56;
 
 // Stands in for the egress broker (app/daemon's EgressNetworkHooks needs nftables and
@@ -236,7 +233,7 @@ void TestEngineTestDriver::createDefinesTheDomainAndWritesTheRows()
     QCOMPARE(listed->value(QLatin1String("state")).toString(), QStringLiteral("stopped"));
     const Result<QJsonObject> again = m_engine->create(r);
     QVERIFY(!again);
-    QCOMPARE(again.error().code, kConflict);
+    QCOMPARE(again.error().kind, ErrorKind::Conflict);
     QVERIFY(m_engine->remove(r.name, 0));
     verifyNothingOf(r.name);
 }
@@ -249,7 +246,7 @@ void TestEngineTestDriver::startPauseResumeKillAndStop()
     const QString dom = object(r.name);
     QVERIFY(m_engine->startSandbox(r.name, 0));
     QCOMPARE(SandboxEngine::stateOf(m_conn.get(), dom), QStringLiteral("running"));
-    QCOMPARE(m_engine->startSandbox(r.name, 0).error().code, kConflict);
+    QCOMPARE(m_engine->startSandbox(r.name, 0).error().kind, ErrorKind::Conflict);
     QVERIFY(m_engine->pause(r.name, 0));
     QCOMPARE(SandboxEngine::stateOf(m_conn.get(), dom), QStringLiteral("paused"));
     QVERIFY(m_engine->resume(r.name, 0));
@@ -270,7 +267,7 @@ void TestEngineTestDriver::startPauseResumeKillAndStop()
     QCOMPARE(SandboxEngine::stateOf(m_conn.get(), dom), QStringLiteral("stopped"));
     const Status gone = SandboxEngine::shutdown(m_engine->connection(), r.name, object(QStringLiteral("nosuch")), 30);
     QVERIFY(!gone);
-    QCOMPARE(gone.error().code, kNotFound);
+    QCOMPARE(gone.error().kind, ErrorKind::NotFound);
     QCOMPARE(gone.error().what, QStringLiteral("the domain of power is gone"));
     QVERIFY(m_engine->remove(r.name, 0));
     verifyNothingOf(r.name);
@@ -330,7 +327,7 @@ void TestEngineTestDriver::snapshotsFormATreeAndAForkPinsItsSnapshot()
 
     const Status refused = m_engine->removeSnapshot(r.name, s1, 0);
     QVERIFY(!refused);
-    QCOMPARE(refused.error().code, kConflict);
+    QCOMPARE(refused.error().kind, ErrorKind::Conflict);
     QVERIFY2(refused.error().why.contains(QLatin1String("remove the forks first")), qPrintable(refused.error().message()));
     QCOMPARE(m_engine->listSnapshots(r.name, 0)->size(), 2);
 
@@ -342,7 +339,7 @@ void TestEngineTestDriver::snapshotsFormATreeAndAForkPinsItsSnapshot()
     listed = m_engine->listSnapshots(r.name, 0);
     QCOMPARE(listed->size(), 1);
     QCOMPARE(listed->at(0).toObject().value(QLatin1String("current")).toBool(), true);
-    QCOMPARE(m_engine->removeSnapshot(r.name, s2, 0).error().code, kNotFound);
+    QCOMPARE(m_engine->removeSnapshot(r.name, s2, 0).error().kind, ErrorKind::NotFound);
 
     QVERIFY(m_engine->remove(r.name, 0)); // its layer under the fork stays, unowned
     QCOMPARE(volumesContaining(QStringLiteral("-sbx-tree-")).size(), 2); // s1's layer and the fork's own
@@ -458,7 +455,7 @@ void TestEngineTestDriver::badRequestsAreRefusedAndMakeNothing()
     for (const auto &[request, says] : bad) {
         const Result<QJsonObject> made = m_engine->create(request);
         QVERIFY2(!made, qPrintable(request.name));
-        QCOMPARE(made.error().code, kInvalidParams);
+        QCOMPARE(made.error().kind, ErrorKind::InvalidParams);
         QVERIFY2(made.error().what.contains(says), qPrintable(made.error().message()));
         QVERIFY(!made.error().why.isEmpty()); // says what to do
     }
@@ -468,21 +465,21 @@ void TestEngineTestDriver::badRequestsAreRefusedAndMakeNothing()
     noImage.image = QStringLiteral("nosuch");
     Result<QJsonObject> made = m_engine->create(noImage);
     QVERIFY(!made);
-    QCOMPARE(made.error().code, kNotFound);
+    QCOMPARE(made.error().kind, ErrorKind::NotFound);
     QCOMPARE(made.error().what, QStringLiteral("no image named nosuch"));
 
     addImage(QStringLiteral("broken"), false);
     noImage.image = QStringLiteral("broken");
     made = m_engine->create(noImage);
     QVERIFY(!made);
-    QCOMPARE(made.error().code, kConflict);
+    QCOMPARE(made.error().kind, ErrorKind::Conflict);
     QVERIFY2(made.error().what.contains(QLatin1String("is no ext4 filesystem")), qPrintable(made.error().message()));
     QVERIFY(made.error().why.contains(QLatin1String("airlockctl image build tiny --name broken")));
     QVERIFY(m_engine->removeImage(QStringLiteral("broken")));
 
-    QCOMPARE(m_engine->remove(QStringLiteral("nosuch"), 0).error().code, kNotFound);
-    QCOMPARE(m_engine->createSnapshot(QStringLiteral("nosuch"), {}, 0).error().code, kNotFound);
-    QCOMPARE(m_engine->fork(QStringLiteral("nosuch"), 1, QStringLiteral("f"), 0).error().code, kNotFound);
+    QCOMPARE(m_engine->remove(QStringLiteral("nosuch"), 0).error().kind, ErrorKind::NotFound);
+    QCOMPARE(m_engine->createSnapshot(QStringLiteral("nosuch"), {}, 0).error().kind, ErrorKind::NotFound);
+    QCOMPARE(m_engine->fork(QStringLiteral("nosuch"), 1, QStringLiteral("f"), 0).error().kind, ErrorKind::NotFound);
     verifyNothingOf(QStringLiteral("bad"));
     QCOMPARE(count(QStringLiteral("SELECT count(*) FROM sandboxes")), 0);
 }
@@ -524,7 +521,7 @@ void TestEngineTestDriver::anUnreachableLibvirtIsAClearError()
     const Result<QJsonObject> made = engine.create(r);
     QVERIFY(!made);
     QVERIFY2(made.error().what.startsWith(QLatin1String("cannot connect to libvirt at test://")), qPrintable(made.error().message()));
-    QCOMPARE(made.error().code, -32003); // unavailable
+    QCOMPARE(made.error().kind, ErrorKind::Unavailable);
     QVERIFY(!made.error().why.isEmpty());
     QCOMPARE(engine.sandboxCount(), 0);
 }

@@ -14,6 +14,9 @@ private Q_SLOTS:
     void rejectsBadInput();
     void utf8Validation();
     void resultEnvelopeKeepsIdVerbatim();
+    void errorKindHasDocumentedCode_data();
+    void errorKindHasDocumentedCode();
+    void unknownCodeIsFailed();
 };
 
 void TestJsonRpc::resultEnvelopeKeepsIdVerbatim()
@@ -74,6 +77,46 @@ void TestJsonRpc::utf8Validation()
     QVERIFY(!rpc::isValidUtf8(QByteArray("\xed\xa0\x80")));      // surrogate
     QVERIFY(!rpc::isValidUtf8(QByteArray("\xf4\x90\x80\x80")));  // > U+10FFFF
     QVERIFY(!rpc::isValidUtf8(QByteArray("\xe2\x82")));          // truncated
+}
+
+// The codes app/PROTOCOL.md ("Errors") lists, written out here as numbers on purpose: a
+// change of rpc::Code or of rpc::codeOf that moves a kind to another code fails this.
+void TestJsonRpc::errorKindHasDocumentedCode_data()
+{
+    QTest::addColumn<ErrorKind>("kind");
+    QTest::addColumn<int>("code");
+    QTest::newRow("Failed") << ErrorKind::Failed << -32000;
+    QTest::newRow("PermissionDenied") << ErrorKind::PermissionDenied << -32001;
+    QTest::newRow("Unavailable") << ErrorKind::Unavailable << -32003;
+    QTest::newRow("NotFound") << ErrorKind::NotFound << -32004;
+    QTest::newRow("Conflict") << ErrorKind::Conflict << -32009;
+    QTest::newRow("TooLarge") << ErrorKind::TooLarge << -32013;
+    QTest::newRow("InvalidParams") << ErrorKind::InvalidParams << -32602;
+    QTest::newRow("ParseError") << ErrorKind::ParseError << -32700;
+    QTest::newRow("InvalidRequest") << ErrorKind::InvalidRequest << -32600;
+    QTest::newRow("MethodNotFound") << ErrorKind::MethodNotFound << -32601;
+    QTest::newRow("Internal") << ErrorKind::Internal << -32603;
+}
+
+void TestJsonRpc::errorKindHasDocumentedCode()
+{
+    QFETCH(ErrorKind, kind);
+    QFETCH(int, code);
+    QCOMPARE(rpc::codeOf(kind), code);
+    QCOMPARE(rpc::codeOf(Error{QStringLiteral("what"), QStringLiteral("why"), kind}), code);
+    QCOMPARE(rpc::kindOf(code), kind); // a client gets back the kind the daemon sent
+    // ...and it reaches the wire in the error object.
+    const QJsonObject e = QJsonDocument::fromJson(rpc::encodeError(1, rpc::codeOf(kind), QStringLiteral("m")))
+                              .object().value(QLatin1String("error")).toObject();
+    QCOMPARE(e.value(QLatin1String("code")).toInt(), code);
+}
+
+void TestJsonRpc::unknownCodeIsFailed()
+{
+    QCOMPARE(rpc::codeOf(Error{}), -32000); // an Error nobody gave a kind
+    for (int code : {0, 1, -1, -32002, -32005, -32099, -32604, 42})
+        QCOMPARE(rpc::kindOf(code), ErrorKind::Failed);
+    QCOMPARE(rpc::codeOf(static_cast<ErrorKind>(1000)), -32000); // never another kind's code
 }
 
 QTEST_GUILESS_MAIN(TestJsonRpc)

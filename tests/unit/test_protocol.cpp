@@ -41,7 +41,7 @@ void checkPayload(const T &sample, const QStringList &required)
         QVERIFY2(!r.ok(), qPrintable(QStringLiteral("%1 of the wrong type was accepted").arg(it.key())));
         QVERIFY2(r.error().why.startsWith(QStringLiteral("\"%1\"").arg(it.key())), qPrintable(r.error().message()));
         QVERIFY(r.error().what.startsWith(QStringLiteral("invalid ")));
-        QCOMPARE(r.error().code, kInvalidPayload);
+        QCOMPARE(r.error().kind, kInvalidPayload);
     }
     for (const QString &key : required) {
         QVERIFY2(wire.contains(key), qPrintable(key));

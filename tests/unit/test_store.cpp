@@ -1,5 +1,5 @@
 // The store: migrations, refusal of newer and corrupt files, rollback of a failed migration.
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QFile>
 #include <QSqlQuery>
@@ -17,6 +17,7 @@ private Q_SLOTS:
     void refusesCorruptFileAndLeavesItUntouched();
     void failedMigrationKeepsOldSchema();
     void settingsRoundTrip();
+    void readsReleaseTheirStatement();
 };
 
 void TestStore::createsSchemaWithWalAndForeignKeys()
@@ -148,6 +149,43 @@ void TestStore::settingsRoundTrip()
     QVERIFY(store.value().setSetting(QStringLiteral("hold_timeout"), QStringLiteral("120")).ok());
     QVERIFY(store.value().setSetting(QStringLiteral("hold_timeout"), QStringLiteral("30")).ok());
     QCOMPARE(store->setting(QStringLiteral("hold_timeout")).value(), QStringLiteral("30"));
+}
+
+// rows() and firstRow() materialise and release the statement before they return, so a
+// read never pins this connection's snapshot: after one, another connection commits and
+// this one still writes. firstRow() of a many-row result is the case a caller's own open
+// QSqlQuery got wrong; the last block shows the store refuses such a read left open.
+void TestStore::readsReleaseTheirStatement()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("a.db"));
+    auto mine = Store::open(path);
+    auto other = Store::open(path);
+    QVERIFY(mine.ok() && other.ok());
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(mine->setSetting(QStringLiteral("k%1").arg(i), QStringLiteral("v")).ok());
+
+    auto first = mine->firstRow(QStringLiteral("SELECT key FROM settings ORDER BY key"));
+    QVERIFY(first.ok() && first->has_value());
+    QCOMPARE((*first)->value(0).toString(), QStringLiteral("k0"));
+    QVERIFY(other->setSetting(QStringLiteral("from-other"), QStringLiteral("1")).ok()); // a concurrent writer commits
+    Status wrote = mine->transaction([&] { return mine->setSetting(QStringLiteral("after-first-row"), QStringLiteral("1")); });
+    QVERIFY2(wrote.ok(), qPrintable(wrote.error().message()));
+
+    auto all = mine->rows(QStringLiteral("SELECT key FROM settings ORDER BY key"));
+    QVERIFY(all.ok());
+    QCOMPARE(all->size(), 7);
+    QVERIFY(other->setSetting(QStringLiteral("from-other"), QStringLiteral("2")).ok());
+    Result<qint64> direct = mine->write(QStringLiteral("INSERT INTO settings(key, value) VALUES('after-rows', '1')"));
+    QVERIFY2(direct.ok(), qPrintable(direct.error().message()));
+    QCOMPARE(mine->setting(QStringLiteral("from-other")).value(), QStringLiteral("2")); // and it sees the other's commit
+
+    // The mistake the two calls rule out: a statement stepped once and left open.
+    QSqlQuery leftOpen(mine->db());
+    QVERIFY(leftOpen.exec(QStringLiteral("SELECT key FROM settings")) && leftOpen.next());
+    Status refused = mine->transaction([] { return ok(); });
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message().contains(QLatin1String("still open")), qPrintable(refused.error().message()));
 }
 
 QTEST_GUILESS_MAIN(TestStore)

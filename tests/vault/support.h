@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the vault tests: a store with a sandbox row to lend secrets to.
-#include "core/store.h"
+#include "store/store.h"
 
 #include <QSqlError>
 #include <QSqlQuery>

@@ -1,4 +1,4 @@
-#include "core/store.h"
+#include "store/store.h"
 #include "core/logging.h"
 
 #include <QAtomicInteger>

@@ -40,6 +40,9 @@ public:
     static Result<Store> open(const QString &path);
     static Result<Store> open(const QString &path, const std::vector<Migration> &steps);
 
+    // The raw connection, for the callers not yet moved to rows()/firstRow()/write(). A
+    // QSqlQuery on it that is still open pins this connection's snapshot; transaction() and
+    // write() refuse then (requireNoOpenRead). New code reads through rows()/firstRow().
     QSqlDatabase db() const;
     QString path() const { return m_path; }
     int version() const;
@@ -51,7 +54,8 @@ public:
     // timing-dependent failure into one every test sees.
     Status transaction(const std::function<Status()> &work);
 
-    // Reads every row of `sql` and releases the statement before returning.
+    // Reads every row of `sql` into memory and releases the statement before returning, so
+    // no read outlives the call: nothing a caller does with the rows can block a writer.
     Result<QList<QSqlRecord>> rows(const QString &sql, const QVariantList &binds = {}) const;
     Result<std::optional<QSqlRecord>> firstRow(const QString &sql, const QVariantList &binds = {}) const;
     // One statement that writes; returns the id of the row it inserted (if any). Outside a
