@@ -12,7 +12,7 @@ inline bool isMethodMissing(const ApiClient::Reply &r) { return !r.ok && r.error
 
 // A reply read as the protocol's payload: the daemon's error, or what the protocol library
 // refuses in the result (its message names the field), never half an object.
-inline Error replyError(const ApiClient::Reply &r) { return Error{r.errorMessage, {}, r.errorCode}; }
+inline Error replyError(const ApiClient::Reply &r) { return Error{r.errorMessage, {}, rpc::kindOf(r.errorCode)}; }
 
 template <typename T>
 Result<T> replyAs(const ApiClient::Reply &r)
