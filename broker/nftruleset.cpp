@@ -1,6 +1,8 @@
 #include "nftruleset.h"
 
+#include <malloc.h>
 #include <nftables/libnftables.h>
+#include <memory>
 
 namespace airlock {
 
@@ -35,22 +37,39 @@ QString dropOnlyChains(int index, const SandboxNet &s, quint16 logGroup)
            dropChains(index, s, logGroup);
 }
 
+struct NftOutcome {
+    bool created = false;
+    int rc = -1;
+    QString out, err;
+};
+
+// A context per command: replacing our table (a delete, a hooked chain) makes libnftables
+// cache the namespace's whole ruleset, every other program's tables too, and a context keeps
+// that cache until its next command. Freed here and handed back to the system (glibc keeps
+// small freed blocks), so airlockd's memory follows our table, not other people's rulesets.
+NftOutcome runInFreshContext(const QByteArray &script)
+{
+    NftOutcome result;
+    {
+        const std::unique_ptr<nft_ctx, void (*)(nft_ctx *)> ctx(nft_ctx_new(NFT_CTX_DEFAULT), nft_ctx_free);
+        if (!ctx)
+            return result;
+        result.created = true;
+        nft_ctx_buffer_output(ctx.get());
+        nft_ctx_buffer_error(ctx.get());
+        result.rc = nft_run_cmd_from_buffer(ctx.get(), script.constData());
+        result.out = QString::fromUtf8(nft_ctx_get_output_buffer(ctx.get()));
+        result.err = QString::fromUtf8(nft_ctx_get_error_buffer(ctx.get())).trimmed();
+    }
+    malloc_trim(0);
+    return result;
+}
+
 } // namespace
 
 NftRuleset::NftRuleset(BrokerPorts ports, quint16 logGroup, const QString &table)
     : m_ports(ports), m_logGroup(logGroup), m_table(table)
 {
-    m_ctx = nft_ctx_new(NFT_CTX_DEFAULT);
-    if (m_ctx) {
-        nft_ctx_buffer_output(m_ctx);
-        nft_ctx_buffer_error(m_ctx);
-    }
-}
-
-NftRuleset::~NftRuleset()
-{
-    if (m_ctx)
-        nft_ctx_free(m_ctx);
 }
 
 QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports, quint16 logGroup, const QString &table)
@@ -124,17 +143,14 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
 
 Status NftRuleset::run(const QString &script, QString *output)
 {
-    if (!m_ctx)
-        return Error{QStringLiteral("cannot use nftables"), QStringLiteral("libnftables could not create a context")};
-    const QByteArray utf8 = script.toUtf8();
-    const int rc = nft_run_cmd_from_buffer(m_ctx, utf8.constData());
-    const QString out = QString::fromUtf8(nft_ctx_get_output_buffer(m_ctx));
-    const QString err = QString::fromUtf8(nft_ctx_get_error_buffer(m_ctx)).trimmed();
+    const NftOutcome result = runInFreshContext(script.toUtf8());
     if (output)
-        *output = out;
-    if (rc != 0)
+        *output = result.out;
+    if (!result.created)
+        return Error{QStringLiteral("cannot use nftables"), QStringLiteral("libnftables could not create a context")};
+    if (result.rc != 0)
         return Error{QStringLiteral("nftables refused the airlock table"),
-                     (err.isEmpty() ? QStringLiteral("unknown error") : err) +
+                     (result.err.isEmpty() ? QStringLiteral("unknown error") : result.err) +
                          QStringLiteral(" (airlockd needs root or CAP_NET_ADMIN)")};
     return ok();
 }

@@ -11,8 +11,6 @@
 #include <QList>
 #include <QString>
 
-struct nft_ctx;
-
 namespace airlock {
 
 class NftRuleset {
@@ -23,7 +21,6 @@ public:
     // `table`: one per daemon, so two airlockd in one network namespace never replace each
     // other's rules (EgressService names it after its data directory).
     NftRuleset(BrokerPorts ports, quint16 logGroup = kDefaultLogGroup, const QString &table = QString::fromLatin1(kDefaultTable));
-    ~NftRuleset();
     NftRuleset(const NftRuleset &) = delete;
     NftRuleset &operator=(const NftRuleset &) = delete;
 
@@ -42,7 +39,6 @@ public:
 private:
     Status run(const QString &script, QString *output = nullptr);
     QString deleteBoth() const; // the inet table and its ARP companion
-    nft_ctx *m_ctx = nullptr;
     BrokerPorts m_ports;
     quint16 m_logGroup;
     QString m_table;

@@ -13,6 +13,7 @@
 #include "flowhandoff.h"
 #include "netns.h"
 #include "nftruleset.h"
+#include "residentmemory.h"
 #include "streamrecorder.h"
 #include "syntheticnames.h"
 #include "tlsrecords.h"
@@ -206,6 +207,7 @@ private Q_SLOTS:
     void blockedPageNamesTheRuleOnce();
     void aPlaceholderInALaterBodyIsStillFound();
     void anIncompleteHeadCostsNoCpu();
+    void othersTablesCostNoMemory();
 };
 
 void TestFlowCheck::initTestCase()
@@ -518,6 +520,32 @@ void TestFlowCheck::anIncompleteHeadCostsNoCpu()
     });
     QVERIFY2(got.contains("200 OK"), got.constData());
     QVERIFY2(cpu >= 0 && cpu < 0.3, qPrintable(QStringLiteral("the process used %1 s of CPU in 1 s of a held head").arg(cpu)));
+}
+
+void TestFlowCheck::othersTablesCostNoMemory()
+{
+    // Another program's tables in the same namespace (a firewall, a container runtime, an
+    // airlockd of another data dir): replacing our table makes libnftables read them all.
+    QString add, del;
+    for (int i = 0; i < 200; ++i) {
+        add += QStringLiteral("table inet other%1 { chain c { type filter hook input priority 0; policy accept; }; "
+                              "set s { type ipv4_addr; elements = { 10.0.0.1, 10.0.0.2 }; }; }\n").arg(i);
+        del += QStringLiteral("delete table inet other%1\n").arg(i);
+    }
+    QFile script(m_dir.filePath(QStringLiteral("others.nft")));
+    QVERIFY(script.open(QIODevice::WriteOnly) && script.write(add.toUtf8()) > 0);
+    script.close();
+    QVERIFY(run(QStringLiteral("nft"), {QStringLiteral("-f"), script.fileName()}) == 0);
+    const SandboxNet net{kSandbox, QStringLiteral("alkbr0"), kGuest, kGateway, QStringLiteral("52:54:00:12:34:56")};
+    const qint64 before = residentKiB();
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(m_nft->apply({net}));
+    const qint64 grown = residentKiB() - before;
+    QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate) && script.write(del.toUtf8()) > 0);
+    script.close();
+    QVERIFY(run(QStringLiteral("nft"), {QStringLiteral("-f"), script.fileName()}) == 0);
+    qInfo("resident memory grew by %lld KiB over three table replacements beside 200 other tables", grown);
+    QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("grew by %1 KiB").arg(grown)));
 }
 
 QTEST_GUILESS_MAIN(TestFlowCheck)
