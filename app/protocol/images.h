@@ -43,7 +43,7 @@ struct TemplateSecret {
     AIRLOCK_PAYLOAD(TemplateSecret)
 };
 
-// template.list row (AgentTemplate, engine/agenttemplate.h).
+// template.list row: the daemon maps each AgentTemplate (engine/agenttemplate.h) to one.
 struct TemplateInfo {
     QString name;
     QString description;
