@@ -97,6 +97,7 @@ private Q_SLOTS:
     void timesAreIsoOnly();
     void listErrorsNameTheItem();
     void namesAreDistinct();
+    void timesBefore1970AndPast9999();
 };
 
 void TestProtocol::enumWireNames()
@@ -350,6 +351,23 @@ void TestProtocol::namesAreDistinct()
     QVERIFY(methods.contains(method::PresetList));
     QCOMPARE(QString(method::SandboxList), QStringLiteral("sandbox.list"));
     QCOMPARE(QString(topic::Pending), QStringLiteral("pending"));
+}
+
+// The writer floors to the second (a time before 1970 is not written as "...00.-750Z"), and a
+// time whose UTC year has five digits is refused: it could not be written back as it is read.
+void TestProtocol::timesBefore1970AndPast9999()
+{
+    EgressEvent e = sampleEvent();
+    e.time = at("1969-12-31T23:59:59.250Z");
+    QCOMPARE(e.toJson().value(QLatin1String("time")).toString(), u"1969-12-31T23:59:59.250Z"_s);
+    QCOMPARE(EgressEvent::fromJson(e.toJson()).value(), e);
+    QCOMPARE(SnapshotInfo{.created = at("1969-12-31T23:59:59.250Z")}.toJson().value(QLatin1String("created")).toString(),
+             u"1969-12-31T23:59:59Z"_s);
+    QJsonObject o = sampleEvent().toJson();
+    o.insert(u"time"_s, u"9999-12-31T23:30:00.000-01:00"_s);
+    QCOMPARE(EgressEvent::fromJson(o).error().why, u"\"time\" must be an ISO 8601 time such as 2026-11-30T15:43:37Z"_s);
+    o.insert(u"time"_s, u"9999-12-31T23:30:00.000+01:00"_s); // the same year in UTC is a time
+    QCOMPARE(EgressEvent::fromJson(o).value().time, at("9999-12-31T22:30:00Z"));
 }
 
 QTEST_GUILESS_MAIN(TestProtocol)
