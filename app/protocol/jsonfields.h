@@ -1,6 +1,7 @@
 #pragma once
 // One field list per payload, walked by both directions. Each payload struct says once
-//   static void fields(auto &s, auto &f) { f("cpus", s.cpus); f("env", s.env, Omitted); ... }
+//   static void fields(auto &s, auto &f) { f("cpus", s.cpus)("env", s.env, Omitted); }
+// (wire name, member, Presence: payload.h), in the order fromJson reports a fault.
 // JsonWriter walks it to build the wire object, JsonReader to read one back; the reader
 // remembers the first field that is missing or mistyped, so the error names it:
 //   invalid sandbox row: "cpus" must be an integer
