@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -46,29 +47,6 @@ Result<QStringList> names(const QJsonObject &o, const char *key, const QString &
 }
 
 } // namespace
-
-QJsonObject AgentTemplate::toJson() const
-{
-    QJsonObject o{{QStringLiteral("name"), name},
-                  {QStringLiteral("description"), description},
-                  {QStringLiteral("image"), image},
-                  {QStringLiteral("cpus"), cpus},
-                  {QStringLiteral("memory_mib"), memoryMib},
-                  {QStringLiteral("disk_gib"), diskGib},
-                  {QStringLiteral("presets"), QJsonArray::fromStringList(presets)},
-                  {QStringLiteral("opt_in_presets"), QJsonArray::fromStringList(optInPresets)},
-                  {QStringLiteral("console"), console}};
-    QJsonObject envJson;
-    for (auto it = env.cbegin(); it != env.cend(); ++it)
-        envJson.insert(it.key(), it.value());
-    o.insert(QStringLiteral("env"), envJson);
-    if (hasSecret)
-        o.insert(QStringLiteral("secret"), QJsonObject{{QStringLiteral("name"), secret.name},
-                                                       {QStringLiteral("env"), secret.envVar},
-                                                       {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.hosts)},
-                                                       {QStringLiteral("header"), secret.header}});
-    return o;
-}
 
 QMap<QString, QString> AgentTemplate::guestEnvironment() const
 {

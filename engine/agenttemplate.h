@@ -18,7 +18,6 @@
 // Unknown keys are refused so a typo does not silently drop a setting.
 #include "core/result.h"
 
-#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QString>
@@ -50,8 +49,6 @@ struct AgentTemplate {
     QMap<QString, QString> env;
     QString console;
 
-    // template.list's row (airlockctl template ls reads it: app/ctl/commands_template.cpp).
-    QJsonObject toJson() const;
     // The guest's environment: the template's variables and its console command.
     QMap<QString, QString> guestEnvironment() const;
 

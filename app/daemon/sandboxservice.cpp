@@ -800,16 +800,31 @@ Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, con
     return rules;
 }
 
+namespace {
+
+// The engine's template (the file under resources/templates) as template.list's row: the
+// wire shape lives in the protocol, which the engine does not link.
+proto::TemplateInfo templateInfo(const AgentTemplate &t)
+{
+    proto::TemplateInfo info{t.name, t.description, t.image, t.cpus, t.memoryMib, t.diskGib,
+                             t.presets, t.optInPresets, t.console, t.env, std::nullopt};
+    if (t.hasSecret)
+        info.secret = proto::TemplateSecret{t.secret.name, t.secret.envVar, t.secret.hosts, t.secret.header};
+    return info;
+}
+
+} // namespace
+
 void SandboxService::listTemplates(const Call &call)
 {
     inPool([call] {
         Result<QList<AgentTemplate>> all = AgentTemplate::loadAll(AgentTemplate::directory());
         if (!all)
             return call.fail(all.error());
-        QJsonArray out;
+        QList<proto::TemplateInfo> out;
         for (const AgentTemplate &t : *all)
-            out.append(t.toJson());
-        call.reply(out);
+            out.append(templateInfo(t));
+        call.reply(proto::toJsonArray(out));
     });
 }
 

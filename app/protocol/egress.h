@@ -24,6 +24,13 @@ struct EgressEvent {
     qint64 bytesDown = 0;
     qint64 durationMs = 0;
     qint64 count = 1; // identical denials folded into this row, or the events a "dropped" row stands for
+    static void fields(auto &s, auto &f)
+    {
+        f("id", s.id)("sandbox", s.sandbox)("time", s.time, Millis)("proto", s.proto)("host", s.host)("ip", s.ip);
+        f("port", s.port)("sni", s.sni)("method", s.method)("path", s.path)("decision", s.decision);
+        f("rule", s.rule, Nulled)("reason", s.reason)("bytes_up", s.bytesUp)("bytes_down", s.bytesDown);
+        f("duration_ms", s.durationMs)("count", s.count, Defaulted);
+    }
     AIRLOCK_PAYLOAD(EgressEvent)
 };
 
@@ -32,6 +39,10 @@ struct EgressListParams {
     bool pending = false;
     std::optional<int> limit;        // 1 to 1000 (100)
     std::optional<qint64> beforeId;  // newest
+    static void fields(auto &s, auto &f)
+    {
+        f("sandbox", s.sandbox)("pending", s.pending, Omitted)("limit", s.limit)("before_id", s.beforeId);
+    }
     AIRLOCK_PAYLOAD(EgressListParams)
 };
 
@@ -42,6 +53,10 @@ struct EgressDecideParams {
     std::optional<QString> match;   // host | domain | ip ("host")
     std::optional<qint64> forS;
     bool rawTcp = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("id", s.id)("action", s.action)("scope", s.scope)("match", s.match)("for_s", s.forS)("raw_tcp", s.rawTcp, Omitted);
+    }
     AIRLOCK_PAYLOAD(EgressDecideParams)
 };
 
@@ -58,11 +73,18 @@ struct RuleInfo {
     qint64 ownerUid = 0;
 
     bool isGlobal() const { return !sandbox; }
+    // And "scope" and "action", which RuleInfo::toJson and fromJson derive from sandbox and allow.
+    static void fields(auto &s, auto &f)
+    {
+        f("id", s.id)("sandbox", s.sandbox, Nulled)("pattern", s.pattern)("port", s.port);
+        f("expires", s.expires, Nulled)("once", s.once)("raw_tcp", s.rawTcp)("owner_uid", s.ownerUid);
+    }
     AIRLOCK_PAYLOAD(RuleInfo)
 };
 
 struct RuleListParams {
     std::optional<QString> sandbox; // omit: every rule the caller may act on
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox); }
     AIRLOCK_PAYLOAD(RuleListParams)
 };
 
@@ -76,12 +98,18 @@ struct RuleAddParams {
     std::optional<qint64> forS;
     bool once = false;
     bool rawTcp = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("sandbox", s.sandbox)("global", s.global, Omitted)("action", s.action)("host", s.host)("port", s.port);
+        f("for_s", s.forS)("once", s.once, Omitted)("raw_tcp", s.rawTcp, Omitted);
+    }
     AIRLOCK_PAYLOAD(RuleAddParams)
 };
 
 // {id}: rule.remove's params and result.
 struct IdParams {
     qint64 id = 0;
+    static void fields(auto &s, auto &f) { f("id", s.id); }
     AIRLOCK_PAYLOAD(IdParams)
 };
 

@@ -10,6 +10,7 @@ namespace airlock::proto {
 struct EventEnvelope {
     QString topic;
     QJsonObject data;
+    static void fields(auto &s, auto &f) { f("topic", s.topic)("data", s.data); }
     AIRLOCK_PAYLOAD(EventEnvelope)
 };
 
@@ -18,6 +19,7 @@ struct ImageProgress {
     QString phase; // building | done | failed
     int percent = 0;
     QString message;
+    static void fields(auto &s, auto &f) { f("name", s.name)("phase", s.phase)("percent", s.percent)("message", s.message); }
     AIRLOCK_PAYLOAD(ImageProgress)
 };
 
@@ -25,6 +27,7 @@ struct SnapshotProgress {
     QString sandbox;
     QString phase; // creating | done | failed
     int percent = 0;
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("phase", s.phase)("percent", s.percent); }
     AIRLOCK_PAYLOAD(SnapshotProgress)
 };
 
@@ -32,12 +35,14 @@ struct Alert {
     QString sandbox;
     QString kind; // disk_full | trust | exfiltration | vault_locked
     QString message;
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("kind", s.kind)("message", s.message); }
     AIRLOCK_PAYLOAD(Alert)
 };
 
 // subscribe / unsubscribe: params {topics}; the result is the array of topics.
 struct TopicsParams {
     QStringList topics;
+    static void fields(auto &s, auto &f) { f("topics", s.topics); }
     AIRLOCK_PAYLOAD(TopicsParams)
 };
 

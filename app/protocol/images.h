@@ -12,18 +12,25 @@ struct ImageInfo {
     std::optional<QDateTime> created;
     QString recipe;
     std::optional<bool> cached; // image.build only
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("kernel", s.kernel)("size_bytes", s.sizeBytes)("created", s.created)("recipe", s.recipe);
+        f("cached", s.cached);
+    }
     AIRLOCK_PAYLOAD(ImageInfo)
 };
 
 struct ImageBuildParams {
     QString recipe;
     std::optional<QString> name; // default: the recipe
+    static void fields(auto &s, auto &f) { f("recipe", s.recipe)("name", s.name); }
     AIRLOCK_PAYLOAD(ImageBuildParams)
 };
 
 struct ImageCancelResult {
     QString name;
     bool cancelled = true;
+    static void fields(auto &s, auto &f) { f("name", s.name)("cancelled", s.cancelled); }
     AIRLOCK_PAYLOAD(ImageCancelResult)
 };
 
@@ -32,10 +39,11 @@ struct TemplateSecret {
     QString env;
     QStringList hosts;
     QString header;
+    static void fields(auto &s, auto &f) { f("name", s.name)("env", s.env)("hosts", s.hosts)("header", s.header); }
     AIRLOCK_PAYLOAD(TemplateSecret)
 };
 
-// template.list row (AgentTemplate, engine/agenttemplate.h).
+// template.list row: the daemon maps each AgentTemplate (engine/agenttemplate.h) to one.
 struct TemplateInfo {
     QString name;
     QString description;
@@ -48,6 +56,12 @@ struct TemplateInfo {
     QString console;
     QMap<QString, QString> env;
     std::optional<TemplateSecret> secret;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("description", s.description)("image", s.image)("cpus", s.cpus)("memory_mib", s.memoryMib);
+        f("disk_gib", s.diskGib)("presets", s.presets)("opt_in_presets", s.optInPresets)("console", s.console);
+        f("env", s.env)("secret", s.secret);
+    }
     AIRLOCK_PAYLOAD(TemplateInfo)
 };
 
@@ -55,6 +69,7 @@ struct PresetRuleInfo {
     QString host;
     int port = 0; // 0 = any
     QString why;
+    static void fields(auto &s, auto &f) { f("host", s.host)("port", s.port, Defaulted)("why", s.why); }
     AIRLOCK_PAYLOAD(PresetRuleInfo)
 };
 
@@ -63,6 +78,7 @@ struct PresetInfo {
     QString name;
     QString description;
     QList<PresetRuleInfo> rules;
+    static void fields(auto &s, auto &f) { f("name", s.name)("description", s.description)("rules", s.rules); }
     AIRLOCK_PAYLOAD(PresetInfo)
 };
 

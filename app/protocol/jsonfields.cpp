@@ -10,14 +10,14 @@ Error invalidField(const QString &field, const QString &why)
     return Error{QStringLiteral("invalid value"), field.isEmpty() ? why : QStringLiteral("\"%1\" %2").arg(field, why), kInvalidPayload};
 }
 
-void Fields::fail(const char *key, const QString &why)
+void JsonReader::fail(const char *key, const QString &why)
 {
     if (!m_error)
         m_error = Error{QStringLiteral("invalid %1").arg(QLatin1String(m_payload)),
                         QStringLiteral("\"%1\" %2").arg(QLatin1String(key), why), kInvalidPayload};
 }
 
-void Fields::nested(const char *key, const Error &inner)
+void JsonReader::nested(const char *key, const Error &inner)
 {
     // "secret": "name" is missing  /  "rules": "host" must be a string
     if (!m_error)
@@ -25,7 +25,13 @@ void Fields::nested(const char *key, const Error &inner)
                         QStringLiteral("\"%1\": %2").arg(QLatin1String(key), inner.why), kInvalidPayload};
 }
 
-QJsonValue Fields::present(const char *key, bool (QJsonValue::*is)() const, const char *type)
+bool JsonReader::absent(const char *key) const
+{
+    const QJsonValue v = m_object.value(QLatin1String(key));
+    return v.isUndefined() || v.isNull();
+}
+
+QJsonValue JsonReader::present(const char *key, bool (QJsonValue::*is)() const, const char *type)
 {
     const QJsonValue v = m_object.value(QLatin1String(key));
     if (v.isUndefined()) {
@@ -39,156 +45,102 @@ QJsonValue Fields::present(const char *key, bool (QJsonValue::*is)() const, cons
     return v;
 }
 
-QString Fields::string(const char *key) { return present(key, &QJsonValue::isString, "a string").toString(); }
+void JsonReader::read(const char *key, QString &out) { out = present(key, &QJsonValue::isString, "a string").toString(); }
 
-QString Fields::string(const char *key, const QString &absent) { return optString(key).value_or(absent); }
-
-std::optional<QString> Fields::optString(const char *key)
+void JsonReader::read(const char *key, qint64 &out)
 {
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    return string(key);
-}
-
-qint64 Fields::integer(const char *key)
-{
-    const QJsonValue v = present(key, &QJsonValue::isDouble, "an integer");
-    if (failed())
-        return 0;
-    const double d = v.toDouble();
-    if (d != std::floor(d) || std::fabs(d) > 9007199254740992.0) { // 2^53: beyond, a double is not an integer
+    const double d = present(key, &QJsonValue::isDouble, "an integer").toDouble();
+    if (d != std::floor(d) || std::fabs(d) > 9007199254740992.0) // 2^53: beyond, a double is not an integer
         fail(key, QStringLiteral("must be an integer"));
-        return 0;
-    }
-    return qint64(d);
+    out = failed() ? 0 : qint64(d);
 }
 
-qint64 Fields::integer(const char *key, qint64 absent) { return optInteger(key).value_or(absent); }
-
-std::optional<qint64> Fields::optInteger(const char *key)
+void JsonReader::read(const char *key, int &out)
 {
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    return integer(key);
+    qint64 wide = 0;
+    read(key, wide);
+    out = int(wide);
 }
 
-bool Fields::boolean(const char *key) { return present(key, &QJsonValue::isBool, "true or false").toBool(); }
+void JsonReader::read(const char *key, bool &out) { out = present(key, &QJsonValue::isBool, "true or false").toBool(); }
 
-bool Fields::boolean(const char *key, bool absent) { return optBoolean(key).value_or(absent); }
-
-std::optional<bool> Fields::optBoolean(const char *key)
+void JsonReader::read(const char *key, QStringList &out)
 {
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    return boolean(key);
-}
-
-QStringList Fields::strings(const char *key)
-{
-    QStringList out;
     for (const QJsonValue &item : present(key, &QJsonValue::isArray, "an array of strings").toArray()) {
         if (!item.isString()) {
             fail(key, QStringLiteral("must be an array of strings"));
-            return {};
+            out.clear();
+            return;
         }
         out << item.toString();
     }
-    return out;
 }
 
-QStringList Fields::strings(const char *key, const QStringList &absent)
+void JsonReader::read(const char *key, QMap<QString, QString> &out)
 {
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    return v.isUndefined() || v.isNull() ? absent : strings(key);
-}
-
-QMap<QString, QString> Fields::stringMap(const char *key, bool required)
-{
-    QMap<QString, QString> out;
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    if (!required && (v.isUndefined() || v.isNull()))
-        return out;
     const QJsonObject o = present(key, &QJsonValue::isObject, "an object of strings").toObject();
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (!it.value().isString()) {
             fail(key, QStringLiteral("must be an object of strings"));
-            return {};
+            out.clear();
+            return;
         }
         out.insert(it.key(), it.value().toString());
     }
-    return out;
 }
 
-QDateTime Fields::time(const char *key)
+void JsonReader::read(const char *key, QDateTime &out)
 {
-    const QString text = string(key);
+    QString text;
+    read(key, text);
     if (failed())
-        return {};
-    const QDateTime t = parseIsoTime(text);
-    if (!t.isValid())
+        return;
+    out = parseIsoTime(text);
+    if (!out.isValid())
         fail(key, QStringLiteral("must be an ISO 8601 time such as 2026-11-30T15:43:37Z"));
-    return t;
 }
 
-std::optional<QDateTime> Fields::optTime(const char *key)
+void JsonReader::read(const char *key, QByteArray &out)
 {
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    return time(key);
-}
-
-QByteArray Fields::base64(const char *key)
-{
-    const QString text = string(key);
+    QString text;
+    read(key, text);
     auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!failed() && !decoded)
         fail(key, QStringLiteral("must be base64"));
-    return decoded.decoded;
+    out = decoded.decoded;
 }
 
-QByteArray Fields::base64(const char *key, const QByteArray &absent)
-{
-    const QJsonValue v = m_object.value(QLatin1String(key));
-    return v.isUndefined() || v.isNull() ? absent : base64(key);
-}
+void JsonReader::read(const char *key, QJsonObject &out) { out = present(key, &QJsonValue::isObject, "an object").toObject(); }
 
-QJsonObject Fields::object(const char *key) { return present(key, &QJsonValue::isObject, "an object").toObject(); }
-
-SandboxState Fields::sandboxState(const char *key)
+// An enum by its wire name; fromString's error becomes the field's.
+template <typename E>
+void JsonReader::readEnum(const char *key, E &out, Result<E> (*fromString)(const QString &, const QString &))
 {
-    const QString text = string(key);
+    QString text;
+    read(key, text);
     if (failed())
-        return SandboxState::Unknown;
-    Result<SandboxState> r = sandboxStateFromString(text, QString());
-    if (!r)
+        return;
+    Result<E> r = fromString(text, QString());
+    if (r)
+        out = r.value();
+    else
         fail(key, r.error().why);
-    return r ? r.value() : SandboxState::Unknown;
 }
 
-Decision Fields::decision(const char *key)
+void JsonReader::read(const char *key, SandboxState &out) { readEnum(key, out, &sandboxStateFromString); }
+void JsonReader::read(const char *key, Decision &out) { readEnum(key, out, &decisionFromString); }
+void JsonReader::read(const char *key, VaultState &out) { readEnum(key, out, &vaultStateFromString); }
+
+QJsonValue JsonWriter::encode(const QMap<QString, QString> &v, Presence)
 {
-    const QString text = string(key);
-    if (failed())
-        return Decision::Denied;
-    Result<Decision> r = decisionFromString(text, QString());
-    if (!r)
-        fail(key, r.error().why);
-    return r ? r.value() : Decision::Denied;
+    QJsonObject out;
+    for (auto it = v.begin(); it != v.end(); ++it)
+        out.insert(it.key(), it.value());
+    return out;
 }
 
-VaultState Fields::vaultState(const char *key)
-{
-    const QString text = string(key);
-    if (failed())
-        return VaultState::Locked;
-    Result<VaultState> r = vaultStateFromString(text, QString());
-    if (!r)
-        fail(key, r.error().why);
-    return r ? r.value() : VaultState::Locked;
-}
+QJsonValue JsonWriter::encode(const QDateTime &v, Presence how) { return how == Millis ? isoTimeMs(v) : isoTimeSeconds(v); }
+
+QJsonValue JsonWriter::encode(const QByteArray &v, Presence) { return QString::fromLatin1(v.toBase64()); }
 
 } // namespace airlock::proto

@@ -1,11 +1,14 @@
 #pragma once
-// Reads one payload's fields and remembers the first that is missing or mistyped, so each
-// fromJson reads like the payload's definition and its error names the field:
+// One field list per payload, walked by both directions. Each payload struct says once
+//   static void fields(auto &s, auto &f) { f("cpus", s.cpus)("env", s.env, Omitted); }
+// (wire name, member, Presence: payload.h), in the order fromJson reports a fault.
+// JsonWriter walks it to build the wire object, JsonReader to read one back; the reader
+// remembers the first field that is missing or mistyped, so the error names it:
 //   invalid sandbox row: "cpus" must be an integer
-// Optional fields take a default when absent or null; present with the wrong type they are
-// an error like a required one.
+// A member's C++ type says how it is encoded (QByteArray: base64, QDateTime: ISO 8601, an
+// enum: its wire name, a payload struct: a nested object, QList of one: an array of them).
 #include "core/result.h"
-#include "protocol/enums.h"
+#include "protocol/payload.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -14,6 +17,7 @@
 #include <QMap>
 #include <QStringList>
 #include <optional>
+#include <type_traits>
 
 namespace airlock::proto {
 
@@ -24,65 +28,25 @@ inline constexpr ErrorKind kInvalidPayload = ErrorKind::InvalidParams;
 // `"field" why`, e.g. invalidField("cpus", "must be an integer").
 Error invalidField(const QString &field, const QString &why);
 
-class Fields {
+template <typename T>
+concept Payload = requires(const QJsonObject &o) { T::fromJson(o); };
+
+template <typename T>
+inline constexpr bool kIsOptional = false;
+template <typename T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
+
+class JsonReader {
 public:
-    Fields(const QJsonObject &object, const char *payload) : m_object(object), m_payload(payload) {}
-
-    QString string(const char *key);
-    QString string(const char *key, const QString &absent);
-    std::optional<QString> optString(const char *key); // absent or null: nullopt
-    qint64 integer(const char *key);
-    qint64 integer(const char *key, qint64 absent);
-    std::optional<qint64> optInteger(const char *key);
-    bool boolean(const char *key);
-    bool boolean(const char *key, bool absent);
-    std::optional<bool> optBoolean(const char *key);
-    QStringList strings(const char *key);
-    QStringList strings(const char *key, const QStringList &absent);
-    QMap<QString, QString> stringMap(const char *key, bool required);
-    QDateTime time(const char *key);
-    std::optional<QDateTime> optTime(const char *key);
-    QByteArray base64(const char *key);
-    QByteArray base64(const char *key, const QByteArray &absent);
-    QJsonObject object(const char *key);
-    SandboxState sandboxState(const char *key);
-    Decision decision(const char *key);
-    VaultState vaultState(const char *key);
+    JsonReader(const QJsonObject &object, const char *payload) : m_object(object), m_payload(payload) {}
 
     template <typename T>
-    QList<T> list(const char *key, bool required = true)
+    JsonReader &operator()(const char *key, T &member, Presence how = Required)
     {
-        QList<T> out;
-        const QJsonValue v = m_object.value(QLatin1String(key));
-        if (!required && (v.isUndefined() || v.isNull()))
-            return out;
-        if (!v.isArray()) {
-            fail(key, v.isUndefined() ? QStringLiteral("is missing") : QStringLiteral("must be an array"));
-            return out;
-        }
-        for (const QJsonValue &item : v.toArray()) {
-            Result<T> r = T::fromJson(item.toObject());
-            if (!item.isObject() || !r) {
-                nested(key, item.isObject() ? r.error() : invalidField(QString(), QStringLiteral("must be an object")));
-                return {};
-            }
-            out.append(r.value());
-        }
-        return out;
-    }
-
-    template <typename T>
-    std::optional<T> optObject(const char *key)
-    {
-        const QJsonValue v = m_object.value(QLatin1String(key));
-        if (v.isUndefined() || v.isNull())
-            return std::nullopt;
-        Result<T> r = v.isObject() ? T::fromJson(v.toObject()) : Result<T>(invalidField(QString(), QStringLiteral("must be an object")));
-        if (!r) {
-            nested(key, r.error());
-            return std::nullopt;
-        }
-        return r.value();
+        if ((kIsOptional<T> || (how != Required && how != Millis)) && absent(key))
+            return *this;
+        read(key, member);
+        return *this;
     }
 
     // The payload, or the first error.
@@ -96,14 +60,154 @@ public:
     bool failed() const { return m_error.has_value(); }
 
 private:
+    bool absent(const char *key) const;
     QJsonValue present(const char *key, bool (QJsonValue::*is)() const, const char *type);
     void fail(const char *key, const QString &why);
     void nested(const char *key, const Error &inner);
+
+    void read(const char *key, QString &out);
+    void read(const char *key, qint64 &out);
+    void read(const char *key, int &out);
+    void read(const char *key, bool &out);
+    void read(const char *key, QStringList &out);
+    void read(const char *key, QMap<QString, QString> &out);
+    void read(const char *key, QDateTime &out);
+    void read(const char *key, QByteArray &out);
+    void read(const char *key, QJsonObject &out);
+    void read(const char *key, SandboxState &out);
+    void read(const char *key, Decision &out);
+    void read(const char *key, VaultState &out);
+    template <typename E>
+    void readEnum(const char *key, E &out, Result<E> (*fromString)(const QString &, const QString &));
+
+    template <typename T>
+    void read(const char *key, std::optional<T> &out)
+    {
+        T value{};
+        read(key, value);
+        out = value;
+    }
+
+    template <Payload T>
+    void read(const char *key, T &out)
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        Result<T> r = v.isObject() ? T::fromJson(v.toObject()) : Result<T>(invalidField(QString(), QStringLiteral("must be an object")));
+        if (!v.isUndefined() && r)
+            out = r.value();
+        else if (v.isUndefined())
+            fail(key, QStringLiteral("is missing"));
+        else
+            nested(key, r.error());
+    }
+
+    template <Payload T>
+    void read(const char *key, QList<T> &out)
+    {
+        for (const QJsonValue &item : present(key, &QJsonValue::isArray, "an array").toArray()) {
+            Result<T> r = T::fromJson(item.toObject());
+            if (!item.isObject() || !r) {
+                nested(key, item.isObject() ? r.error() : invalidField(QString(), QStringLiteral("must be an object")));
+                out.clear();
+                return;
+            }
+            out.append(r.value());
+        }
+    }
 
     QJsonObject m_object;
     const char *m_payload;
     std::optional<Error> m_error;
 };
+
+class JsonWriter {
+public:
+    template <typename T>
+    JsonWriter &operator()(const char *key, const T &value, Presence how = Required)
+    {
+        const bool empty = isEmpty(value);
+        if (empty && (how == Omitted || (kIsOptional<T> && how != Nulled)))
+            return *this;
+        m_object.insert(QLatin1String(key), empty && how == Nulled ? QJsonValue(QJsonValue::Null) : encode(value, how));
+        return *this;
+    }
+
+    QJsonObject object() const { return m_object; }
+
+private:
+    template <typename T>
+    static bool isEmpty(const T &value)
+    {
+        if constexpr (kIsOptional<T>)
+            return !value.has_value();
+        else if constexpr (requires { value.isEmpty(); })
+            return value.isEmpty();
+        else if constexpr (std::is_arithmetic_v<T>)
+            return value == T{};
+        else
+            return false;
+    }
+
+    static QJsonValue encode(const QString &v, Presence) { return v; }
+    static QJsonValue encode(qint64 v, Presence) { return v; }
+    static QJsonValue encode(int v, Presence) { return v; }
+    static QJsonValue encode(bool v, Presence) { return v; }
+    static QJsonValue encode(const QStringList &v, Presence) { return QJsonArray::fromStringList(v); }
+    static QJsonValue encode(const QMap<QString, QString> &v, Presence);
+    static QJsonValue encode(const QDateTime &v, Presence how);
+    static QJsonValue encode(const QByteArray &v, Presence);
+    static QJsonValue encode(const QJsonObject &v, Presence) { return v; }
+    template <typename E>
+        requires std::is_enum_v<E>
+    static QJsonValue encode(E v, Presence)
+    {
+        return toString(v);
+    }
+    template <typename T>
+    static QJsonValue encode(const std::optional<T> &v, Presence how)
+    {
+        return encode(*v, how);
+    }
+    template <Payload T>
+    static QJsonValue encode(const T &v, Presence)
+    {
+        return v.toJson();
+    }
+    template <Payload T>
+    static QJsonValue encode(const QList<T> &v, Presence)
+    {
+        QJsonArray out;
+        for (const T &item : v)
+            out.append(item.toJson());
+        return out;
+    }
+
+    QJsonObject m_object;
+};
+
+// A payload's toJson and fromJson, from its fields().
+template <typename T>
+QJsonObject writeFields(const T &value)
+{
+    JsonWriter w;
+    T::fields(value, w);
+    return w.object();
+}
+
+template <typename T>
+Result<T> readFields(const QJsonObject &object, const char *payload)
+{
+    JsonReader r(object, payload);
+    T value;
+    T::fields(value, r);
+    return r.done(value);
+}
+
+// Defines T::toJson and T::fromJson (declared by AIRLOCK_PAYLOAD) from T::fields; `payload`
+// names T in its errors ("invalid <payload>: ...").
+#define AIRLOCK_PAYLOAD_JSON(T, payload) \
+    QJsonObject T::toJson() const { return writeFields(*this); } \
+    Result<T> T::fromJson(const QJsonObject &object) { return readFields<T>(object, payload); }
 
 // For the methods whose result is an array of one payload.
 template <typename T>

@@ -9,6 +9,10 @@ struct DiskUsage {
     qint64 usedBytes = 0;
     qint64 totalBytes = 0;
     bool full = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("disk_used_bytes", s.usedBytes)("disk_total_bytes", s.totalBytes)("disk_full", s.full);
+    }
     bool operator==(const DiskUsage &) const = default;
 };
 
@@ -27,12 +31,19 @@ struct SandboxRow {
     std::optional<DiskUsage> disk; // disk_used_bytes, disk_total_bytes, disk_full (sandbox.list)
 
     static SandboxRow removed(const QString &name);
+    // All but disk, which SandboxRow::toJson and fromJson add when there.
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("state", s.state)("image", s.image)("ip", s.ip)("pending", s.pending);
+        f("cpus", s.cpus)("memory_mib", s.memoryMib)("disk_gib", s.diskGib)("uptime_s", s.uptimeS);
+    }
     AIRLOCK_PAYLOAD(SandboxRow)
 };
 
 struct SecretLoan {
     QString secret;
     std::optional<QString> env; // default: the secret's name upper-cased
+    static void fields(auto &s, auto &f) { f("secret", s.secret)("env", s.env); }
     AIRLOCK_PAYLOAD(SecretLoan)
 };
 
@@ -49,6 +60,12 @@ struct SandboxCreateParams {
     QStringList presets;
     bool start = false;
     std::optional<int> bootTimeoutS;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("image", s.image)("template", s.templateName)("cpus", s.cpus)("memory_mib", s.memoryMib);
+        f("disk_gib", s.diskGib)("env", s.env, Omitted)("secrets", s.secrets, Omitted)("presets", s.presets, Omitted);
+        f("start", s.start, Omitted)("boot_timeout_s", s.bootTimeoutS);
+    }
     AIRLOCK_PAYLOAD(SandboxCreateParams)
 };
 
@@ -59,12 +76,17 @@ struct SandboxCreated {
     QString image;
     QString ip;
     std::optional<QString> templateName;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("state", s.state)("image", s.image)("ip", s.ip)("template", s.templateName);
+    }
     AIRLOCK_PAYLOAD(SandboxCreated)
 };
 
 // {name}: sandbox.kill/pause/resume/remove, image.remove, console.attach/detach, ...
 struct NameParams {
     QString name;
+    static void fields(auto &s, auto &f) { f("name", s.name); }
     AIRLOCK_PAYLOAD(NameParams)
 };
 
@@ -72,12 +94,14 @@ struct SandboxStartParams {
     QString name;
     std::optional<bool> wait;
     std::optional<int> bootTimeoutS;
+    static void fields(auto &s, auto &f) { f("name", s.name)("wait", s.wait)("boot_timeout_s", s.bootTimeoutS); }
     AIRLOCK_PAYLOAD(SandboxStartParams)
 };
 
 struct SandboxStopParams {
     QString name;
     std::optional<int> timeoutS;
+    static void fields(auto &s, auto &f) { f("name", s.name)("timeout_s", s.timeoutS); }
     AIRLOCK_PAYLOAD(SandboxStopParams)
 };
 
@@ -86,6 +110,10 @@ struct ExecParams {
     QStringList argv;
     QByteArray stdinData;        // "stdin_b64"; empty is left out
     std::optional<int> timeoutS; // 0 = no limit
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("argv", s.argv)("stdin_b64", s.stdinData, Omitted)("timeout_s", s.timeoutS);
+    }
     AIRLOCK_PAYLOAD(ExecParams)
 };
 
@@ -94,6 +122,10 @@ struct ExecResult {
     QByteArray stdoutData; // "stdout_b64"
     QByteArray stderrData; // "stderr_b64"
     bool timedOut = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("exit_code", s.exitCode)("stdout_b64", s.stdoutData)("stderr_b64", s.stderrData)("timed_out", s.timedOut);
+    }
     AIRLOCK_PAYLOAD(ExecResult)
 };
 
@@ -102,6 +134,10 @@ struct ForkParams {
     qint64 id = 0; // the snapshot
     QString newName;
     bool start = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("sandbox", s.sandbox)("id", s.id)("new_name", s.newName)("start", s.start, Defaulted);
+    }
     AIRLOCK_PAYLOAD(ForkParams)
 };
 
@@ -110,12 +146,17 @@ struct FilePushParams {
     QString path;
     QByteArray data; // "data_b64"
     qint64 offset = 0;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("path", s.path)("data_b64", s.data)("offset", s.offset, Defaulted);
+    }
     AIRLOCK_PAYLOAD(FilePushParams)
 };
 
 // file.push and console.write.
 struct WrittenResult {
     qint64 written = 0;
+    static void fields(auto &s, auto &f) { f("written", s.written); }
     AIRLOCK_PAYLOAD(WrittenResult)
 };
 
@@ -124,12 +165,17 @@ struct FilePullParams {
     QString path;
     qint64 offset = 0;
     std::optional<qint64> length;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("path", s.path)("offset", s.offset, Defaulted)("length", s.length);
+    }
     AIRLOCK_PAYLOAD(FilePullParams)
 };
 
 struct FilePullResult {
     QByteArray data; // "data_b64"
     bool eof = false;
+    static void fields(auto &s, auto &f) { f("data_b64", s.data)("eof", s.eof); }
     AIRLOCK_PAYLOAD(FilePullResult)
 };
 

@@ -12,12 +12,18 @@ struct SnapshotInfo {
     std::optional<qint64> parent; // null: the first
     QDateTime created;
     std::optional<bool> current;
+    static void fields(auto &s, auto &f)
+    {
+        f("id", s.id)("sandbox", s.sandbox)("label", s.label)("parent", s.parent, Nulled)("created", s.created);
+        f("current", s.current);
+    }
     AIRLOCK_PAYLOAD(SnapshotInfo)
 };
 
 struct SnapshotCreateParams {
     QString sandbox;
     QString label;
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("label", s.label, Defaulted); }
     AIRLOCK_PAYLOAD(SnapshotCreateParams)
 };
 
@@ -26,6 +32,7 @@ struct SnapshotCreateParams {
 struct SnapshotRef {
     QString sandbox;
     std::optional<qint64> id;
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("id", s.id); }
     AIRLOCK_PAYLOAD(SnapshotRef)
 };
 
@@ -33,12 +40,14 @@ struct ConsoleAttachResult {
     QByteArray history; // "history_b64": the last 256 KiB
     QString topic;      // "console:NAME"
     SandboxState state = SandboxState::Unknown;
+    static void fields(auto &s, auto &f) { f("history_b64", s.history)("topic", s.topic)("state", s.state); }
     AIRLOCK_PAYLOAD(ConsoleAttachResult)
 };
 
 struct ConsoleWriteParams {
     QString name;
     QByteArray data; // "data_b64"
+    static void fields(auto &s, auto &f) { f("name", s.name)("data_b64", s.data); }
     AIRLOCK_PAYLOAD(ConsoleWriteParams)
 };
 
@@ -47,12 +56,14 @@ struct ConsoleSize {
     std::optional<QString> name;
     int rows = 0;
     int cols = 0;
+    static void fields(auto &s, auto &f) { f("name", s.name)("rows", s.rows)("cols", s.cols); }
     AIRLOCK_PAYLOAD(ConsoleSize)
 };
 
 // The data of a `console:NAME` event.
 struct ConsoleOutput {
     QByteArray data; // "data_b64"
+    static void fields(auto &s, auto &f) { f("data_b64", s.data); }
     AIRLOCK_PAYLOAD(ConsoleOutput)
 };
 

@@ -11,6 +11,11 @@ struct EgressStatus {
     int dnsPort = 0;
     int sandboxes = 0;
     int holdTimeoutS = 0;
+    static void fields(auto &s, auto &f)
+    {
+        f("enforcing", s.enforcing)("nft_table", s.nftTable)("proxy_port", s.proxyPort)("dns_port", s.dnsPort);
+        f("sandboxes", s.sandboxes)("hold_timeout_s", s.holdTimeoutS);
+    }
     AIRLOCK_PAYLOAD(EgressStatus)
 };
 
@@ -21,6 +26,11 @@ struct DaemonStatus {
     VaultState vault = VaultState::Uninitialised;
     int sandboxes = 0;                 // of every user
     std::optional<EgressStatus> egress; // absent without the egress broker
+    static void fields(auto &s, auto &f)
+    {
+        f("version", s.version)("libvirt_uri", s.libvirtUri)("accel", s.accel)("vault", s.vault)("sandboxes", s.sandboxes);
+        f("egress", s.egress);
+    }
     AIRLOCK_PAYLOAD(DaemonStatus)
 };
 

@@ -8,6 +8,7 @@ namespace airlock::proto {
 struct VaultStatus {
     VaultState vault = VaultState::Uninitialised;
     bool keyring = false;
+    static void fields(auto &s, auto &f) { f("vault", s.vault)("keyring", s.keyring); }
     AIRLOCK_PAYLOAD(VaultStatus)
 };
 
@@ -15,17 +16,20 @@ struct VaultStatus {
 struct VaultUnlockParams {
     std::optional<QString> passphrase;
     bool keyring = false;
+    static void fields(auto &s, auto &f) { f("passphrase", s.passphrase)("keyring", s.keyring, Omitted); }
     AIRLOCK_PAYLOAD(VaultUnlockParams)
 };
 
 struct VaultChangePassphraseParams {
     QString oldPassphrase; // "old"
     QString newPassphrase; // "new"
+    static void fields(auto &s, auto &f) { f("old", s.oldPassphrase)("new", s.newPassphrase); }
     AIRLOCK_PAYLOAD(VaultChangePassphraseParams)
 };
 
 struct VaultKeyringParams {
     bool enable = false;
+    static void fields(auto &s, auto &f) { f("enable", s.enable); }
     AIRLOCK_PAYLOAD(VaultKeyringParams)
 };
 
@@ -35,6 +39,7 @@ struct SecretInfo {
     QStringList hosts;
     QString header;
     QStringList usedBy; // sandbox names
+    static void fields(auto &s, auto &f) { f("name", s.name)("hosts", s.hosts)("header", s.header)("used_by", s.usedBy); }
     AIRLOCK_PAYLOAD(SecretInfo)
 };
 
@@ -43,6 +48,10 @@ struct SecretSetParams {
     QString value;
     QStringList hosts;
     QString header;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("value", s.value)("hosts", s.hosts, Defaulted)("header", s.header, Defaulted);
+    }
     AIRLOCK_PAYLOAD(SecretSetParams)
 };
 

@@ -11,13 +11,15 @@ namespace {
 QString format(const QDateTime &time, bool withMs)
 {
     const qint64 ms = time.toMSecsSinceEpoch();
-    const time_t seconds = time_t(ms / 1000);
+    // Floored, so that a time before 1970 keeps its second and a millisecond in 0..999.
+    const qint64 floorSeconds = ms >= 0 ? ms / 1000 : -((999 - ms) / 1000);
+    const time_t seconds = time_t(floorSeconds);
     tm utc{};
     ::gmtime_r(&seconds, &utc);
     char text[96];
     if (withMs)
         std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                      utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, int(ms % 1000));
+                      utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, int(ms - floorSeconds * 1000));
     else
         std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02dZ", utc.tm_year + 1900, utc.tm_mon + 1,
                       utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec);
@@ -77,8 +79,10 @@ QDateTime parseIsoTime(const QString &text)
         return {};
     if (const qint64 ms = fastUtcMs(text); ms >= 0)
         return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
-    return t.isValid() ? t.toUTC() : QDateTime();
+    // An offset may carry the instant past a four-digit UTC year, which isoTimeMs could not
+    // write back in the form this reads: not a time either.
+    const QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs).toUTC();
+    return t.isValid() && t.date().year() >= 0 && t.date().year() <= 9999 ? t : QDateTime();
 }
 
 } // namespace airlock

@@ -7,6 +7,7 @@
 #include "protocol/jsonfields.h"
 #include "daemonprocess.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -144,6 +145,7 @@ private Q_SLOTS:
     void sigtermShutsDownCleanly();
     void corruptStoreIsReportedAndKept();
     void presetListAnswersTheDaemonsPresets();
+    void templateListIsTheTemplateFiles();
 
 private:
     void expectStillServing();
@@ -482,6 +484,32 @@ void TestDaemonApi::presetListAnswersTheDaemonsPresets()
     QStringList sorted = names;
     sorted.sort();
     QCOMPARE(names, sorted); // loadPresets' order: by name
+}
+
+// template.list: one row per file in resources/templates, each key the file sets with the
+// file's value (the daemon maps AgentTemplate to proto::TemplateInfo), "secret" only when the
+// file lends one.
+void TestDaemonApi::templateListIsTheTemplateFiles()
+{
+    BlockingClient c;
+    QVERIFY(c.connectTo(m_daemon->socketPath()).ok());
+    const auto r = c.call(QString(proto::method::TemplateList), {}, 5000);
+    QVERIFY2(r.ok() && r->isArray(), qPrintable(r.ok() ? QStringLiteral("not an array") : r.error().message()));
+    const QDir dir(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/templates"));
+    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    QCOMPARE(r->toArray().size(), files.size());
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        QFile f(dir.filePath(files.at(i)));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonObject row = r->toArray().at(i).toObject();
+        const Result<proto::TemplateInfo> typed = proto::TemplateInfo::fromJson(row);
+        QVERIFY2(typed.ok(), qPrintable(typed.error().message()));
+        QCOMPARE(typed->name, file.value(QLatin1String("name")).toString());
+        for (auto it = file.begin(); it != file.end(); ++it)
+            QVERIFY2(row.value(it.key()) == it.value(), qPrintable(files.at(i) + u' ' + it.key()));
+        QCOMPARE(row.contains(QLatin1String("secret")), file.contains(QLatin1String("secret")));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDaemonApi)

@@ -17,6 +17,7 @@
 using namespace airlock::ui;
 using airlock::Decision;
 namespace proto = airlock::proto;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -24,32 +25,15 @@ QString cell(QAbstractItemModel *model, int row, int column) { return model->ind
 
 proto::SandboxRow sandboxRow(const QString &name, proto::SandboxState state)
 {
-    proto::SandboxRow r;
-    r.name = name;
-    r.state = state;
-    r.image = QStringLiteral("agents");
-    r.ip = QStringLiteral("10.77.0.2");
-    r.cpus = 2;
-    r.memoryMib = 2048;
-    r.diskGib = 8;
-    r.uptimeS = 125;
-    return r;
+    return {.name = name, .state = state, .image = u"agents"_s, .ip = u"10.77.0.2"_s, .cpus = 2, .memoryMib = 2048, .diskGib = 8,
+            .uptimeS = 125};
 }
 
 proto::EgressEvent heldRequest(qint64 id)
 {
-    proto::EgressEvent e;
-    e.id = id;
-    e.sandbox = QStringLiteral("agent-1");
-    e.time = QDateTime::currentDateTimeUtc();
-    e.proto = QStringLiteral("https");
-    e.host = QStringLiteral("registry.npmjs.org");
-    e.ip = QStringLiteral("198.18.0.9");
-    e.port = 443;
-    e.sni = e.host;
-    e.decision = Decision::Pending;
-    e.reason = QStringLiteral("no rule matches: asking");
-    return e;
+    return {.id = id, .sandbox = u"agent-1"_s, .time = QDateTime::currentDateTimeUtc(), .proto = u"https"_s,
+            .host = u"registry.npmjs.org"_s, .ip = u"198.18.0.9"_s, .port = 443, .sni = u"registry.npmjs.org"_s,
+            .decision = Decision::Pending, .reason = u"no rule matches: asking"_s};
 }
 
 } // namespace
@@ -90,13 +74,9 @@ void TestGuiProtocol::cleanup()
 
 void TestGuiProtocol::statusReachesTheStatusBar()
 {
-    proto::DaemonStatus status;
-    status.version = QStringLiteral("9.8.7");
-    status.libvirtUri = QStringLiteral("qemu:///system");
-    status.accel = QStringLiteral("tcg");
-    status.vault = airlock::VaultState::Locked;
-    status.sandboxes = 3;
-    status.egress = proto::EgressStatus{true, QStringLiteral("airlock"), 15001, 15053, 3, 45};
+    const proto::DaemonStatus status{.version = u"9.8.7"_s, .libvirtUri = u"qemu:///system"_s, .accel = u"tcg"_s,
+                                     .vault = airlock::VaultState::Locked, .sandboxes = 3,
+                                     .egress = proto::EgressStatus{true, u"airlock"_s, 15001, 15053, 3, 45}};
     // What DaemonConnection does with the `status` answer.
     const airlock::Result<proto::DaemonStatus> parsed = proto::DaemonStatus::fromJson(status.toJson());
     QVERIFY2(parsed, qPrintable(parsed.error().message()));

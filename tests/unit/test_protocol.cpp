@@ -8,10 +8,14 @@
 
 using namespace airlock;
 using namespace airlock::proto;
+using namespace Qt::StringLiterals;
 
 namespace {
 
 QDateTime at(const char *iso) { return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODateWithMs); }
+
+// The wire keys "a b c" as a list, for checkPayload's required fields.
+QStringList keys(const char *spaced) { return QString::fromLatin1(spaced).split(u' ', Qt::SkipEmptyParts); }
 
 // A value of a type no field of `sample` has under `key`.
 QJsonValue wrongType(const QJsonValue &v)
@@ -55,56 +59,22 @@ void checkPayload(const T &sample, const QStringList &required)
 
 SandboxRow sampleRow()
 {
-    SandboxRow r;
-    r.name = QStringLiteral("dev");
-    r.state = SandboxState::Running;
-    r.image = QStringLiteral("tiny");
-    r.ip = QStringLiteral("10.77.0.2");
-    r.pending = 2;
-    r.cpus = 2;
-    r.memoryMib = 512;
-    r.diskGib = 4;
-    r.uptimeS = 61;
-    r.disk = DiskUsage{1 << 20, 4 << 20, false};
-    return r;
+    return {.name = u"dev"_s, .state = SandboxState::Running, .image = u"tiny"_s, .ip = u"10.77.0.2"_s, .pending = 2,
+            .cpus = 2, .memoryMib = 512, .diskGib = 4, .uptimeS = 61, .disk = DiskUsage{1 << 20, 4 << 20, false}};
 }
 
 EgressEvent sampleEvent()
 {
-    EgressEvent e;
-    e.id = 42;
-    e.sandbox = QStringLiteral("dev");
-    e.time = at("2026-11-30T15:43:37.123Z");
-    e.proto = QStringLiteral("https");
-    e.host = QStringLiteral("registry.npmjs.org");
-    e.ip = QStringLiteral("198.18.0.7");
-    e.port = 443;
-    e.sni = QStringLiteral("registry.npmjs.org");
-    e.method = QStringLiteral("GET");
-    e.path = QStringLiteral("/left-pad");
-    e.decision = Decision::Pending;
-    e.rule = 7;
-    e.reason = QStringLiteral("held for a person");
-    e.bytesUp = 10;
-    e.bytesDown = 20;
-    e.durationMs = 30;
-    e.count = 3;
-    return e;
+    return {.id = 42, .sandbox = u"dev"_s, .time = at("2026-11-30T15:43:37.123Z"), .proto = u"https"_s,
+            .host = u"registry.npmjs.org"_s, .ip = u"198.18.0.7"_s, .port = 443, .sni = u"registry.npmjs.org"_s,
+            .method = u"GET"_s, .path = u"/left-pad"_s, .decision = Decision::Pending, .rule = 7,
+            .reason = u"held for a person"_s, .bytesUp = 10, .bytesDown = 20, .durationMs = 30, .count = 3};
 }
 
 RuleInfo sampleRule()
 {
-    RuleInfo r;
-    r.id = 9;
-    r.sandbox = QStringLiteral("dev");
-    r.allow = true;
-    r.pattern = QStringLiteral("*.npmjs.org");
-    r.port = 443;
-    r.expires = at("2026-12-01T00:00:00Z");
-    r.once = true;
-    r.rawTcp = true;
-    r.ownerUid = 1000;
-    return r;
+    return {.id = 9, .sandbox = u"dev"_s, .allow = true, .pattern = u"*.npmjs.org"_s, .port = 443,
+            .expires = at("2026-12-01T00:00:00Z"), .once = true, .rawTcp = true, .ownerUid = 1000};
 }
 
 } // namespace
@@ -127,6 +97,7 @@ private Q_SLOTS:
     void timesAreIsoOnly();
     void listErrorsNameTheItem();
     void namesAreDistinct();
+    void timesBefore1970AndPast9999();
 };
 
 void TestProtocol::enumWireNames()
@@ -174,48 +145,37 @@ void TestProtocol::unknownEnumNameIsRefused()
 
 void TestProtocol::sandboxPayloads()
 {
-    const QStringList rowKeys{QStringLiteral("name"), QStringLiteral("state"), QStringLiteral("image"), QStringLiteral("ip"),
-                              QStringLiteral("pending"), QStringLiteral("cpus"), QStringLiteral("memory_mib"),
-                              QStringLiteral("disk_gib"), QStringLiteral("uptime_s"), QStringLiteral("disk_total_bytes"),
-                              QStringLiteral("disk_full")};
+    const QStringList rowKeys = keys("name state image ip pending cpus memory_mib disk_gib uptime_s disk_total_bytes disk_full");
     checkPayload(sampleRow(), rowKeys);
     SandboxRow eventRow = sampleRow();
     eventRow.disk.reset(); // the `sandbox` event: no disk fields
     checkPayload(eventRow, rowKeys.mid(0, 9));
     QCOMPARE(eventRow.toJson().keys().size(), 9);
 
-    SandboxCreateParams create;
-    create.name = QStringLiteral("dev");
-    create.image = QStringLiteral("agents");
-    create.templateName = QStringLiteral("claude");
-    create.cpus = 2;
-    create.memoryMib = 1024;
-    create.diskGib = 8;
-    create.env = {{QStringLiteral("A"), QStringLiteral("1")}};
-    create.secrets = {SecretLoan{QStringLiteral("gh"), QStringLiteral("GH_TOKEN")}, SecretLoan{QStringLiteral("npm"), std::nullopt}};
-    create.presets = {QStringLiteral("npm")};
-    create.start = true;
-    create.bootTimeoutS = 300;
-    checkPayload(create, {QStringLiteral("name")});
+    const SandboxCreateParams create{.name = u"dev"_s, .image = u"agents"_s, .templateName = u"claude"_s, .cpus = 2,
+                                     .memoryMib = 1024, .diskGib = 8, .env = {{u"A"_s, u"1"_s}},
+                                     .secrets = {SecretLoan{u"gh"_s, u"GH_TOKEN"_s}, SecretLoan{u"npm"_s, std::nullopt}},
+                                     .presets = {u"npm"_s}, .start = true, .bootTimeoutS = 300};
+    checkPayload(create, keys("name"));
     QCOMPARE(SandboxCreateParams{QStringLiteral("x")}.toJson(), (QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}}));
 
     checkPayload(SandboxCreated{QStringLiteral("dev"), SandboxState::Stopped, QStringLiteral("tiny"), QStringLiteral("10.77.0.2"),
                                 QStringLiteral("claude")},
-                 {QStringLiteral("name"), QStringLiteral("state"), QStringLiteral("image"), QStringLiteral("ip")});
-    checkPayload(NameParams{QStringLiteral("dev")}, {QStringLiteral("name")});
-    checkPayload(SandboxStartParams{QStringLiteral("dev"), false, 60}, {QStringLiteral("name")});
-    checkPayload(SandboxStopParams{QStringLiteral("dev"), 5}, {QStringLiteral("name")});
+                 keys("name state image ip"));
+    checkPayload(NameParams{QStringLiteral("dev")}, keys("name"));
+    checkPayload(SandboxStartParams{QStringLiteral("dev"), false, 60}, keys("name"));
+    checkPayload(SandboxStopParams{QStringLiteral("dev"), 5}, keys("name"));
     checkPayload(ExecParams{QStringLiteral("dev"), {QStringLiteral("ls"), QStringLiteral("-l")}, QByteArray("in\0put", 6), 10},
-                 {QStringLiteral("name"), QStringLiteral("argv")});
+                 keys("name argv"));
     checkPayload(ExecResult{124, QByteArray("out"), QByteArray("\xff\x00", 2), true},
-                 {QStringLiteral("exit_code"), QStringLiteral("stdout_b64"), QStringLiteral("stderr_b64"), QStringLiteral("timed_out")});
+                 keys("exit_code stdout_b64 stderr_b64 timed_out"));
     checkPayload(ForkParams{QStringLiteral("dev"), 3, QStringLiteral("dev2"), true},
-                 {QStringLiteral("sandbox"), QStringLiteral("id"), QStringLiteral("new_name")});
+                 keys("sandbox id new_name"));
     checkPayload(FilePushParams{QStringLiteral("dev"), QStringLiteral("/tmp/a"), QByteArray("abc"), 3},
-                 {QStringLiteral("name"), QStringLiteral("path"), QStringLiteral("data_b64")});
-    checkPayload(WrittenResult{3}, {QStringLiteral("written")});
-    checkPayload(FilePullParams{QStringLiteral("dev"), QStringLiteral("/tmp/a"), 0, 4096}, {QStringLiteral("name"), QStringLiteral("path")});
-    checkPayload(FilePullResult{QByteArray("abc"), true}, {QStringLiteral("data_b64"), QStringLiteral("eof")});
+                 keys("name path data_b64"));
+    checkPayload(WrittenResult{3}, keys("written"));
+    checkPayload(FilePullParams{QStringLiteral("dev"), QStringLiteral("/tmp/a"), 0, 4096}, keys("name path"));
+    checkPayload(FilePullResult{QByteArray("abc"), true}, keys("data_b64 eof"));
 
     QJsonObject notBase64 = FilePullResult{QByteArray("abc"), true}.toJson();
     notBase64.insert(QStringLiteral("data_b64"), QStringLiteral("%%%"));
@@ -229,32 +189,21 @@ void TestProtocol::removedSandboxNeedsOnlyItsName()
     QVERIFY2(r.ok(), qPrintable(r.error().message()));
     QCOMPARE(r.value(), SandboxRow::removed(QStringLiteral("dev")));
     QCOMPARE(r->toJson(), wire);
-    checkPayload(SandboxRow::removed(QStringLiteral("dev")), {QStringLiteral("name"), QStringLiteral("state")});
+    checkPayload(SandboxRow::removed(QStringLiteral("dev")), keys("name state"));
 }
 
 void TestProtocol::imagePayloads()
 {
     checkPayload(ImageInfo{QStringLiteral("tiny"), QStringLiteral("tiny-vmlinuz"), 1234, at("2026-11-30T15:43:37Z"),
                            QStringLiteral("tiny"), true},
-                 {QStringLiteral("name"), QStringLiteral("kernel"), QStringLiteral("size_bytes"), QStringLiteral("recipe")});
-    checkPayload(ImageBuildParams{QStringLiteral("agents"), QStringLiteral("mine")}, {QStringLiteral("recipe")});
-    checkPayload(ImageCancelResult{QStringLiteral("mine"), true}, {QStringLiteral("name"), QStringLiteral("cancelled")});
-    TemplateInfo t;
-    t.name = QStringLiteral("claude");
-    t.description = QStringLiteral("Claude Code");
-    t.image = QStringLiteral("agents");
-    t.cpus = 2;
-    t.memoryMib = 2048;
-    t.diskGib = 8;
-    t.presets = {QStringLiteral("anthropic")};
-    t.optInPresets = {QStringLiteral("npm"), QStringLiteral("pypi")};
-    t.console = QStringLiteral("claude");
-    t.env = {{QStringLiteral("TERM"), QStringLiteral("xterm")}};
-    t.secret = TemplateSecret{QStringLiteral("anthropic"), QStringLiteral("ANTHROPIC_API_KEY"), {QStringLiteral("api.anthropic.com")},
-                              QStringLiteral("x-api-key: {}")};
-    checkPayload(t, {QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("image"), QStringLiteral("cpus"),
-                     QStringLiteral("memory_mib"), QStringLiteral("disk_gib"), QStringLiteral("presets"),
-                     QStringLiteral("opt_in_presets"), QStringLiteral("console"), QStringLiteral("env")});
+                 keys("name kernel size_bytes recipe"));
+    checkPayload(ImageBuildParams{QStringLiteral("agents"), QStringLiteral("mine")}, keys("recipe"));
+    checkPayload(ImageCancelResult{QStringLiteral("mine"), true}, keys("name cancelled"));
+    const TemplateInfo t{.name = u"claude"_s, .description = u"Claude Code"_s, .image = u"agents"_s, .cpus = 2, .memoryMib = 2048,
+                         .diskGib = 8, .presets = {u"anthropic"_s}, .optInPresets = {u"npm"_s, u"pypi"_s}, .console = u"claude"_s,
+                         .env = {{u"TERM"_s, u"xterm"_s}},
+                         .secret = TemplateSecret{u"anthropic"_s, u"ANTHROPIC_API_KEY"_s, {u"api.anthropic.com"_s}, u"x-api-key: {}"_s}};
+    checkPayload(t, keys("name description image cpus memory_mib disk_gib presets opt_in_presets console env"));
     QJsonObject badSecret = t.toJson();
     badSecret.insert(QStringLiteral("secret"), QJsonObject{{QStringLiteral("name"), QStringLiteral("x")}});
     QCOMPARE(TemplateInfo::fromJson(badSecret).error().message(), QStringLiteral("invalid template: \"secret\": \"env\" is missing"));
@@ -262,38 +211,33 @@ void TestProtocol::imagePayloads()
     PresetInfo p{QStringLiteral("npm"), QStringLiteral("the npm registry"),
                  {PresetRuleInfo{QStringLiteral("registry.npmjs.org"), 443, QStringLiteral("packages")},
                   PresetRuleInfo{QStringLiteral("*.npmjs.com"), 0, QStringLiteral("docs")}}};
-    checkPayload(p, {QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("rules")});
-    checkPayload(p.rules.first(), {QStringLiteral("host"), QStringLiteral("why")});
+    checkPayload(p, keys("name description rules"));
+    checkPayload(p.rules.first(), keys("host why"));
 }
 
 void TestProtocol::snapshotAndConsolePayloads()
 {
     checkPayload(SnapshotInfo{5, QStringLiteral("dev"), QStringLiteral("clean"), 4, at("2026-11-30T15:43:37Z"), true},
-                 {QStringLiteral("id"), QStringLiteral("label"), QStringLiteral("created")});
+                 keys("id label created"));
     checkPayload(SnapshotInfo{5, std::nullopt, QStringLiteral("first"), std::nullopt, at("2026-11-30T15:43:37Z"), false}, {});
     QVERIFY(SnapshotInfo{}.toJson().value(QLatin1String("parent")).isNull()); // the first snapshot's parent is null
-    checkPayload(SnapshotCreateParams{QStringLiteral("dev"), QStringLiteral("clean")}, {QStringLiteral("sandbox")});
-    checkPayload(SnapshotRef{QStringLiteral("dev"), 5}, {QStringLiteral("sandbox")});
+    checkPayload(SnapshotCreateParams{QStringLiteral("dev"), QStringLiteral("clean")}, keys("sandbox"));
+    checkPayload(SnapshotRef{QStringLiteral("dev"), 5}, keys("sandbox"));
     checkPayload(ConsoleAttachResult{QByteArray("$ "), topic::console(QStringLiteral("dev")), SandboxState::Running},
-                 {QStringLiteral("history_b64"), QStringLiteral("topic"), QStringLiteral("state")});
+                 keys("history_b64 topic state"));
     QCOMPARE(topic::console(QStringLiteral("dev")), QStringLiteral("console:dev"));
-    checkPayload(ConsoleWriteParams{QStringLiteral("dev"), QByteArray("ls\n")}, {QStringLiteral("name"), QStringLiteral("data_b64")});
-    checkPayload(ConsoleSize{QStringLiteral("dev"), 24, 80}, {QStringLiteral("rows"), QStringLiteral("cols")});
-    checkPayload(ConsoleOutput{QByteArray("\x1b[0m", 4)}, {QStringLiteral("data_b64")});
+    checkPayload(ConsoleWriteParams{QStringLiteral("dev"), QByteArray("ls\n")}, keys("name data_b64"));
+    checkPayload(ConsoleSize{QStringLiteral("dev"), 24, 80}, keys("rows cols"));
+    checkPayload(ConsoleOutput{QByteArray("\x1b[0m", 4)}, keys("data_b64"));
 }
 
 void TestProtocol::egressPayloads()
 {
-    checkPayload(sampleEvent(), {QStringLiteral("id"), QStringLiteral("sandbox"), QStringLiteral("time"), QStringLiteral("proto"),
-                                 QStringLiteral("host"), QStringLiteral("ip"), QStringLiteral("port"), QStringLiteral("sni"),
-                                 QStringLiteral("method"), QStringLiteral("path"), QStringLiteral("decision"),
-                                 QStringLiteral("reason"), QStringLiteral("bytes_up"), QStringLiteral("bytes_down"),
-                                 QStringLiteral("duration_ms")});
+    checkPayload(sampleEvent(), keys("id sandbox time proto host ip port sni method path decision reason bytes_up bytes_down duration_ms"));
     checkPayload(EgressListParams{QStringLiteral("dev"), true, 50, 1000}, {});
     checkPayload(EgressDecideParams{42, QStringLiteral("allow"), QStringLiteral("sandbox"), QStringLiteral("domain"), 3600, true},
-                 {QStringLiteral("id"), QStringLiteral("action")});
-    const QStringList ruleKeys{QStringLiteral("id"), QStringLiteral("scope"), QStringLiteral("action"), QStringLiteral("pattern"),
-                               QStringLiteral("port"), QStringLiteral("once"), QStringLiteral("raw_tcp"), QStringLiteral("owner_uid")};
+                 keys("id action"));
+    const QStringList ruleKeys = keys("id scope action pattern port once raw_tcp owner_uid");
     checkPayload(sampleRule(), ruleKeys);
     RuleInfo global = sampleRule();
     global.sandbox.reset();
@@ -305,8 +249,8 @@ void TestProtocol::egressPayloads()
     QVERIFY(global.toJson().value(QLatin1String("expires")).isNull());
     checkPayload(RuleListParams{QStringLiteral("dev")}, {});
     checkPayload(RuleAddParams{QStringLiteral("dev"), false, QStringLiteral("allow"), QStringLiteral("example.com"), 443, 60, true, true},
-                 {QStringLiteral("action"), QStringLiteral("host")});
-    checkPayload(IdParams{7}, {QStringLiteral("id")});
+                 keys("action host"));
+    checkPayload(IdParams{7}, keys("id"));
 }
 
 void TestProtocol::egressEventWireIsFixed()
@@ -342,21 +286,19 @@ void TestProtocol::ruleScopeMustAgreeWithSandbox()
 
 void TestProtocol::vaultAndStatusPayloads()
 {
-    checkPayload(VaultStatus{VaultState::Unlocked, true}, {QStringLiteral("vault"), QStringLiteral("keyring")});
+    checkPayload(VaultStatus{VaultState::Unlocked, true}, keys("vault keyring"));
     checkPayload(VaultUnlockParams{QStringLiteral("pass phrase"), true}, {});
-    checkPayload(VaultChangePassphraseParams{QStringLiteral("a"), QStringLiteral("b")}, {QStringLiteral("old"), QStringLiteral("new")});
-    checkPayload(VaultKeyringParams{true}, {QStringLiteral("enable")});
+    checkPayload(VaultChangePassphraseParams{QStringLiteral("a"), QStringLiteral("b")}, keys("old new"));
+    checkPayload(VaultKeyringParams{true}, keys("enable"));
     checkPayload(SecretInfo{QStringLiteral("gh"), {QStringLiteral("api.github.com")}, QStringLiteral("Authorization: Bearer {}"),
                             {QStringLiteral("dev")}},
-                 {QStringLiteral("name"), QStringLiteral("hosts"), QStringLiteral("header"), QStringLiteral("used_by")});
+                 keys("name hosts header used_by"));
     checkPayload(SecretSetParams{QStringLiteral("gh"), QStringLiteral("v"), {QStringLiteral("api.github.com")}, QStringLiteral("{}")},
-                 {QStringLiteral("name"), QStringLiteral("value")});
+                 keys("name value"));
     const EgressStatus egress{true, QStringLiteral("airlock"), 15001, 15053, 2, 120};
-    checkPayload(egress, {QStringLiteral("enforcing"), QStringLiteral("nft_table"), QStringLiteral("proxy_port"),
-                          QStringLiteral("dns_port"), QStringLiteral("sandboxes"), QStringLiteral("hold_timeout_s")});
+    checkPayload(egress, keys("enforcing nft_table proxy_port dns_port sandboxes hold_timeout_s"));
     checkPayload(DaemonStatus{QStringLiteral("0.1.0"), QStringLiteral("qemu:///system"), QStringLiteral("kvm"), VaultState::Locked, 3, egress},
-                 {QStringLiteral("version"), QStringLiteral("libvirt_uri"), QStringLiteral("accel"), QStringLiteral("vault"),
-                  QStringLiteral("sandboxes")});
+                 keys("version libvirt_uri accel vault sandboxes"));
     QJsonObject nested = DaemonStatus{QStringLiteral("0.1.0"), {}, {}, VaultState::Locked, 0, egress}.toJson();
     QJsonObject e = nested.value(QLatin1String("egress")).toObject();
     e.remove(QStringLiteral("hold_timeout_s"));
@@ -366,14 +308,14 @@ void TestProtocol::vaultAndStatusPayloads()
 
 void TestProtocol::eventPayloads()
 {
-    checkPayload(EventEnvelope{QString(topic::Sandbox), sampleRow().toJson()}, {QStringLiteral("topic"), QStringLiteral("data")});
+    checkPayload(EventEnvelope{QString(topic::Sandbox), sampleRow().toJson()}, keys("topic data"));
     checkPayload(ImageProgress{QStringLiteral("tiny"), QStringLiteral("building"), 40, QStringLiteral("debootstrap")},
-                 {QStringLiteral("name"), QStringLiteral("phase"), QStringLiteral("percent"), QStringLiteral("message")});
+                 keys("name phase percent message"));
     checkPayload(SnapshotProgress{QStringLiteral("dev"), QStringLiteral("done"), 100},
-                 {QStringLiteral("sandbox"), QStringLiteral("phase"), QStringLiteral("percent")});
+                 keys("sandbox phase percent"));
     checkPayload(Alert{QStringLiteral("dev"), QStringLiteral("disk_full"), QStringLiteral("the disk is full")},
-                 {QStringLiteral("sandbox"), QStringLiteral("kind"), QStringLiteral("message")});
-    checkPayload(TopicsParams{{QStringLiteral("sandbox"), QStringLiteral("egress")}}, {QStringLiteral("topics")});
+                 keys("sandbox kind message"));
+    checkPayload(TopicsParams{{QStringLiteral("sandbox"), QStringLiteral("egress")}}, keys("topics"));
 }
 
 void TestProtocol::timesAreIsoOnly()
@@ -409,6 +351,23 @@ void TestProtocol::namesAreDistinct()
     QVERIFY(methods.contains(method::PresetList));
     QCOMPARE(QString(method::SandboxList), QStringLiteral("sandbox.list"));
     QCOMPARE(QString(topic::Pending), QStringLiteral("pending"));
+}
+
+// The writer floors to the second (a time before 1970 is not written as "...00.-750Z"), and a
+// time whose UTC year has five digits is refused: it could not be written back as it is read.
+void TestProtocol::timesBefore1970AndPast9999()
+{
+    EgressEvent e = sampleEvent();
+    e.time = at("1969-12-31T23:59:59.250Z");
+    QCOMPARE(e.toJson().value(QLatin1String("time")).toString(), u"1969-12-31T23:59:59.250Z"_s);
+    QCOMPARE(EgressEvent::fromJson(e.toJson()).value(), e);
+    QCOMPARE(SnapshotInfo{.created = at("1969-12-31T23:59:59.250Z")}.toJson().value(QLatin1String("created")).toString(),
+             u"1969-12-31T23:59:59Z"_s);
+    QJsonObject o = sampleEvent().toJson();
+    o.insert(u"time"_s, u"9999-12-31T23:30:00.000-01:00"_s);
+    QCOMPARE(EgressEvent::fromJson(o).error().why, u"\"time\" must be an ISO 8601 time such as 2026-11-30T15:43:37Z"_s);
+    o.insert(u"time"_s, u"9999-12-31T23:30:00.000+01:00"_s); // the same year in UTC is a time
+    QCOMPARE(EgressEvent::fromJson(o).value().time, at("9999-12-31T22:30:00Z"));
 }
 
 QTEST_GUILESS_MAIN(TestProtocol)
