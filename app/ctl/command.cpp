@@ -27,6 +27,12 @@ std::optional<QJsonValue> Context::call(const QString &method, const QJsonObject
     return r.value();
 }
 
+QString Context::unreadable(const QString &method, const Error &why)
+{
+    return QStringLiteral("cannot read the daemon's %1 reply: %2; update airlockctl to the daemon's version")
+        .arg(method, why.message());
+}
+
 int Context::fail(const QString &why, int code) const
 {
     std::fprintf(stderr, "airlockctl: %s : %s\n", qPrintable(commandName), qPrintable(why));
