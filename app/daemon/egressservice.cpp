@@ -490,17 +490,11 @@ void EgressService::release(const Call &call, qint64 id, EgressEvent item, bool 
     });
 }
 
-void EgressService::contributeStatus(QJsonObject &status) const
+void EgressService::contributeStatus(proto::DaemonStatus &status) const
 {
     std::lock_guard lock(m_mutex);
-    status.insert(QStringLiteral("egress"), QJsonObject{
-        {QStringLiteral("enforcing"), m_enforcing},
-        {QStringLiteral("nft_table"), m_nft ? m_nft->table() : QString()},
-        {QStringLiteral("proxy_port"), m_ports.proxy},
-        {QStringLiteral("dns_port"), m_ports.dns},
-        {QStringLiteral("sandboxes"), m_sandboxes.size()},
-        {QStringLiteral("hold_timeout_s"), m_holdTimeoutS},
-    });
+    status.egress = proto::EgressStatus{m_enforcing, m_nft ? m_nft->table() : QString(), int(m_ports.proxy), int(m_ports.dns),
+                                        int(m_sandboxes.size()), m_holdTimeoutS};
 }
 
 } // namespace airlock
