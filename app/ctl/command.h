@@ -117,6 +117,7 @@ public:
     void printHelp(FILE *out) const;
 
 private:
+    const Command *find(const QStringList &words, qsizetype *used) const;
     QList<Command> m_commands;
 };
 

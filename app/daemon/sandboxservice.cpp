@@ -1013,73 +1013,68 @@ void SandboxService::exec(const Call &call)
     });
 }
 
-void SandboxService::filePush(const Call &call)
+void SandboxService::onGuestFile(const Call &call, std::function<void(GuestAgent &, const QString &path)> work)
 {
     const QString sandbox = str(call, "name");
     const QString path = str(call, "path");
-    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
-    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
     if (!path.startsWith(QLatin1Char('/')))
         return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
-    onEngine([this, call, sandbox, path, offset, data](SandboxEngine &e) {
+    onEngine([this, call, sandbox, path, work = std::move(work)](SandboxEngine &e) {
         auto domain = e.domainOf(sandbox, call.peer().uid);
         if (!domain)
             return call.fail(domain.error());
         virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), path, offset, data] {
+        inPool([conn, domain = domain.value(), path, work] {
             VirDomain dom = lookupDomain(conn, domain);
             GuestAgent agent(dom.get());
-            auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
-            if (!handle)
-                return call.fail(handle.error());
-            Status s = agent.write(handle.value(), data);
-            Status closed = agent.closeFile(handle.value());
-            if (!s)
-                return call.fail(s.error());
-            if (!closed)
-                return call.fail(closed.error());
-            call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
+            work(agent, path);
         });
+    });
+}
+
+void SandboxService::filePush(const Call &call)
+{
+    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
+    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+    onGuestFile(call, [call, offset, data](GuestAgent &agent, const QString &path) {
+        auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
+        if (!handle)
+            return call.fail(handle.error());
+        Status s = agent.write(handle.value(), data);
+        Status closed = agent.closeFile(handle.value());
+        if (!s)
+            return call.fail(s.error());
+        if (!closed)
+            return call.fail(closed.error());
+        call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
     });
 }
 
 void SandboxService::filePull(const Call &call)
 {
-    const QString sandbox = str(call, "name");
-    const QString path = str(call, "path");
     const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
     const qint64 length = qBound(qint64(1), call.params().value(QLatin1String("length")).toInteger(kMaxChunk), kMaxChunk * 8);
-    if (!path.startsWith(QLatin1Char('/')))
-        return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
-    onEngine([this, call, sandbox, path, offset, length](SandboxEngine &e) {
-        auto domain = e.domainOf(sandbox, call.peer().uid);
-        if (!domain)
-            return call.fail(domain.error());
-        virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), path, offset, length] {
-            VirDomain dom = lookupDomain(conn, domain);
-            GuestAgent agent(dom.get());
-            auto handle = agent.openFile(path, QStringLiteral("r"));
-            if (!handle)
-                return call.fail(handle.error());
-            QByteArray data;
-            bool eof = false;
-            Status s = offset > 0 ? agent.seek(handle.value(), offset) : ok();
-            while (s && !eof && data.size() < length) {
-                auto chunk = agent.read(handle.value(), int(qMin<qint64>(length - data.size(), GuestAgent::kChunk)), &eof);
-                if (!chunk) {
-                    s = chunk.error();
-                    break;
-                }
-                data += chunk.value();
-                if (chunk->isEmpty())
-                    eof = true;
+    onGuestFile(call, [call, offset, length](GuestAgent &agent, const QString &path) {
+        auto handle = agent.openFile(path, QStringLiteral("r"));
+        if (!handle)
+            return call.fail(handle.error());
+        QByteArray data;
+        bool eof = false;
+        Status s = offset > 0 ? agent.seek(handle.value(), offset) : ok();
+        while (s && !eof && data.size() < length) {
+            auto chunk = agent.read(handle.value(), int(qMin<qint64>(length - data.size(), GuestAgent::kChunk)), &eof);
+            if (!chunk) {
+                s = chunk.error();
+                break;
             }
-            agent.closeFile(handle.value());
-            if (!s)
-                return call.fail(s.error());
-            call.reply(proto::FilePullResult{data, eof}.toJson());
-        });
+            data += chunk.value();
+            if (chunk->isEmpty())
+                eof = true;
+        }
+        agent.closeFile(handle.value());
+        if (!s)
+            return call.fail(s.error());
+        call.reply(proto::FilePullResult{data, eof}.toJson());
     });
 }
 

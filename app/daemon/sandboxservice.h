@@ -32,6 +32,7 @@ class SandboxEngine;
 class SecretBridge;
 class ConsoleHub;
 class Store;
+class GuestAgent;
 struct SandboxCreatePlan;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
@@ -113,6 +114,9 @@ private:
     void lifecycle(const Call &call, const QString &method);
     void stopSandbox(const Call &call);
     void exec(const Call &call);
+    // file.push and file.pull: the guest path checked, the sandbox's domain found on the
+    // engine thread, then `work` with its guest agent on the pool.
+    void onGuestFile(const Call &call, std::function<void(GuestAgent &, const QString &path)> work);
     void filePush(const Call &call);
     void filePull(const Call &call);
 
