@@ -4,6 +4,7 @@
 // stand-in is the only way to make one; the real daemon's replies are covered by
 // test_rule_cli, test_vault_cli, test_multiuser and the engine tests.
 #include "api/jsonrpc.h"
+#include "daemonprocess.h"
 
 #include <QFile>
 #include <QHash>
@@ -11,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <atomic>
@@ -222,15 +222,8 @@ void TestCtlReplies::setGoodReplies()
 
 Run TestCtlReplies::ctl(const QStringList &args)
 {
-    QProcess p;
-    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), m_socket} + args);
-    Run r;
-    if (!p.waitForFinished(30000))
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const DaemonProcess::CtlResult r = DaemonProcess::ctlAt(m_socket, args, {}, 30000);
+    return {r.exitCode, r.out, QString::fromUtf8(r.err)};
 }
 
 void TestCtlReplies::goodRepliesArePrinted_data()
