@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstdio>
+#include <optional>
 
 namespace airlock::ctl {
 
@@ -25,6 +26,12 @@ std::optional<QJsonValue> Context::call(const QString &method, const QJsonObject
         return std::nullopt;
     }
     return r.value();
+}
+
+QString Context::unreadable(const QString &method, const Error &why)
+{
+    return QStringLiteral("cannot read the daemon's %1 reply: %2; update airlockctl to the daemon's version")
+        .arg(method, why.message());
 }
 
 int Context::fail(const QString &why, int code) const
@@ -55,13 +62,12 @@ void Registry::printHelp(FILE *out) const
         std::fprintf(out, "  %-18s %-40s %s\n", qPrintable(c.name), qPrintable(c.usage), qPrintable(c.summary));
 }
 
-int Registry::run(const QStringList &arguments)
+namespace {
+
+// Takes the global options (anywhere before "--") out of `arguments` into `ctx`; the rest
+// goes to `remaining`. An exit code when the run ends here (--help, --version, a bad one).
+std::optional<int> readGlobalOptions(const QStringList &arguments, Context &ctx, QStringList &remaining, const Registry &registry)
 {
-    Context ctx;
-    ctx.socketPath = defaultSocketPath();
-    QStringList words;
-    // Global options may stand anywhere before "--".
-    QStringList remaining;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString &a = arguments.at(i);
         if (a == QLatin1String("--")) {
@@ -80,7 +86,7 @@ int Registry::run(const QStringList &arguments)
                 return kUsage;
             }
         } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            printHelp(stdout);
+            registry.printHelp(stdout);
             return 0;
         } else if (a == QLatin1String("--version")) {
             std::printf("airlockctl %s\n", AIRLOCK_VERSION);
@@ -89,19 +95,74 @@ int Registry::run(const QStringList &arguments)
             remaining.append(a);
         }
     }
+    return std::nullopt;
+}
 
-    // Longest command name that matches the leading words.
-    const Command *command = nullptr;
-    qsizetype used = 0;
-    for (const Command &c : m_commands) {
-        const QStringList name = c.name.split(QLatin1Char(' '));
-        if (name.size() > remaining.size() || name.size() <= used)
+// The command's positionals, options and the words after "--", from `words` (the command's
+// name taken off); an exit code when they do not fit its usage.
+std::optional<int> readArgs(const Command &command, const QStringList &words, const Context &ctx, Args &args)
+{
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        const QString &a = words.at(i);
+        if (a == QLatin1String("--")) {
+            args.rest = words.mid(i + 1);
+            break;
+        }
+        if (!a.startsWith(QLatin1String("--"))) {
+            args.positional.append(a);
             continue;
-        if (remaining.mid(0, name.size()) == name) {
-            command = &c;
-            used = name.size();
+        }
+        const QString key = a.section(QLatin1Char('='), 0, 0);
+        if (command.flagOptions.contains(key)) {
+            args.options.insert(key, QString());
+        } else if (command.valueOptions.contains(key)) {
+            QString value;
+            if (a.contains(QLatin1Char('=')))
+                value = a.section(QLatin1Char('='), 1);
+            else if (i + 1 < words.size())
+                value = words.at(++i);
+            else
+                return ctx.fail(QStringLiteral("%1 needs a value; usage: airlockctl %2 %3").arg(key, command.name, command.usage), kUsage);
+            args.options.insert(key, value);
+        } else {
+            return ctx.fail(QStringLiteral("unknown option %1; usage: airlockctl %2 %3").arg(key, command.name, command.usage), kUsage);
         }
     }
+    if (args.positional.size() < command.minPositional ||
+        (command.maxPositional >= 0 && args.positional.size() > command.maxPositional))
+        return ctx.fail(QStringLiteral("usage: airlockctl %1 %2").arg(command.name, command.usage), kUsage);
+    return std::nullopt;
+}
+
+} // namespace
+
+// The command whose name is the longest run of leading words; `used` gets its length.
+const Command *Registry::find(const QStringList &words, qsizetype *used) const
+{
+    const Command *command = nullptr;
+    *used = 0;
+    for (const Command &c : m_commands) {
+        const QStringList name = c.name.split(QLatin1Char(' '));
+        if (name.size() > words.size() || name.size() <= *used)
+            continue;
+        if (words.mid(0, name.size()) == name) {
+            command = &c;
+            *used = name.size();
+        }
+    }
+    return command;
+}
+
+int Registry::run(const QStringList &arguments)
+{
+    Context ctx;
+    ctx.socketPath = defaultSocketPath();
+    QStringList remaining;
+    if (const std::optional<int> done = readGlobalOptions(arguments, ctx, remaining, *this))
+        return *done;
+
+    qsizetype used = 0;
+    const Command *command = find(remaining, &used);
     if (!command) {
         const QString what = remaining.isEmpty() ? QStringLiteral("no command given") :
                              QStringLiteral("unknown command \"%1\"").arg(remaining.join(QLatin1Char(' ')));
@@ -111,36 +172,8 @@ int Registry::run(const QStringList &arguments)
     ctx.commandName = command->name;
 
     Args args;
-    for (qsizetype i = used; i < remaining.size(); ++i) {
-        const QString &a = remaining.at(i);
-        if (a == QLatin1String("--")) {
-            args.rest = remaining.mid(i + 1);
-            break;
-        }
-        if (a.startsWith(QLatin1String("--"))) {
-            const QString key = a.section(QLatin1Char('='), 0, 0);
-            if (command->flagOptions.contains(key)) {
-                args.options.insert(key, QString());
-            } else if (command->valueOptions.contains(key)) {
-                QString value;
-                if (a.contains(QLatin1Char('=')))
-                    value = a.section(QLatin1Char('='), 1);
-                else if (i + 1 < remaining.size())
-                    value = remaining.at(++i);
-                else
-                    return ctx.fail(QStringLiteral("%1 needs a value; usage: airlockctl %2 %3").arg(key, command->name, command->usage), kUsage);
-                args.options.insert(key, value);
-            } else {
-                return ctx.fail(QStringLiteral("unknown option %1; usage: airlockctl %2 %3").arg(key, command->name, command->usage), kUsage);
-            }
-            continue;
-        }
-        args.positional.append(a);
-    }
-    if (args.positional.size() < command->minPositional ||
-        (command->maxPositional >= 0 && args.positional.size() > command->maxPositional))
-        return ctx.fail(QStringLiteral("usage: airlockctl %1 %2").arg(command->name, command->usage), kUsage);
-
+    if (const std::optional<int> bad = readArgs(*command, remaining.mid(used), ctx, args))
+        return *bad;
     if (command->needsDaemon) {
         if (Status s = ctx.connect(); !s)
             return ctx.fail(s.error().message());

@@ -1,5 +1,6 @@
 #pragma once
 #include "api/blockingclient.h"
+#include "protocol/jsonfields.h"
 
 #include <QHash>
 #include <QJsonValue>
@@ -27,6 +28,16 @@ struct Args {
 
 struct Context;
 
+// How a reply is read: an object as T, an array as QList<E> (proto::fromReply, listFromJson).
+template <typename T>
+struct ReplyOf {
+    static Result<T> read(const QJsonValue &reply) { return proto::fromReply<T>(reply); }
+};
+template <typename E>
+struct ReplyOf<QList<E>> {
+    static Result<QList<E>> read(const QJsonValue &reply) { return proto::listFromJson<E>(reply); }
+};
+
 struct Command {
     QString name;                 // "snapshot create"
     QString usage;                // "NAME [--label L]"
@@ -51,6 +62,50 @@ struct Context {
     std::optional<QJsonValue> call(const QString &method, const QJsonObject &params = {});
     int fail(const QString &why, int code = kFailed) const;
     void printJson(const QJsonValue &value) const;
+
+    // Calls the daemon and reads its reply as the protocol payload T; a reply that is not T
+    // is an error like a failed call. `reply` (when given) gets the reply as sent: --json
+    // prints that, so the output is the documented reply field for field.
+    template <typename T>
+    std::optional<T> callFor(const QString &method, const QJsonObject &params = {}, QJsonValue *reply = nullptr)
+    {
+        const std::optional<QJsonValue> raw = call(method, params);
+        if (!raw)
+            return std::nullopt;
+        Result<T> read = ReplyOf<T>::read(*raw);
+        if (!read) {
+            fail(unreadable(method, read.error()));
+            return std::nullopt;
+        }
+        if (reply)
+            *reply = *raw;
+        return std::move(read.value());
+    }
+
+    // The shape of most commands: call, read the reply as T, then print it: with --json as
+    // sent, else through `print(const T &)`.
+    template <typename T, typename Print>
+    int show(const QString &method, const QJsonObject &params, Print print)
+    {
+        QJsonValue reply;
+        const std::optional<T> value = callFor<T>(method, params, &reply);
+        if (!value)
+            return kFailed;
+        if (json)
+            printJson(reply);
+        else
+            print(*value);
+        return 0;
+    }
+    // A reply only --json prints (rm and the like: success says enough).
+    template <typename T>
+    int showJsonOnly(const QString &method, const QJsonObject &params)
+    {
+        return show<T>(method, params, [](const T &) {});
+    }
+
+    // "cannot read the daemon's METHOD reply: WHY; ..."
+    static QString unreadable(const QString &method, const Error &why);
 };
 
 // The dispatcher every capability adds its commands to.
@@ -62,6 +117,7 @@ public:
     void printHelp(FILE *out) const;
 
 private:
+    const Command *find(const QStringList &words, qsizetype *used) const;
     QList<Command> m_commands;
 };
 

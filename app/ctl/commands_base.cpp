@@ -1,5 +1,7 @@
 // status and proxy: the commands every later capability builds on.
 #include "ctl/command.h"
+#include "protocol/names.h"
+#include "protocol/status.h"
 
 #include <QJsonObject>
 #include <cerrno>
@@ -14,20 +16,12 @@ namespace {
 
 int status(Context &ctx, const Args &)
 {
-    const auto result = ctx.call(QStringLiteral("status"));
-    if (!result)
-        return kFailed;
-    const QJsonObject s = result->toObject();
-    if (ctx.json) {
-        ctx.printJson(s);
-        return 0;
-    }
-    std::printf("airlockd %s\n", qPrintable(s.value(QLatin1String("version")).toString()));
-    std::printf("  libvirt:    %s (%s)\n", qPrintable(s.value(QLatin1String("libvirt_uri")).toString()),
-                qPrintable(s.value(QLatin1String("accel")).toString()));
-    std::printf("  vault:      %s\n", qPrintable(s.value(QLatin1String("vault")).toString()));
-    std::printf("  sandboxes:  %d\n", s.value(QLatin1String("sandboxes")).toInt());
-    return 0;
+    return ctx.show<proto::DaemonStatus>(proto::method::Status, {}, [](const proto::DaemonStatus &s) {
+        std::printf("airlockd %s\n", qPrintable(s.version));
+        std::printf("  libvirt:    %s (%s)\n", qPrintable(s.libvirtUri), qPrintable(s.accel));
+        std::printf("  vault:      %s\n", qPrintable(proto::toString(s.vault)));
+        std::printf("  sandboxes:  %d\n", s.sandboxes);
+    });
 }
 
 bool writeAll(int fd, const char *data, ssize_t size)

@@ -1,5 +1,9 @@
 // console NAME: the guest's serial console, interactive; Ctrl-] detaches.
 #include "ctl/command.h"
+#include "protocol/names.h"
+#include "protocol/events.h"
+#include "protocol/sandbox.h"
+#include "protocol/snapshots.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -56,19 +60,20 @@ void writeOut(const QByteArray &data)
 int console(Context &ctx, const Args &args)
 {
     const QString name = args.positional.at(0);
-    const QString topic = QStringLiteral("console:") + name;
+    const QString topic = proto::topic::console(name);
     ctx.client.onEvent = [topic](const QJsonObject &event) {
-        if (event.value(QLatin1String("topic")).toString() == topic)
-            writeOut(QByteArray::fromBase64(event.value(QLatin1String("data")).toObject().value(QLatin1String("data_b64")).toString().toLatin1()));
+        if (event.value(QLatin1String("topic")).toString() != topic)
+            return;
+        if (const Result<proto::ConsoleOutput> out = proto::ConsoleOutput::fromJson(event.value(QLatin1String("data")).toObject()))
+            writeOut(out->data);
     };
-    if (!ctx.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{topic}}}))
+    if (!ctx.call(proto::method::Subscribe, proto::TopicsParams{{topic}}.toJson()))
         return kFailed;
-    const auto attached = ctx.call(QStringLiteral("console.attach"), {{QStringLiteral("name"), name}});
+    const auto attached = ctx.callFor<proto::ConsoleAttachResult>(proto::method::ConsoleAttach, proto::NameParams{name}.toJson());
     if (!attached)
         return kFailed;
-    const QString state = attached->toObject().value(QLatin1String("state")).toString();
-    std::fprintf(stderr, "console of %s (%s); Ctrl-] detaches\r\n", qPrintable(name), qPrintable(state));
-    writeOut(QByteArray::fromBase64(attached->toObject().value(QLatin1String("history_b64")).toString().toLatin1()));
+    std::fprintf(stderr, "console of %s (%s); Ctrl-] detaches\r\n", qPrintable(name), qPrintable(proto::toString(attached->state)));
+    writeOut(attached->history);
 
     RawTerminal raw;
     bool stdinOpen = true;
@@ -101,8 +106,7 @@ int console(Context &ctx, const Args &args)
             if (detach >= 0)
                 data.truncate(detach);
             if (!data.isEmpty() &&
-                !ctx.call(QStringLiteral("console.write"), {{QStringLiteral("name"), name},
-                                                             {QStringLiteral("data_b64"), QString::fromLatin1(data.toBase64())}}))
+                !ctx.callFor<proto::WrittenResult>(proto::method::ConsoleWrite, proto::ConsoleWriteParams{name, data}.toJson()))
                 return kFailed;
             if (detach >= 0)
                 break;
@@ -110,7 +114,7 @@ int console(Context &ctx, const Args &args)
         if (!stdinOpen && drain.elapsed() > 3000)
             break;
     }
-    ctx.client.call(QStringLiteral("console.detach"), {{QStringLiteral("name"), name}});
+    ctx.client.call(proto::method::ConsoleDetach, proto::NameParams{name}.toJson());
     std::fprintf(stderr, "\r\ndetached from %s\r\n", qPrintable(name));
     return 0;
 }

@@ -1,5 +1,10 @@
 // image ls | build | rm.
 #include "ctl/command.h"
+#include "core/isotime.h"
+#include "protocol/events.h"
+#include "protocol/images.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -18,64 +23,43 @@ QString humanSize(qint64 bytes)
 
 int imageLs(Context &ctx, const Args &)
 {
-    const auto result = ctx.call(QStringLiteral("image.list"));
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
-    }
-    std::printf("%-20s %-12s %-22s %s\n", "NAME", "SIZE", "CREATED", "KERNEL");
-    for (const QJsonValue &v : result->toArray()) {
-        const QJsonObject o = v.toObject();
-        std::printf("%-20s %-12s %-22s %s\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                    qPrintable(humanSize(o.value(QLatin1String("size_bytes")).toInteger())),
-                    qPrintable(o.value(QLatin1String("created")).toString()),
-                    qPrintable(o.value(QLatin1String("kernel")).toString()));
-    }
-    return 0;
+    return ctx.show<QList<proto::ImageInfo>>(proto::method::ImageList, {}, [](const QList<proto::ImageInfo> &images) {
+        std::printf("%-20s %-12s %-22s %s\n", "NAME", "SIZE", "CREATED", "KERNEL");
+        for (const proto::ImageInfo &i : images)
+            std::printf("%-20s %-12s %-22s %s\n", qPrintable(i.name), qPrintable(humanSize(i.sizeBytes)),
+                        qPrintable(i.created ? isoTimeSeconds(*i.created) : QString()), qPrintable(i.kernel));
+    });
+}
+
+// Progress goes to stderr so --json output stays one document.
+void showProgressOf(Context &ctx, const QString &name)
+{
+    if (!ctx.client.call(proto::method::Subscribe, proto::TopicsParams{{QString(proto::topic::Image)}}.toJson()).ok())
+        return;
+    ctx.client.onEvent = [name](const QJsonObject &event) {
+        const Result<proto::ImageProgress> p = proto::ImageProgress::fromJson(event.value(QLatin1String("data")).toObject());
+        if (!p || p->name != name || p->phase == QLatin1String("failed"))
+            return; // another build's, or not progress: the build's own reply says what failed
+        std::fprintf(stderr, "[%3d%%] %s\n", p->percent, qPrintable(p->message));
+    };
 }
 
 int imageBuild(Context &ctx, const Args &args)
 {
     const QString recipe = args.positional.at(0);
-    QJsonObject params{{QStringLiteral("recipe"), recipe}};
+    proto::ImageBuildParams params{recipe, std::nullopt};
     if (args.has(QStringLiteral("--name")))
-        params.insert(QStringLiteral("name"), args.value(QStringLiteral("--name")));
-    const QString name = args.value(QStringLiteral("--name"), recipe);
-    // Progress goes to stderr so --json output stays one document.
-    if (ctx.client.call(QStringLiteral("subscribe"), {{QStringLiteral("topics"), QJsonArray{QStringLiteral("image")}}}).ok()) {
-        ctx.client.onEvent = [name](const QJsonObject &event) {
-            const QJsonObject data = event.value(QLatin1String("data")).toObject();
-            if (data.value(QLatin1String("name")).toString() != name ||
-                data.value(QLatin1String("phase")).toString() == QLatin1String("failed"))
-                return;
-            std::fprintf(stderr, "[%3d%%] %s\n", data.value(QLatin1String("percent")).toInt(),
-                         qPrintable(data.value(QLatin1String("message")).toString()));
-        };
-    }
-    const auto result = ctx.call(QStringLiteral("image.build"), params);
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
-    }
-    const QJsonObject o = result->toObject();
-    std::printf("image %s ready (%s)%s\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                qPrintable(humanSize(o.value(QLatin1String("size_bytes")).toInteger())),
-                o.value(QLatin1String("cached")).toBool() ? " [cached]" : "");
-    return 0;
+        params.name = args.value(QStringLiteral("--name"));
+    showProgressOf(ctx, params.name.value_or(recipe));
+    return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), [](const proto::ImageInfo &i) {
+        std::printf("image %s ready (%s)%s\n", qPrintable(i.name), qPrintable(humanSize(i.sizeBytes)),
+                    i.cached.value_or(false) ? " [cached]" : "");
+    });
 }
 
 int imageRm(Context &ctx, const Args &args)
 {
-    const auto result = ctx.call(QStringLiteral("image.remove"), {{QStringLiteral("name"), args.positional.at(0)}});
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*result);
-    return 0;
+    return ctx.showJsonOnly<proto::NameParams>(proto::method::ImageRemove, proto::NameParams{args.positional.at(0)}.toJson());
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // rule ls | add | rm: the person's standing egress rules.
 #include "ctl/command.h"
 #include "ctl/duration.h"
+#include "protocol/egress.h"
+#include "protocol/names.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -11,21 +13,15 @@ namespace airlock::ctl {
 
 namespace {
 
-QString describePort(const QJsonObject &r)
-{
-    const int port = r.value(QLatin1String("port")).toInt();
-    return port ? QString::number(port) : QStringLiteral("any");
-}
+QString describePort(const proto::RuleInfo &r) { return r.port ? QString::number(r.port) : QStringLiteral("any"); }
 
-QString describeExpiry(const QJsonObject &r)
+QString describeExpiry(const proto::RuleInfo &r)
 {
-    if (r.value(QLatin1String("once")).toBool())
+    if (r.once)
         return QStringLiteral("once");
-    const QJsonValue e = r.value(QLatin1String("expires"));
-    if (!e.isString())
+    if (!r.expires)
         return QStringLiteral("never");
-    const QDateTime t = QDateTime::fromString(e.toString(), Qt::ISODate);
-    const qint64 left = QDateTime::currentDateTimeUtc().secsTo(t);
+    const qint64 left = QDateTime::currentDateTimeUtc().secsTo(*r.expires);
     if (left <= 0)
         return QStringLiteral("expired");
     if (left < 3600)
@@ -35,35 +31,22 @@ QString describeExpiry(const QJsonObject &r)
     return QStringLiteral("in %1d").arg((left + 86399) / 86400);
 }
 
-void printRules(const QJsonArray &rules)
+void printRules(const QList<proto::RuleInfo> &rules)
 {
     std::printf("%-6s %-8s %-16s %-6s %-34s %-6s %-8s %s\n", "ID", "SCOPE", "SANDBOX", "ACTION", "PATTERN", "PORT", "EXPIRES",
                 "RAW-TCP");
-    for (const QJsonValue &v : rules) {
-        const QJsonObject r = v.toObject();
-        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %s\n", static_cast<long long>(r.value(QLatin1String("id")).toInteger()),
-                    qPrintable(r.value(QLatin1String("scope")).toString()),
-                    qPrintable(r.value(QLatin1String("sandbox")).isString() ? r.value(QLatin1String("sandbox")).toString()
-                                                                            : QStringLiteral("-")),
-                    qPrintable(r.value(QLatin1String("action")).toString()),
-                    qPrintable(r.value(QLatin1String("pattern")).toString()), qPrintable(describePort(r)),
-                    qPrintable(describeExpiry(r)), r.value(QLatin1String("raw_tcp")).toBool() ? "yes" : "-");
-    }
+    for (const proto::RuleInfo &r : rules)
+        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %s\n", static_cast<long long>(r.id), r.isGlobal() ? "global" : "sandbox",
+                    qPrintable(r.sandbox.value_or(QStringLiteral("-"))), r.allow ? "allow" : "deny", qPrintable(r.pattern),
+                    qPrintable(describePort(r)), qPrintable(describeExpiry(r)), r.rawTcp ? "yes" : "-");
 }
 
 int ruleLs(Context &ctx, const Args &args)
 {
-    QJsonObject params;
+    proto::RuleListParams params;
     if (!args.positional.isEmpty())
-        params.insert(QStringLiteral("sandbox"), args.positional.first());
-    const auto result = ctx.call(QStringLiteral("rule.list"), params);
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(result->toArray());
-    else
-        printRules(result->toArray());
-    return 0;
+        params.sandbox = args.positional.first();
+    return ctx.show<QList<proto::RuleInfo>>(proto::method::RuleList, params.toJson(), printRules);
 }
 
 int ruleAdd(Context &ctx, const Args &args)
@@ -113,14 +96,7 @@ int ruleAdd(Context &ctx, const Args &args)
     }
     if (args.has(QStringLiteral("--raw-tcp")))
         params.insert(QStringLiteral("raw_tcp"), true); // the daemon says why a host without a port is refused
-    const auto result = ctx.call(QStringLiteral("rule.add"), params);
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(result->toObject());
-    else
-        printRules(QJsonArray{*result});
-    return 0;
+    return ctx.show<proto::RuleInfo>(proto::method::RuleAdd, params, [](const proto::RuleInfo &r) { printRules({r}); });
 }
 
 int ruleRm(Context &ctx, const Args &args)
@@ -129,12 +105,7 @@ int ruleRm(Context &ctx, const Args &args)
     const qint64 id = args.positional.first().toLongLong(&ok);
     if (!ok || id < 1)
         return ctx.fail(QStringLiteral("'%1' is not a rule id; see airlockctl rule ls").arg(args.positional.first()), kUsage);
-    const auto result = ctx.call(QStringLiteral("rule.remove"), QJsonObject{{QStringLiteral("id"), id}});
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(result->toObject());
-    return 0;
+    return ctx.showJsonOnly<proto::IdParams>(proto::method::RuleRemove, proto::IdParams{id}.toJson());
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 // create, ls, start/stop/kill/pause/resume/rm, exec, cp.
 #include "ctl/command.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,12 +19,14 @@ namespace {
 
 constexpr qint64 kChunk = 512 * 1024; // stays well below the 1 MiB request line limit
 
-void printSandbox(const QJsonObject &o)
+// A created sandbox, or one a lifecycle command changed (a removed one has no image or ip).
+template <typename Sandbox>
+void printSandbox(const Sandbox &s)
 {
-    std::printf("%s: %s, image %s, ip %s\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                qPrintable(o.value(QLatin1String("state")).toString()),
-                qPrintable(o.value(QLatin1String("image")).toString()),
-                qPrintable(o.value(QLatin1String("ip")).toString()));
+    if (s.state == proto::SandboxState::Removed)
+        return;
+    std::printf("%s: %s, image %s, ip %s\n", qPrintable(s.name), qPrintable(proto::toString(s.state)), qPrintable(s.image),
+                qPrintable(s.ip));
 }
 
 int create(Context &ctx, const Args &args)
@@ -67,34 +71,17 @@ int create(Context &ctx, const Args &args)
         params.insert(QStringLiteral("start"), true);
     if (args.has(QStringLiteral("--workspace")))
         return createWithWorkspace(ctx, params, args.value(QStringLiteral("--workspace")));
-    const auto result = ctx.call(QStringLiteral("sandbox.create"), params);
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*result);
-    else
-        printSandbox(result->toObject());
-    return 0;
+    return ctx.show<proto::SandboxCreated>(proto::method::SandboxCreate, params, printSandbox<proto::SandboxCreated>);
 }
 
 int ls(Context &ctx, const Args &)
 {
-    const auto result = ctx.call(QStringLiteral("sandbox.list"));
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
-    }
-    std::printf("%-24s %-9s %-12s %-16s %s\n", "NAME", "STATE", "IMAGE", "IP", "PENDING");
-    for (const QJsonValue &v : result->toArray()) {
-        const QJsonObject o = v.toObject();
-        std::printf("%-24s %-9s %-12s %-16s %d\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                    qPrintable(o.value(QLatin1String("state")).toString()),
-                    qPrintable(o.value(QLatin1String("image")).toString()),
-                    qPrintable(o.value(QLatin1String("ip")).toString()), o.value(QLatin1String("pending")).toInt());
-    }
-    return 0;
+    return ctx.show<QList<proto::SandboxRow>>(proto::method::SandboxList, {}, [](const QList<proto::SandboxRow> &rows) {
+        std::printf("%-24s %-9s %-12s %-16s %s\n", "NAME", "STATE", "IMAGE", "IP", "PENDING");
+        for (const proto::SandboxRow &r : rows)
+            std::printf("%-24s %-9s %-12s %-16s %lld\n", qPrintable(r.name), qPrintable(proto::toString(r.state)),
+                        qPrintable(r.image), qPrintable(r.ip), static_cast<long long>(r.pending));
+    });
 }
 
 std::function<int(Context &, const Args &)> simple(const QString &method)
@@ -109,14 +96,7 @@ std::function<int(Context &, const Args &)> simple(const QString &method)
                                     .arg(args.value(QStringLiteral("--boot-timeout"))), kUsage);
             params.insert(QStringLiteral("boot_timeout_s"), seconds);
         }
-        const auto result = ctx.call(method, params);
-        if (!result)
-            return kFailed;
-        if (ctx.json)
-            ctx.printJson(*result);
-        else if (result->toObject().contains(QLatin1String("ip")))
-            printSandbox(result->toObject());
-        return 0;
+        return ctx.show<proto::SandboxRow>(method, params, printSandbox<proto::SandboxRow>);
     };
 }
 
@@ -141,19 +121,19 @@ int exec(Context &ctx, const Args &args)
     }
     if (args.has(QStringLiteral("--timeout")))
         params.insert(QStringLiteral("timeout_s"), args.value(QStringLiteral("--timeout")).toInt());
-    const auto result = ctx.call(QStringLiteral("sandbox.exec"), params);
-    if (!result)
+    QJsonValue reply;
+    const std::optional<proto::ExecResult> r = ctx.callFor<proto::ExecResult>(proto::method::SandboxExec, params, &reply);
+    if (!r)
         return kFailed;
-    const QJsonObject o = result->toObject();
     if (ctx.json) {
-        ctx.printJson(o);
+        ctx.printJson(reply);
     } else {
-        writeAll(stdout, QByteArray::fromBase64(o.value(QLatin1String("stdout_b64")).toString().toLatin1()));
-        writeAll(stderr, QByteArray::fromBase64(o.value(QLatin1String("stderr_b64")).toString().toLatin1()));
-        if (o.value(QLatin1String("timed_out")).toBool())
+        writeAll(stdout, r->stdoutData);
+        writeAll(stderr, r->stderrData);
+        if (r->timedOut)
             ctx.fail(QStringLiteral("the command did not finish in time and was killed"));
     }
-    return o.value(QLatin1String("exit_code")).toInt();
+    return r->exitCode;
 }
 
 // "NAME:/path" -> {NAME, /path}; anything else is a local path.
@@ -168,6 +148,53 @@ bool splitGuestPath(const QString &text, QString *sandbox, QString *path)
     return true;
 }
 
+// The file's bytes into the sandbox, kChunk at a time.
+int copyIn(Context &ctx, const QString &localPath, const QString &sandbox, QString guestPath)
+{
+    QFile in(localPath);
+    if (!in.open(QIODevice::ReadOnly))
+        return ctx.fail(QStringLiteral("cannot read %1: %2").arg(in.fileName(), in.errorString()));
+    if (guestPath.endsWith(QLatin1Char('/')))
+        guestPath += QFileInfo(in.fileName()).fileName();
+    qint64 offset = 0;
+    do {
+        const proto::FilePushParams chunk{sandbox, guestPath, in.read(kChunk), offset};
+        if (!ctx.callFor<proto::WrittenResult>(proto::method::FilePush, chunk.toJson()))
+            return kFailed;
+        offset += chunk.data.size();
+    } while (!in.atEnd());
+    if (ctx.json)
+        ctx.printJson(QJsonObject{{QStringLiteral("bytes"), offset}});
+    return 0;
+}
+
+// The guest file out to a local path (or into a local directory), whole or not at all.
+int copyOut(Context &ctx, const QString &sandbox, const QString &guestPath, QString local)
+{
+    if (QFileInfo(local).isDir())
+        local = QDir(local).filePath(QFileInfo(guestPath).fileName());
+    QSaveFile out(local); // a failed copy leaves no partial file
+    if (!out.open(QIODevice::WriteOnly))
+        return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
+    qint64 offset = 0;
+    for (;;) {
+        const auto r = ctx.callFor<proto::FilePullResult>(proto::method::FilePull,
+                                                          proto::FilePullParams{sandbox, guestPath, offset, kChunk * 4}.toJson());
+        if (!r)
+            return kFailed;
+        if (out.write(r->data) != r->data.size())
+            return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
+        offset += r->data.size();
+        if (r->eof || r->data.isEmpty())
+            break;
+    }
+    if (!out.commit())
+        return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
+    if (ctx.json)
+        ctx.printJson(QJsonObject{{QStringLiteral("bytes"), offset}});
+    return 0;
+}
+
 int cp(Context &ctx, const Args &args)
 {
     QString srcBox, srcPath, dstBox, dstPath;
@@ -177,53 +204,7 @@ int cp(Context &ctx, const Args &args)
         return ctx.fail(QStringLiteral("exactly one side must be in a sandbox, written NAME:/path"), kUsage);
     if (!(srcGuest ? srcPath : dstPath).startsWith(QLatin1Char('/')))
         return ctx.fail(QStringLiteral("the path in the sandbox must be absolute (NAME:/path)"), kUsage);
-
-    if (dstGuest) {
-        QFile in(args.positional.at(0));
-        if (!in.open(QIODevice::ReadOnly))
-            return ctx.fail(QStringLiteral("cannot read %1: %2").arg(in.fileName(), in.errorString()));
-        if (dstPath.endsWith(QLatin1Char('/')))
-            dstPath += QFileInfo(in.fileName()).fileName();
-        qint64 offset = 0;
-        do {
-            const QByteArray chunk = in.read(kChunk);
-            const auto r = ctx.call(QStringLiteral("file.push"),
-                                    {{QStringLiteral("name"), dstBox}, {QStringLiteral("path"), dstPath},
-                                     {QStringLiteral("offset"), offset}, {QStringLiteral("data_b64"), QString::fromLatin1(chunk.toBase64())},
-                                     {QStringLiteral("final"), in.atEnd()}});
-            if (!r)
-                return kFailed;
-            offset += chunk.size();
-        } while (!in.atEnd());
-        if (ctx.json)
-            ctx.printJson(QJsonObject{{QStringLiteral("bytes"), offset}});
-        return 0;
-    }
-
-    QString local = args.positional.at(1);
-    if (QFileInfo(local).isDir())
-        local = QDir(local).filePath(QFileInfo(srcPath).fileName());
-    QSaveFile out(local); // a failed copy leaves no partial file
-    if (!out.open(QIODevice::WriteOnly))
-        return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
-    qint64 offset = 0;
-    for (;;) {
-        const auto r = ctx.call(QStringLiteral("file.pull"), {{QStringLiteral("name"), srcBox}, {QStringLiteral("path"), srcPath},
-                                                               {QStringLiteral("offset"), offset}, {QStringLiteral("length"), kChunk * 4}});
-        if (!r)
-            return kFailed;
-        const QByteArray data = QByteArray::fromBase64(r->toObject().value(QLatin1String("data_b64")).toString().toLatin1());
-        if (out.write(data) != data.size())
-            return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
-        offset += data.size();
-        if (r->toObject().value(QLatin1String("eof")).toBool() || data.isEmpty())
-            break;
-    }
-    if (!out.commit())
-        return ctx.fail(QStringLiteral("cannot write %1: %2").arg(local, out.errorString()));
-    if (ctx.json)
-        ctx.printJson(QJsonObject{{QStringLiteral("bytes"), offset}});
-    return 0;
+    return dstGuest ? copyIn(ctx, args.positional.at(0), dstBox, dstPath) : copyOut(ctx, srcBox, srcPath, args.positional.at(1));
 }
 
 } // namespace

@@ -1,6 +1,9 @@
 // secret set|ls|rm. A value goes in on stdin and is never printed back.
 #include "ctl/command.h"
 #include "ctl/secretinput.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/vault.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -10,15 +13,6 @@
 namespace airlock::ctl {
 
 namespace {
-
-QStringList strings(const QJsonValue &v)
-{
-    QStringList out;
-    const QJsonArray a = v.toArray();
-    for (const QJsonValue &x : a)
-        out.append(x.toString());
-    return out;
-}
 
 int set(Context &ctx, const Args &args)
 {
@@ -38,55 +32,34 @@ int set(Context &ctx, const Args &args)
     OPENSSL_cleanse(value.data(), size_t(value.size()));
     if (args.has(QStringLiteral("--header")))
         params.insert(QStringLiteral("header"), args.value(QStringLiteral("--header")));
-    const auto result = ctx.call(QStringLiteral("secret.set"), params);
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
+    return ctx.show<proto::SecretInfo>(proto::method::SecretSet, params, [&name](const proto::SecretInfo &s) {
+        std::printf("secret %s set: sent only to %s as \"%s\"\n", qPrintable(name), qPrintable(s.hosts.join(QStringLiteral(", "))),
+                    qPrintable(s.header));
+    });
+}
+
+void printSecrets(const QList<proto::SecretInfo> &all)
+{
+    if (all.isEmpty()) {
+        std::printf("no secrets (add one with `airlockctl secret set NAME --host HOST`)\n");
+        return;
     }
-    const QJsonObject s = result->toObject();
-    std::printf("secret %s set: sent only to %s as \"%s\"\n", qPrintable(name),
-                qPrintable(strings(s.value(QLatin1String("hosts"))).join(QStringLiteral(", "))),
-                qPrintable(s.value(QLatin1String("header")).toString()));
-    return 0;
+    std::printf("%-20s %-32s %-30s %s\n", "NAME", "HOSTS", "HEADER", "USED BY");
+    for (const proto::SecretInfo &s : all)
+        std::printf("%-20s %-32s %-30s %s\n", qPrintable(s.name), qPrintable(s.hosts.join(QLatin1Char(','))), qPrintable(s.header),
+                    qPrintable(s.usedBy.join(QLatin1Char(','))));
 }
 
 int list(Context &ctx, const Args &)
 {
-    const auto result = ctx.call(QStringLiteral("secret.list"));
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
-    }
-    const QJsonArray all = result->toArray();
-    if (all.isEmpty()) {
-        std::printf("no secrets (add one with `airlockctl secret set NAME --host HOST`)\n");
-        return 0;
-    }
-    std::printf("%-20s %-32s %-30s %s\n", "NAME", "HOSTS", "HEADER", "USED BY");
-    for (const QJsonValue &v : all) {
-        const QJsonObject s = v.toObject();
-        std::printf("%-20s %-32s %-30s %s\n", qPrintable(s.value(QLatin1String("name")).toString()),
-                    qPrintable(strings(s.value(QLatin1String("hosts"))).join(QLatin1Char(','))),
-                    qPrintable(s.value(QLatin1String("header")).toString()),
-                    qPrintable(strings(s.value(QLatin1String("used_by"))).join(QLatin1Char(','))));
-    }
-    return 0;
+    return ctx.show<QList<proto::SecretInfo>>(proto::method::SecretList, {}, printSecrets);
 }
 
 int remove(Context &ctx, const Args &args)
 {
-    const auto result = ctx.call(QStringLiteral("secret.remove"), {{QStringLiteral("name"), args.positional.at(0)}});
-    if (!result)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*result);
-    else
-        std::printf("secret %s removed\n", qPrintable(args.positional.at(0)));
-    return 0;
+    const QString name = args.positional.at(0);
+    return ctx.show<proto::NameParams>(proto::method::SecretRemove, proto::NameParams{name}.toJson(),
+                                       [](const proto::NameParams &removed) { std::printf("secret %s removed\n", qPrintable(removed.name)); });
 }
 
 } // namespace

@@ -1,5 +1,9 @@
 // snapshot create | ls | restore | rm, and fork.
 #include "ctl/command.h"
+#include "core/isotime.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
+#include "protocol/snapshots.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -22,49 +26,33 @@ bool parseId(Context &ctx, const QString &text, qint64 *id)
 
 int create(Context &ctx, const Args &args)
 {
-    const auto r = ctx.call(QStringLiteral("snapshot.create"), {{QStringLiteral("sandbox"), args.positional.at(0)},
-                                                                {QStringLiteral("label"), args.value(QStringLiteral("--label"))}});
-    if (!r)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*r);
-    else
-        std::printf("snapshot %lld of %s\n", r->toObject().value(QLatin1String("id")).toInteger(), qPrintable(args.positional.at(0)));
-    return 0;
+    const QString sandbox = args.positional.at(0);
+    const proto::SnapshotCreateParams params{sandbox, args.value(QStringLiteral("--label"))};
+    return ctx.show<proto::SnapshotInfo>(proto::method::SnapshotCreate, params.toJson(), [&sandbox](const proto::SnapshotInfo &s) {
+        std::printf("snapshot %lld of %s\n", static_cast<long long>(s.id), qPrintable(sandbox));
+    });
 }
 
 int list(Context &ctx, const Args &args)
 {
-    const auto r = ctx.call(QStringLiteral("snapshot.list"), {{QStringLiteral("sandbox"), args.positional.at(0)}});
-    if (!r)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*r);
-        return 0;
-    }
-    std::printf("%-6s %-7s %-22s %-8s %s\n", "ID", "PARENT", "CREATED", "CURRENT", "LABEL");
-    for (const QJsonValue &v : r->toArray()) {
-        const QJsonObject o = v.toObject();
-        std::printf("%-6lld %-7s %-22s %-8s %s\n", o.value(QLatin1String("id")).toInteger(),
-                    o.value(QLatin1String("parent")).isNull() ? "-" : qPrintable(QString::number(o.value(QLatin1String("parent")).toInteger())),
-                    qPrintable(o.value(QLatin1String("created")).toString()),
-                    o.value(QLatin1String("current")).toBool() ? "*" : "",
-                    qPrintable(o.value(QLatin1String("label")).toString()));
-    }
-    return 0;
+    const proto::SnapshotRef params{args.positional.at(0), std::nullopt};
+    return ctx.show<QList<proto::SnapshotInfo>>(proto::method::SnapshotList, params.toJson(), [](const QList<proto::SnapshotInfo> &all) {
+        std::printf("%-6s %-7s %-22s %-8s %s\n", "ID", "PARENT", "CREATED", "CURRENT", "LABEL");
+        for (const proto::SnapshotInfo &s : all)
+            std::printf("%-6lld %-7s %-22s %-8s %s\n", static_cast<long long>(s.id),
+                        s.parent ? qPrintable(QString::number(*s.parent)) : "-", qPrintable(isoTimeSeconds(s.created)),
+                        s.current.value_or(false) ? "*" : "", qPrintable(s.label));
+    });
 }
 
+// restore answers with the sandbox as it is now, remove with {sandbox, id}.
+template <typename Reply>
 int byId(Context &ctx, const Args &args, const QString &method)
 {
     qint64 id = 0;
     if (!parseId(ctx, args.positional.at(1), &id))
         return kUsage;
-    const auto r = ctx.call(method, {{QStringLiteral("sandbox"), args.positional.at(0)}, {QStringLiteral("id"), id}});
-    if (!r)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*r);
-    return 0;
+    return ctx.showJsonOnly<Reply>(method, proto::SnapshotRef{args.positional.at(0), id}.toJson());
 }
 
 int fork(Context &ctx, const Args &args)
@@ -72,20 +60,10 @@ int fork(Context &ctx, const Args &args)
     qint64 id = 0;
     if (!parseId(ctx, args.positional.at(1), &id))
         return kUsage;
-    QJsonObject params{{QStringLiteral("sandbox"), args.positional.at(0)}, {QStringLiteral("id"), id},
-                       {QStringLiteral("new_name"), args.positional.at(2)}};
-    if (args.has(QStringLiteral("--start")))
-        params.insert(QStringLiteral("start"), true);
-    const auto r = ctx.call(QStringLiteral("sandbox.fork"), params);
-    if (!r)
-        return kFailed;
-    if (ctx.json)
-        ctx.printJson(*r);
-    else
-        std::printf("%s: %s, ip %s\n", qPrintable(r->toObject().value(QLatin1String("name")).toString()),
-                    qPrintable(r->toObject().value(QLatin1String("state")).toString()),
-                    qPrintable(r->toObject().value(QLatin1String("ip")).toString()));
-    return 0;
+    const proto::ForkParams params{args.positional.at(0), id, args.positional.at(2), args.has(QStringLiteral("--start"))};
+    return ctx.show<proto::SandboxCreated>(proto::method::SandboxFork, params.toJson(), [](const proto::SandboxCreated &s) {
+        std::printf("%s: %s, ip %s\n", qPrintable(s.name), qPrintable(proto::toString(s.state)), qPrintable(s.ip));
+    });
 }
 
 } // namespace
@@ -98,10 +76,10 @@ void registerSnapshotCommands(Registry &registry)
                   {}, {}, 1, 1, true, list});
     registry.add({QStringLiteral("snapshot restore"), QStringLiteral("NAME ID"),
                   QStringLiteral("go back to a snapshot (a running sandbox restarts)"), {}, {}, 2, 2, true,
-                  [](Context &ctx, const Args &args) { return byId(ctx, args, QStringLiteral("snapshot.restore")); }});
+                  [](Context &ctx, const Args &args) { return byId<proto::SandboxRow>(ctx, args, proto::method::SnapshotRestore); }});
     registry.add({QStringLiteral("snapshot rm"), QStringLiteral("NAME ID"),
                   QStringLiteral("remove a snapshot nothing builds on"), {}, {}, 2, 2, true,
-                  [](Context &ctx, const Args &args) { return byId(ctx, args, QStringLiteral("snapshot.remove")); }});
+                  [](Context &ctx, const Args &args) { return byId<proto::SnapshotRef>(ctx, args, proto::method::SnapshotRemove); }});
     registry.add({QStringLiteral("fork"), QStringLiteral("NAME ID NEWNAME [--start]"),
                   QStringLiteral("a new sandbox from a snapshot (fresh name, MAC and address)"), {}, {QStringLiteral("--start")},
                   3, 3, true, fork});

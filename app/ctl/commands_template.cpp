@@ -1,5 +1,7 @@
 // template ls: the agent templates `create --template` applies (resources/templates).
 #include "ctl/command.h"
+#include "protocol/images.h"
+#include "protocol/names.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -9,37 +11,22 @@ namespace airlock::ctl {
 
 namespace {
 
-QString joined(const QJsonValue &array)
+QString joined(const QStringList &names) { return names.isEmpty() ? QStringLiteral("-") : names.join(QLatin1Char(',')); }
+
+void printTemplates(const QList<proto::TemplateInfo> &templates)
 {
-    QStringList out;
-    for (const QJsonValue &v : array.toArray())
-        out << v.toString();
-    return out.isEmpty() ? QStringLiteral("-") : out.join(QLatin1Char(','));
+    std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", "NAME", "IMAGE", "PRESETS", "SECRET", "CONSOLE", "OPT-IN PRESETS");
+    for (const proto::TemplateInfo &t : templates) {
+        const QString secret = t.secret ? t.secret->name + QLatin1Char('=') + t.secret->env : QStringLiteral("-");
+        std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", qPrintable(t.name), qPrintable(t.image), qPrintable(joined(t.presets)),
+                    qPrintable(secret), qPrintable(t.console.isEmpty() ? QStringLiteral("shell") : t.console),
+                    qPrintable(joined(t.optInPresets)));
+    }
 }
 
 int templateLs(Context &ctx, const Args &)
 {
-    const auto result = ctx.call(QStringLiteral("template.list"));
-    if (!result)
-        return kFailed;
-    if (ctx.json) {
-        ctx.printJson(*result);
-        return 0;
-    }
-    std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", "NAME", "IMAGE", "PRESETS", "SECRET", "CONSOLE", "OPT-IN PRESETS");
-    for (const QJsonValue &v : result->toArray()) {
-        const QJsonObject o = v.toObject();
-        const QJsonObject secret = o.value(QLatin1String("secret")).toObject();
-        const QString secretText = secret.isEmpty() ? QStringLiteral("-")
-                                                    : secret.value(QLatin1String("name")).toString() + QLatin1Char('=') +
-                                                          secret.value(QLatin1String("env")).toString();
-        const QString console = o.value(QLatin1String("console")).toString();
-        std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                    qPrintable(o.value(QLatin1String("image")).toString()), qPrintable(joined(o.value(QLatin1String("presets")))),
-                    qPrintable(secretText), qPrintable(console.isEmpty() ? QStringLiteral("shell") : console),
-                    qPrintable(joined(o.value(QLatin1String("opt_in_presets")))));
-    }
-    return 0;
+    return ctx.show<QList<proto::TemplateInfo>>(proto::method::TemplateList, {}, printTemplates);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // vault init|unlock|lock|status|change-passphrase|keyring.
 #include "ctl/command.h"
 #include "ctl/secretinput.h"
+#include "protocol/names.h"
+#include "protocol/vault.h"
 
 #include <QJsonObject>
 #include <cstdio>
@@ -17,21 +19,19 @@ void wipe(QByteArray &bytes)
     bytes.clear();
 }
 
-int printState(Context &ctx, const QJsonValue &result)
+// Every vault.* method answers with the vault's state.
+int callForState(Context &ctx, const QString &method, const QJsonObject &params = {})
 {
-    if (ctx.json)
-        ctx.printJson(result);
-    else
-        std::printf("vault: %s\n", qPrintable(result.toObject().value(QLatin1String("vault")).toString()));
-    return 0;
+    return ctx.show<proto::VaultStatus>(method, params, [](const proto::VaultStatus &s) {
+        std::printf("vault: %s\n", qPrintable(proto::toString(s.vault)));
+    });
 }
 
 int callWithPassphrase(Context &ctx, const QString &method, QByteArray &passphrase)
 {
     QString text = QString::fromUtf8(passphrase);
     wipe(passphrase);
-    const auto result = ctx.call(method, {{QStringLiteral("passphrase"), text}});
-    return result ? printState(ctx, *result) : kFailed;
+    return callForState(ctx, method, proto::VaultUnlockParams{text, false}.toJson());
 }
 
 int init(Context &ctx, const Args &)
@@ -48,19 +48,18 @@ int init(Context &ctx, const Args &)
         }
         wipe(repeat);
     }
-    return callWithPassphrase(ctx, QStringLiteral("vault.init"), passphrase);
+    return callWithPassphrase(ctx, proto::method::VaultInit, passphrase);
 }
 
 int unlock(Context &ctx, const Args &args)
 {
     if (args.has(QStringLiteral("--keyring"))) {
-        const auto result = ctx.call(QStringLiteral("vault.unlock"), {{QStringLiteral("keyring"), true}});
-        return result ? printState(ctx, *result) : kFailed;
+        return callForState(ctx, proto::method::VaultUnlock, proto::VaultUnlockParams{std::nullopt, true}.toJson());
     }
     QByteArray passphrase;
     if (!readSecretLine(QStringLiteral("Vault passphrase: "), &passphrase) || passphrase.isEmpty())
         return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
-    return callWithPassphrase(ctx, QStringLiteral("vault.unlock"), passphrase);
+    return callWithPassphrase(ctx, proto::method::VaultUnlock, passphrase);
 }
 
 int changePassphrase(Context &ctx, const Args &)
@@ -78,15 +77,7 @@ int changePassphrase(Context &ctx, const Args &)
     wipe(oldPass);
     wipe(newPass);
     wipe(repeat);
-    const auto result = ctx.call(QStringLiteral("vault.change_passphrase"),
-                                 {{QStringLiteral("old"), oldText}, {QStringLiteral("new"), newText}});
-    return result ? printState(ctx, *result) : kFailed;
-}
-
-int simple(Context &ctx, const QString &method)
-{
-    const auto result = ctx.call(method);
-    return result ? printState(ctx, *result) : kFailed;
+    return callForState(ctx, proto::method::VaultChangePassphrase, proto::VaultChangePassphraseParams{oldText, newText}.toJson());
 }
 
 } // namespace
@@ -104,14 +95,13 @@ void registerVaultCommands(Registry &registry)
                       const QString mode = args.positional.value(0);
                       if (mode != QLatin1String("on") && mode != QLatin1String("off"))
                           return ctx.fail(QStringLiteral("vault keyring takes on or off, not \"%1\"").arg(mode), kUsage);
-                      const auto result = ctx.call(QStringLiteral("vault.keyring"),
-                                                   {{QStringLiteral("enable"), mode == QLatin1String("on")}});
-                      return result ? printState(ctx, *result) : kFailed;
+                      return callForState(ctx, proto::method::VaultKeyring,
+                                          proto::VaultKeyringParams{mode == QLatin1String("on")}.toJson());
                   }});
     registry.add({QStringLiteral("vault lock"), {}, QStringLiteral("forget the vault key until the next unlock"),
-                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return simple(ctx, QStringLiteral("vault.lock")); }});
+                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return callForState(ctx, proto::method::VaultLock); }});
     registry.add({QStringLiteral("vault status"), {}, QStringLiteral("uninitialised, locked or unlocked"),
-                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return simple(ctx, QStringLiteral("vault.status")); }});
+                  {}, {}, 0, 0, true, [](Context &ctx, const Args &) { return callForState(ctx, proto::method::VaultStatus); }});
     registry.add({QStringLiteral("vault change-passphrase"), {},
                   QStringLiteral("rewrap the vault key; current then new passphrase from stdin"),
                   {}, {}, 0, 0, true, changePassphrase});

@@ -1,6 +1,8 @@
 // Workspaces in and out: create --workspace PATH and export NAME DEST.
 // The work itself lives in app/workspace/, shared with the GUI.
 #include "ctl/command.h"
+#include "protocol/names.h"
+#include "protocol/sandbox.h"
 #include "workspace/workspaceexport.h"
 #include "workspace/workspaceimport.h"
 
@@ -91,9 +93,12 @@ int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QSt
         ctx.printJson(o);
         return 0;
     }
-    std::printf("%s: %s, image %s, ip %s\n", qPrintable(o.value(QLatin1String("name")).toString()),
-                qPrintable(o.value(QLatin1String("state")).toString()), qPrintable(o.value(QLatin1String("image")).toString()),
-                qPrintable(o.value(QLatin1String("ip")).toString()));
+    // The sandbox.create reply, with the workspace beside it (workspace/workspaceimport.h).
+    const Result<proto::SandboxCreated> sandbox = proto::SandboxCreated::fromJson(o);
+    if (!sandbox)
+        return ctx.fail(Context::unreadable(proto::method::SandboxCreate, sandbox.error()));
+    std::printf("%s: %s, image %s, ip %s\n", qPrintable(sandbox->name), qPrintable(proto::toString(sandbox->state)),
+                qPrintable(sandbox->image), qPrintable(sandbox->ip));
     std::printf("workspace: %s at %s (from %s)\n", qPrintable(ws.value(QLatin1String("path")).toString()),
                 qPrintable(ws.value(QLatin1String("base")).toString().left(12)), qPrintable(ws.value(QLatin1String("source")).toString()));
     return 0;

@@ -73,7 +73,7 @@ Status Daemon::start()
     if (!access)
         return access.error();
     m_api = std::make_unique<ApiServer>(access.value());
-    m_api->registerMethod(proto::method::Status, [this](const Call &call) { call.reply(status()); });
+    m_api->registerMethod(proto::method::Status, [this](const Call &call) { call.reply(status().toJson()); });
 
     m_services = makeServices(*this);
     for (auto &service : m_services) {
@@ -99,16 +99,14 @@ void Daemon::stop()
     qCInfo(lcDaemon) << "airlockd stopped";
 }
 
-QJsonObject Daemon::status() const
+proto::DaemonStatus Daemon::status() const
 {
-    QJsonObject s{
-        {QStringLiteral("version"), QStringLiteral(AIRLOCK_VERSION)},
-        {QStringLiteral("libvirt_uri"), m_config.libvirtUri},
-        {QStringLiteral("accel"), m_config.accel == AccelChoice::Kvm ? QStringLiteral("kvm") : QStringLiteral("tcg")},
-        // Services that own these replace them from memory: status must not touch the disk.
-        {QStringLiteral("vault"), QStringLiteral("uninitialised")},
-        {QStringLiteral("sandboxes"), 0},
-    };
+    proto::DaemonStatus s;
+    s.version = QStringLiteral(AIRLOCK_VERSION);
+    s.libvirtUri = m_config.libvirtUri;
+    s.accel = m_config.accel == AccelChoice::Kvm ? QStringLiteral("kvm") : QStringLiteral("tcg");
+    // Services that own the vault's state and the sandbox count fill them in from memory:
+    // status must not touch the disk.
     for (const auto &service : m_services)
         service->contributeStatus(s);
     return s;

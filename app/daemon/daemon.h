@@ -29,7 +29,7 @@ public:
     const DaemonConfig &config() const { return m_config; }
     Store &store() { return m_store; }
     ApiServer &api() { return *m_api; }
-    QJsonObject status() const;
+    proto::DaemonStatus status() const;
 
 private:
     DaemonConfig m_config;

@@ -9,6 +9,7 @@
 #include "store/store.h"
 
 #include <QCryptographicHash>
+#include <QHash>
 #include <QJsonArray>
 #include <sys/resource.h>
 
@@ -28,19 +29,16 @@ QString dropReason(const DroppedPacket &p)
 {
     if (p.kind == QLatin1String("spoof"))
         return QStringLiteral("spoofed source %1: a guest may send only from its own IP and MAC").arg(p.src);
-    if (p.kind == QLatin1String("ipv6"))
-        return QStringLiteral("IPv6 is not offered to sandboxes");
-    if (p.kind == QLatin1String("icmp"))
-        return QStringLiteral("ICMP is dropped");
-    if (p.kind == QLatin1String("udp"))
-        return QStringLiteral("UDP other than DNS is dropped");
     if (p.kind == QLatin1String("hostport"))
         return QStringLiteral("host port %1 is not reachable from a sandbox").arg(p.dport);
-    if (p.kind == QLatin1String("ipopt"))
-        return QStringLiteral("packets with IP options are dropped");
-    if (p.kind == QLatin1String("forward"))
-        return QStringLiteral("the host never forwards a sandbox's packets");
-    return QStringLiteral("only TCP and DNS leave a sandbox");
+    static const QHash<QString, QString> fixed{
+        {QStringLiteral("ipv6"), QStringLiteral("IPv6 is not offered to sandboxes")},
+        {QStringLiteral("icmp"), QStringLiteral("ICMP is dropped")},
+        {QStringLiteral("udp"), QStringLiteral("UDP other than DNS is dropped")},
+        {QStringLiteral("ipopt"), QStringLiteral("packets with IP options are dropped")},
+        {QStringLiteral("forward"), QStringLiteral("the host never forwards a sandbox's packets")},
+    };
+    return fixed.value(p.kind, QStringLiteral("only TCP and DNS leave a sandbox"));
 }
 
 } // namespace
@@ -490,17 +488,11 @@ void EgressService::release(const Call &call, qint64 id, EgressEvent item, bool 
     });
 }
 
-void EgressService::contributeStatus(QJsonObject &status) const
+void EgressService::contributeStatus(proto::DaemonStatus &status) const
 {
     std::lock_guard lock(m_mutex);
-    status.insert(QStringLiteral("egress"), QJsonObject{
-        {QStringLiteral("enforcing"), m_enforcing},
-        {QStringLiteral("nft_table"), m_nft ? m_nft->table() : QString()},
-        {QStringLiteral("proxy_port"), m_ports.proxy},
-        {QStringLiteral("dns_port"), m_ports.dns},
-        {QStringLiteral("sandboxes"), m_sandboxes.size()},
-        {QStringLiteral("hold_timeout_s"), m_holdTimeoutS},
-    });
+    status.egress = proto::EgressStatus{m_enforcing, m_nft ? m_nft->table() : QString(), int(m_ports.proxy), int(m_ports.dns),
+                                        int(m_sandboxes.size()), m_holdTimeoutS};
 }
 
 } // namespace airlock

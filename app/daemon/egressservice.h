@@ -52,7 +52,7 @@ public:
     Status start() override;
     void stop() override;
     void registerMethods(ApiServer &api) override;
-    void contributeStatus(QJsonObject &status) const override;
+    void contributeStatus(proto::DaemonStatus &status) const override;
 
     Status sandboxUp(const SandboxNet &net) override;
     void sandboxDown(const QString &name) override;

@@ -1,12 +1,14 @@
 #include "daemon/sandboxservice.h"
 #include "daemon/secretbridge.h"
 #include "daemon/egressnetworkhooks.h"
+#include "daemon/enginerows.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
 #include "protocol/events.h"
 #include "protocol/images.h"
 #include "protocol/sandbox.h"
 #include "protocol/snapshots.h"
+#include "protocol/status.h"
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
 #include "core/logging.h"
@@ -143,10 +145,14 @@ void SandboxService::inPool(std::function<void()> work) { m_pool.start(std::move
 void SandboxService::publishState(SandboxEngine &engine, const QString &name, uid_t uid)
 {
     countSandboxes(engine);
-    auto d = engine.describe(name, uid);
-    QJsonObject data = d ? d.value() : proto::SandboxRow::removed(name).toJson();
-    if (d && m_egress) // the same count sandbox.list shows, so a client needs no count of its own
-        data.insert(QStringLiteral("pending"), m_egress->pendingCount(name));
+    Result<proto::SandboxRow> row = rowOf(engine, name, uid);
+    if (!row) {
+        qCWarning(lcEngine) << "cannot publish the state of sandbox" << name << ":" << row.error().message();
+        row = proto::SandboxRow::removed(name); // what describe failing said until now
+    }
+    if (row->state != proto::SandboxState::Removed && m_egress) // the count sandbox.list shows: a client needs none of its own
+        row->pending = m_egress->pendingCount(name);
+    const QJsonObject data = row->toJson();
     // Every create, fork and remove passes here: the directory learns of it (here, on the
     // engine thread, before the caller's answer) and the event goes to the sandbox's owner,
     // the one it had until now if it was removed.
@@ -189,15 +195,18 @@ void SandboxService::countSandboxes(SandboxEngine &engine)
         m_sandboxCount = int(all->size());
 }
 
-QJsonArray SandboxService::withPending(const QJsonArray &sandboxes) const
+Result<proto::SandboxRow> SandboxService::rowOf(SandboxEngine &engine, const QString &name, uid_t uid)
 {
-    QJsonArray out;
-    for (const QJsonValue &v : sandboxes) {
-        QJsonObject o = v.toObject();
-        o.insert(QStringLiteral("pending"), m_egress->pendingCount(o.value(QLatin1String("name")).toString()));
-        out.append(o);
-    }
-    return out;
+    Result<QJsonObject> d = engine.describe(name, uid);
+    if (!d)
+        return d.error().kind == ErrorKind::NotFound ? Result<proto::SandboxRow>(proto::SandboxRow::removed(name)) : d.error();
+    return fromEngine<proto::SandboxRow>(d.value());
+}
+
+void SandboxService::addPending(QList<proto::SandboxRow> &rows) const
+{
+    for (proto::SandboxRow &row : rows)
+        row.pending = m_egress->pendingCount(row.name);
 }
 
 void SandboxService::watchDisks()
@@ -263,26 +272,20 @@ void SandboxService::watchDisks()
     });
 }
 
-QJsonArray SandboxService::withDisks(const QJsonArray &sandboxes) const
+void SandboxService::addDisks(QList<proto::SandboxRow> &rows) const
 {
     QMutexLocker lock(&m_diskLock);
-    QJsonArray out;
-    for (const QJsonValue &v : sandboxes) {
-        QJsonObject o = v.toObject();
-        const DiskReading d = m_disks.value(o.value(QLatin1String("name")).toString());
-        o.insert(QStringLiteral("disk_used_bytes"), d.used);
-        o.insert(QStringLiteral("disk_total_bytes"), d.total);
-        o.insert(QStringLiteral("disk_full"), d.full);
-        out.append(o);
+    for (proto::SandboxRow &row : rows) {
+        const DiskReading d = m_disks.value(row.name);
+        row.disk = proto::DiskUsage{d.used, d.total, d.full};
     }
-    return out;
 }
 
-void SandboxService::contributeStatus(QJsonObject &status) const
+void SandboxService::contributeStatus(proto::DaemonStatus &status) const
 {
     QMutexLocker lock(&m_accelLock);
-    status.insert(QStringLiteral("accel"), m_accel);
-    status.insert(QStringLiteral("sandboxes"), m_sandboxCount.load());
+    status.accel = m_accel;
+    status.sandboxes = m_sandboxCount.load();
 }
 
 void SandboxService::registerMethods(ApiServer &api)
@@ -309,8 +312,8 @@ void SandboxService::registerImageMethods(ApiServer &api)
 {
     api.registerMethod(proto::method::ImageList, [this](const Call &call) {
         onBuilder([call](SandboxEngine &e) {
-            auto r = e.listImages();
-            r ? call.reply(r.value()) : call.fail(r.error());
+            Result<QList<proto::ImageInfo>> images = imagesOf(e);
+            images ? call.reply(proto::toJsonArray(images.value())) : call.fail(images.error());
         });
     });
     api.registerMethod(proto::method::ImageBuild, [this](const Call &call) { buildImage(call); });
@@ -338,15 +341,24 @@ void SandboxService::registerImageMethods(ApiServer &api)
     api.registerMethod(proto::method::PresetList, [this](const Call &call) { listPresets(call); });
 }
 
-// A fresh build's result gets the `created` its image.list row has, as a cached one does.
-QJsonObject SandboxService::withCreated(SandboxEngine &builder, QJsonObject built)
+Result<QList<proto::ImageInfo>> SandboxService::imagesOf(SandboxEngine &engine)
 {
-    if (built.contains(QLatin1String("created")))
+    Result<QJsonArray> rows = engine.listImages();
+    if (!rows)
+        return rows.error();
+    return fromEngine<proto::ImageInfo>(rows.value());
+}
+
+// A fresh build's result gets the `created` its image.list row has, as a cached one does.
+Result<proto::ImageInfo> SandboxService::builtImage(SandboxEngine &builder, const QJsonObject &result)
+{
+    Result<proto::ImageInfo> built = fromEngine<proto::ImageInfo>(result);
+    if (!built || built->created)
         return built;
-    if (auto images = builder.listImages())
-        for (const QJsonValue &v : images.value())
-            if (v.toObject().value(QLatin1String("name")) == built.value(QLatin1String("name")))
-                built.insert(QStringLiteral("created"), v.toObject().value(QLatin1String("created")));
+    if (Result<QList<proto::ImageInfo>> images = imagesOf(builder))
+        for (const proto::ImageInfo &image : images.value())
+            if (image.name == built->name)
+                built->created = image.created;
     return built;
 }
 
@@ -381,8 +393,11 @@ void SandboxService::buildImage(const Call &call)
         onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
         // A cached build changed nothing: the image keeps its builder. The answer waits
         // until the directory knows the image's builder.
-        recordImage(imageName, r->value(QLatin1String("cached")).toBool() ? std::nullopt : std::optional<uid_t>(builder),
-                    [call, reply = withCreated(e, r.value())] { call.reply(reply); });
+        const Result<proto::ImageInfo> built = builtImage(e, r.value());
+        if (!built)
+            return call.fail(built.error());
+        recordImage(imageName, built->cached.value_or(false) ? std::nullopt : std::optional<uid_t>(builder),
+                    [call, reply = built->toJson()] { call.reply(reply); });
     });
 }
 
@@ -393,9 +408,13 @@ void SandboxService::registerSandboxMethods(ApiServer &api)
         const uid_t uid = call.peer().uid;
         onEngine([this, call, uid](SandboxEngine &e) {
             auto r = e.list(uid);
-            if (!r)
-                return call.fail(r.error());
-            call.reply(withDisks(m_egress ? withPending(r.value()) : r.value()));
+            Result<QList<proto::SandboxRow>> rows = r ? fromEngine<proto::SandboxRow>(r.value()) : r.error();
+            if (!rows)
+                return call.fail(rows.error());
+            if (m_egress)
+                addPending(rows.value());
+            addDisks(rows.value());
+            call.reply(proto::toJsonArray(rows.value()));
         });
     });
     using namespace proto::method;
@@ -421,14 +440,16 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             auto r = e.createSnapshot(sandbox, label, call.peer().uid);
             const QString phase = r ? QStringLiteral("done") : QStringLiteral("failed");
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, phase, 100}.toJson());
-            r ? call.reply(r.value()) : call.fail(r.error());
+            const Result<proto::SnapshotInfo> made = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
+            made ? call.reply(made->toJson()) : call.fail(made.error());
         });
     });
     api.registerMethod(proto::method::SnapshotList, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         onEngine([call, sandbox](SandboxEngine &e) {
             auto r = e.listSnapshots(sandbox, call.peer().uid);
-            r ? call.reply(r.value()) : call.fail(r.error());
+            const Result<QList<proto::SnapshotInfo>> rows = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
+            rows ? call.reply(proto::toJsonArray(rows.value())) : call.fail(rows.error());
         });
     });
     api.registerMethod(proto::method::SnapshotRestore, [this](const Call &call) {
@@ -442,13 +463,10 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
                 if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
                     return call.fail(s.error());
                 consoleAfterStart(e, sandbox, call.peer().uid);
-                auto d = e.describe(sandbox, call.peer().uid);
-                return waitForAgent(call, e.domainOf(sandbox, call.peer().uid).value(), sandbox, kDefaultBootTimeoutS,
-                                    d ? d.value() : QJsonObject{});
+                return waitForRow(call, e, sandbox, kDefaultBootTimeoutS);
             }
             publishState(e, sandbox, call.peer().uid);
-            auto d = e.describe(sandbox, call.peer().uid);
-            call.reply(d ? d.value() : QJsonObject{});
+            replyRow(call, e, sandbox);
         });
     });
     api.registerMethod(proto::method::SnapshotRemove, [this](const Call &call) {
@@ -486,13 +504,30 @@ void SandboxService::fork(const Call &call)
             }
         }
         publishState(e, newName, call.peer().uid);
+        const Result<proto::SandboxCreated> forked = fromEngine<proto::SandboxCreated>(r.value());
+        if (!forked)
+            return call.fail(forked.error());
         if (!startIt)
-            return call.reply(r.value());
+            return call.reply(forked->toJson());
         if (Status s = e.startSandbox(newName, call.peer().uid); !s)
             return call.fail(s.error());
         consoleAfterStart(e, newName, call.peer().uid);
-        waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, r.value());
+        waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, forked->toJson());
     });
+}
+
+void SandboxService::replyRow(const Call &call, SandboxEngine &engine, const QString &name)
+{
+    const Result<proto::SandboxRow> row = rowOf(engine, name, call.peer().uid);
+    row ? call.reply(row->toJson()) : call.fail(row.error());
+}
+
+void SandboxService::waitForRow(const Call &call, SandboxEngine &engine, const QString &name, int timeoutS)
+{
+    const Result<proto::SandboxRow> row = rowOf(engine, name, call.peer().uid);
+    if (!row)
+        return call.fail(row.error());
+    waitForAgent(call, engine.domainOf(name, call.peer().uid).value(), name, timeoutS, row->toJson());
 }
 
 void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,
@@ -651,128 +686,182 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
     });
 }
 
-void SandboxService::create(const Call &call)
-{
-    const QJsonObject p = call.params();
-    CreateRequest r;
-    r.name = p.value(QLatin1String("name")).toString();
-    r.owner = call.peer().uid;
-    const QString templateName = p.value(QLatin1String("template")).toString();
-    const bool startIt = p.value(QLatin1String("start")).toBool();
-    const int bootTimeout = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
+// What sandbox.create asks for, as it is worked out step by step before the engine makes it.
+struct SandboxCreatePlan {
+    QJsonObject params;
+    CreateRequest request;
+    QString templateName;
+    bool start = false;
+    int bootTimeoutS = kDefaultBootTimeoutS;
     QList<SecretLoan> loans;
+    QStringList presets;
+    std::optional<TemplateSecret> expected; // the secret the template's agent expects and the caller did not name
+    QList<Rule> rules;                      // the presets' allow rules
+};
+
+namespace {
+
+SandboxCreatePlan readCreate(const Call &call)
+{
+    SandboxCreatePlan plan;
+    plan.params = call.params();
+    const QJsonObject &p = plan.params;
+    plan.request.name = p.value(QLatin1String("name")).toString();
+    plan.request.owner = call.peer().uid;
+    plan.templateName = p.value(QLatin1String("template")).toString();
+    plan.start = p.value(QLatin1String("start")).toBool();
+    plan.bootTimeoutS = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
     for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject o = v.toObject();
         const QString secret = o.value(QLatin1String("secret")).toString();
-        loans.append({secret, o.value(QLatin1String("env")).toString(secret.toUpper())});
+        plan.loans.append({secret, o.value(QLatin1String("env")).toString(secret.toUpper())});
     }
-    QStringList presets;
     for (const QJsonValue &v : p.value(QLatin1String("presets")).toArray())
-        presets << v.toString();
-    onEngine([this, call, p, r, templateName, startIt, bootTimeout, loans, presets](SandboxEngine &e) mutable {
-        // A template gives the defaults (image, size, environment, presets, the secret its
-        // agent expects); whatever the caller names explicitly wins.
-        TemplateSecret expected;
-        bool expectsSecret = false;
-        if (!templateName.isEmpty()) {
-            Result<AgentTemplate> t = AgentTemplate::find(templateName);
-            if (!t)
-                return call.fail(t.error());
-            r.image = t->image;
-            r.cpus = t->cpus;
-            r.memoryMib = t->memoryMib;
-            r.diskGib = t->diskGib;
-            r.env = t->guestEnvironment();
-            presets = t->presets + presets;
-            bool named = false;
-            for (const SecretLoan &l : std::as_const(loans))
-                named = named || l.envVar == t->secret.envVar;
-            if (t->hasSecret && !named) {
-                expectsSecret = true;
-                expected = t->secret;
-                loans.append({expected.name, expected.envVar});
-            }
-        }
-        r.image = p.value(QLatin1String("image")).toString(r.image.isEmpty() ? QStringLiteral("tiny") : r.image);
-        r.cpus = p.value(QLatin1String("cpus")).toInt(r.cpus);
-        r.memoryMib = p.value(QLatin1String("memory_mib")).toInt(r.memoryMib);
-        r.diskGib = p.value(QLatin1String("disk_gib")).toInt(r.diskGib);
-        const QJsonObject env = p.value(QLatin1String("env")).toObject();
-        for (auto it = env.begin(); it != env.end(); ++it)
-            r.env.insert(it.key(), it.value().toString());
+        plan.presets << v.toString();
+    return plan;
+}
 
-        Result<QList<Rule>> presetRules = rulesOfPresets(presets, r.name, r.owner);
-        if (!presetRules)
-            return call.fail(presetRules.error());
-        if (!presetRules->isEmpty() && !m_policy)
-            return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without the egress broker; create the sandbox "
-                                                              "without presets or a template"));
-        if (!loans.isEmpty() && !m_secrets)
-            return call.fail(rpc::Unavailable, QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"));
-        if (expectsSecret) {
-            if (Status s = m_secrets->checkBinding(expected, templateName, r.owner); !s)
-                return call.fail(s.error());
+// A template gives the defaults (image, size, environment, presets, the secret its agent
+// expects); whatever the caller names explicitly wins (applyCallerValues, after this).
+Status applyTemplate(SandboxCreatePlan &plan)
+{
+    if (plan.templateName.isEmpty())
+        return ok();
+    Result<AgentTemplate> t = AgentTemplate::find(plan.templateName);
+    if (!t)
+        return t.error();
+    CreateRequest &r = plan.request;
+    r.image = t->image;
+    r.cpus = t->cpus;
+    r.memoryMib = t->memoryMib;
+    r.diskGib = t->diskGib;
+    r.env = t->guestEnvironment();
+    plan.presets = t->presets + plan.presets;
+    bool named = false;
+    for (const SecretLoan &l : std::as_const(plan.loans))
+        named = named || l.envVar == t->secret.envVar;
+    if (t->hasSecret && !named) {
+        plan.expected = t->secret;
+        plan.loans.append({t->secret.name, t->secret.envVar});
+    }
+    return ok();
+}
+
+void applyCallerValues(SandboxCreatePlan &plan)
+{
+    const QJsonObject &p = plan.params;
+    CreateRequest &r = plan.request;
+    r.image = p.value(QLatin1String("image")).toString(r.image.isEmpty() ? QStringLiteral("tiny") : r.image);
+    r.cpus = p.value(QLatin1String("cpus")).toInt(r.cpus);
+    r.memoryMib = p.value(QLatin1String("memory_mib")).toInt(r.memoryMib);
+    r.diskGib = p.value(QLatin1String("disk_gib")).toInt(r.diskGib);
+    const QJsonObject env = p.value(QLatin1String("env")).toObject();
+    for (auto it = env.begin(); it != env.end(); ++it)
+        r.env.insert(it.key(), it.value().toString());
+}
+
+// Inside the engine's create transaction: records the template, lends the secrets and
+// writes the presets' rules; `added` gets the rules for the live policy after the commit.
+void lendInCreate(SandboxCreatePlan &plan, SecretBridge *bridge, const std::shared_ptr<QList<Rule>> &added)
+{
+    if (plan.loans.isEmpty() && plan.rules.isEmpty() && plan.templateName.isEmpty())
+        return;
+    plan.request.lend = [bridge, loans = plan.loans, owner = plan.request.owner, rules = plan.rules, added,
+                         templateName = plan.templateName](Store &store, qint64 id) -> Result<QMap<QString, QString>> {
+        QMap<QString, QString> guestEnv;
+        if (!templateName.isEmpty()) {
+            Result<qint64> recorded = store.write(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"), {templateName, id});
+            if (!recorded)
+                return Error{QStringLiteral("cannot record the template of the sandbox"), recorded.error().why};
         }
         if (!loans.isEmpty()) {
-            // Checked before anything is made; lent inside the engine's create transaction.
-            if (Status s = m_secrets->check(loans, r.env, r.owner); !s)
-                return call.fail(s.error());
+            Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);
+            if (!lent)
+                return lent.error();
+            guestEnv = *lent;
         }
+        Policy scratch;
+        RuleStore ruleRows(store, scratch);
+        for (const Rule &rule : rules) {
+            Result<Rule> a = ruleRows.add(rule);
+            if (!a)
+                return a.error();
+            added->append(*a);
+        }
+        return guestEnv;
+    };
+}
+
+} // namespace
+
+void SandboxService::create(const Call &call)
+{
+    onEngine([this, call, plan = readCreate(call)](SandboxEngine &e) mutable {
+        if (Status s = planCreate(plan); !s)
+            return call.fail(s.error());
         auto added = std::make_shared<QList<Rule>>();
-        if (!loans.isEmpty() || !presetRules->isEmpty() || !templateName.isEmpty()) {
-            r.lend = [bridge = m_secrets, loans, owner = r.owner, rules = *presetRules, added, templateName](Store &store, qint64 id)
-                -> Result<QMap<QString, QString>> {
-                QMap<QString, QString> guestEnv;
-                if (!templateName.isEmpty()) {
-                    Result<qint64> recorded = store.write(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"), {templateName, id});
-                    if (!recorded)
-                        return Error{QStringLiteral("cannot record the template of the sandbox"), recorded.error().why};
-                }
-                if (!loans.isEmpty()) {
-                    Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);
-                    if (!lent)
-                        return lent.error();
-                    guestEnv = *lent;
-                }
-                // The rows join create's transaction; the live policy learns them after the commit.
-                Policy scratch;
-                RuleStore ruleRows(store, scratch);
-                for (const Rule &rule : rules) {
-                    Result<Rule> a = ruleRows.add(rule);
-                    if (!a)
-                        return a.error();
-                    added->append(*a);
-                }
-                return guestEnv;
-            };
-        }
-        auto created = e.create(r);
+        lendInCreate(plan, m_secrets, added);
+        auto created = e.create(plan.request);
         if (!created) {
             if (m_secrets)
-                m_secrets->forget(r.name); // a CA issued inside the rolled-back transaction
+                m_secrets->forget(plan.request.name); // a CA issued inside the rolled-back transaction
             return call.fail(created.error());
         }
         if (m_secrets)
             m_secrets->loansCommitted();
         for (const Rule &rule : std::as_const(*added))
             m_policy->add(rule);
-        QJsonObject reply = created.value();
-        if (!templateName.isEmpty())
-            reply.insert(QStringLiteral("template"), templateName);
-        publishState(e, r.name, r.owner);
-        if (!startIt)
-            return call.reply(reply);
-        // create --start is one step for the caller: a sandbox that cannot boot is not kept.
-        if (Status s = e.startSandbox(r.name, r.owner); !s) {
-            e.remove(r.name, r.owner);
-            if (m_secrets)
-                m_secrets->forget(r.name);
-            publishState(e, r.name, r.owner);
-            return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(r.name), s.error().message()});
-        }
-        consoleAfterStart(e, r.name, r.owner);
-        waitForAgent(call, e.domainOf(r.name, r.owner).value(), r.name, bootTimeout, reply, true);
+        Result<proto::SandboxCreated> reply = fromEngine<proto::SandboxCreated>(created.value());
+        if (reply && !plan.templateName.isEmpty())
+            reply->templateName = plan.templateName;
+        publishState(e, plan.request.name, plan.request.owner);
+        if (!reply)
+            return call.fail(reply.error());
+        if (!plan.start)
+            return call.reply(reply->toJson());
+        startCreated(call, e, plan, reply->toJson());
     });
+}
+
+// The template, the caller's values, the presets' rules; then what the create needs from
+// the broker and the vault, checked before anything is made.
+Status SandboxService::planCreate(SandboxCreatePlan &plan) const
+{
+    if (Status s = applyTemplate(plan); !s)
+        return s;
+    applyCallerValues(plan);
+    Result<QList<Rule>> rules = rulesOfPresets(plan.presets, plan.request.name, plan.request.owner);
+    if (!rules)
+        return rules.error();
+    plan.rules = rules.value();
+    if (!plan.rules.isEmpty() && !m_policy)
+        return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),
+                     {}, ErrorKind::Unavailable};
+    if (!plan.loans.isEmpty() && !m_secrets)
+        return Error{QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"), {}, ErrorKind::Unavailable};
+    if (plan.expected) {
+        if (Status s = m_secrets->checkBinding(*plan.expected, plan.templateName, plan.request.owner); !s)
+            return s;
+    }
+    if (!plan.loans.isEmpty()) // lent inside the engine's create transaction (lendInCreate)
+        return m_secrets->check(plan.loans, plan.request.env, plan.request.owner);
+    return ok();
+}
+
+// create --start is one step for the caller: a sandbox that cannot boot is not kept.
+void SandboxService::startCreated(const Call &call, SandboxEngine &e, const SandboxCreatePlan &plan, const QJsonObject &reply)
+{
+    const QString &name = plan.request.name;
+    const uid_t owner = plan.request.owner;
+    if (Status s = e.startSandbox(name, owner); !s) {
+        e.remove(name, owner);
+        if (m_secrets)
+            m_secrets->forget(name);
+        publishState(e, name, owner);
+        return call.fail(Error{QStringLiteral("sandbox %1 did not start and was removed").arg(name), s.error().message()});
+    }
+    consoleAfterStart(e, name, owner);
+    waitForAgent(call, e.domainOf(name, owner).value(), name, plan.bootTimeoutS, reply, true);
 }
 
 Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, const QString &sandbox, uid_t owner)
@@ -868,15 +957,12 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             m_secrets->forget(sandbox); // its CA and decrypted secrets leave memory
         if (method == QLatin1String("remove"))
             m_consoles->close(sandbox);
-        if (method == QLatin1String("start") && wait) {
-            auto d = e.describe(sandbox, uid);
-            return waitForAgent(call, e.domainOf(sandbox, uid).value(), sandbox, bootTimeout, d ? d.value() : QJsonObject{});
-        }
+        if (method == QLatin1String("start") && wait)
+            return waitForRow(call, e, sandbox, bootTimeout);
         if (method == QLatin1String("start"))
             installTrustOnceUp(e, sandbox, uid, bootTimeout); // the caller did not wait; the guest still needs its CA
         publishState(e, sandbox, uid);
-        auto d = e.describe(sandbox, uid);
-        call.reply(d ? d.value() : proto::SandboxRow::removed(sandbox).toJson());
+        replyRow(call, e, sandbox);
     });
 }
 
@@ -899,8 +985,7 @@ void SandboxService::stopSandbox(const Call &call)
             onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
                 engine.releaseStoppedNetworks();
                 publishState(engine, sandbox, uid);
-                auto d = engine.describe(sandbox, uid);
-                call.reply(d ? d.value() : QJsonObject{});
+                replyRow(call, engine, sandbox);
             });
         });
     });
@@ -943,73 +1028,68 @@ void SandboxService::exec(const Call &call)
     });
 }
 
-void SandboxService::filePush(const Call &call)
+void SandboxService::onGuestFile(const Call &call, std::function<void(GuestAgent &, const QString &path)> work)
 {
     const QString sandbox = str(call, "name");
     const QString path = str(call, "path");
-    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
-    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
     if (!path.startsWith(QLatin1Char('/')))
         return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
-    onEngine([this, call, sandbox, path, offset, data](SandboxEngine &e) {
+    onEngine([this, call, sandbox, path, work = std::move(work)](SandboxEngine &e) {
         auto domain = e.domainOf(sandbox, call.peer().uid);
         if (!domain)
             return call.fail(domain.error());
         virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), path, offset, data] {
+        inPool([conn, domain = domain.value(), path, work] {
             VirDomain dom = lookupDomain(conn, domain);
             GuestAgent agent(dom.get());
-            auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
-            if (!handle)
-                return call.fail(handle.error());
-            Status s = agent.write(handle.value(), data);
-            Status closed = agent.closeFile(handle.value());
-            if (!s)
-                return call.fail(s.error());
-            if (!closed)
-                return call.fail(closed.error());
-            call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
+            work(agent, path);
         });
+    });
+}
+
+void SandboxService::filePush(const Call &call)
+{
+    const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
+    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+    onGuestFile(call, [call, offset, data](GuestAgent &agent, const QString &path) {
+        auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
+        if (!handle)
+            return call.fail(handle.error());
+        Status s = agent.write(handle.value(), data);
+        Status closed = agent.closeFile(handle.value());
+        if (!s)
+            return call.fail(s.error());
+        if (!closed)
+            return call.fail(closed.error());
+        call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
     });
 }
 
 void SandboxService::filePull(const Call &call)
 {
-    const QString sandbox = str(call, "name");
-    const QString path = str(call, "path");
     const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
     const qint64 length = qBound(qint64(1), call.params().value(QLatin1String("length")).toInteger(kMaxChunk), kMaxChunk * 8);
-    if (!path.startsWith(QLatin1Char('/')))
-        return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
-    onEngine([this, call, sandbox, path, offset, length](SandboxEngine &e) {
-        auto domain = e.domainOf(sandbox, call.peer().uid);
-        if (!domain)
-            return call.fail(domain.error());
-        virConnectPtr conn = e.connection();
-        inPool([call, conn, domain = domain.value(), path, offset, length] {
-            VirDomain dom = lookupDomain(conn, domain);
-            GuestAgent agent(dom.get());
-            auto handle = agent.openFile(path, QStringLiteral("r"));
-            if (!handle)
-                return call.fail(handle.error());
-            QByteArray data;
-            bool eof = false;
-            Status s = offset > 0 ? agent.seek(handle.value(), offset) : ok();
-            while (s && !eof && data.size() < length) {
-                auto chunk = agent.read(handle.value(), int(qMin<qint64>(length - data.size(), GuestAgent::kChunk)), &eof);
-                if (!chunk) {
-                    s = chunk.error();
-                    break;
-                }
-                data += chunk.value();
-                if (chunk->isEmpty())
-                    eof = true;
+    onGuestFile(call, [call, offset, length](GuestAgent &agent, const QString &path) {
+        auto handle = agent.openFile(path, QStringLiteral("r"));
+        if (!handle)
+            return call.fail(handle.error());
+        QByteArray data;
+        bool eof = false;
+        Status s = offset > 0 ? agent.seek(handle.value(), offset) : ok();
+        while (s && !eof && data.size() < length) {
+            auto chunk = agent.read(handle.value(), int(qMin<qint64>(length - data.size(), GuestAgent::kChunk)), &eof);
+            if (!chunk) {
+                s = chunk.error();
+                break;
             }
-            agent.closeFile(handle.value());
-            if (!s)
-                return call.fail(s.error());
-            call.reply(proto::FilePullResult{data, eof}.toJson());
-        });
+            data += chunk.value();
+            if (chunk->isEmpty())
+                eof = true;
+        }
+        agent.closeFile(handle.value());
+        if (!s)
+            return call.fail(s.error());
+        call.reply(proto::FilePullResult{data, eof}.toJson());
     });
 }
 

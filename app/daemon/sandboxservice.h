@@ -6,6 +6,8 @@
 #include "core/config.h"
 #include "core/result.h"
 #include "policy.h"
+#include "protocol/images.h"
+#include "protocol/sandbox.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -30,6 +32,8 @@ class SandboxEngine;
 class SecretBridge;
 class ConsoleHub;
 class Store;
+class GuestAgent;
+struct SandboxCreatePlan;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
 // runs on that thread in order; waits (boot, shutdown, guest-exec, file transfer) run on a
@@ -47,7 +51,7 @@ public:
     Status start() override;
     void stop() override;
     void registerMethods(ApiServer &api) override;
-    void contributeStatus(QJsonObject &status) const override;
+    void contributeStatus(proto::DaemonStatus &status) const override;
     // Lends secrets at create and installs the sandbox CA in booted guests; set before start().
     void setSecretBridge(SecretBridge *bridge) { m_secrets = bridge; }
     // Where a template's egress presets become rules (the rule service's policy); set before start().
@@ -70,12 +74,18 @@ private:
     void recordImage(const QString &name, std::optional<uid_t> builder, std::function<void()> then);
     // Keeps `status.sandboxes` current without touching the store on the API thread.
     void countSandboxes(SandboxEngine &engine);
+    // The sandbox as describe finds it; one it no longer finds is removed.
+    static Result<proto::SandboxRow> rowOf(SandboxEngine &engine, const QString &name, uid_t uid);
+    // The caller's answer: the sandbox's row as it is now.
+    void replyRow(const Call &call, SandboxEngine &engine, const QString &name);
+    // The row, sent once the guest agent answers (waitForAgent).
+    void waitForRow(const Call &call, SandboxEngine &engine, const QString &name, int timeoutS);
     // sandbox.list rows with the egress broker's count of held requests.
-    QJsonArray withPending(const QJsonArray &sandboxes) const;
+    void addPending(QList<proto::SandboxRow> &rows) const;
     // Asks each running guest how full its root filesystem is; raises a "disk_full" alert
     // once when it fills and adds disk_used_bytes/disk_total_bytes/disk_full to sandbox.list.
     void watchDisks();
-    QJsonArray withDisks(const QJsonArray &sandboxes) const;
+    void addDisks(QList<proto::SandboxRow> &rows) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
 
@@ -91,16 +101,22 @@ private:
     void registerSnapshotMethods(ApiServer &api);
     void registerConsoleMethods(ApiServer &api);
     void buildImage(const Call &call);
-    static QJsonObject withCreated(SandboxEngine &builder, QJsonObject built);
+    static Result<QList<proto::ImageInfo>> imagesOf(SandboxEngine &engine);
+    static Result<proto::ImageInfo> builtImage(SandboxEngine &builder, const QJsonObject &result);
     void fork(const Call &call);
     void listPresets(const Call &call);
     void create(const Call &call);
+    Status planCreate(SandboxCreatePlan &plan) const;
+    void startCreated(const Call &call, SandboxEngine &engine, const SandboxCreatePlan &plan, const QJsonObject &reply);
     // The egress presets `names` as allow rules of `sandbox`; NotFound lists the presets.
     static Result<QList<Rule>> rulesOfPresets(const QStringList &names, const QString &sandbox, uid_t owner);
     void listTemplates(const Call &call);
     void lifecycle(const Call &call, const QString &method);
     void stopSandbox(const Call &call);
     void exec(const Call &call);
+    // file.push and file.pull: the guest path checked, the sandbox's domain found on the
+    // engine thread, then `work` with its guest agent on the pool.
+    void onGuestFile(const Call &call, std::function<void(GuestAgent &, const QString &path)> work);
     void filePush(const Call &call);
     void filePull(const Call &call);
 

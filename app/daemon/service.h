@@ -1,7 +1,6 @@
 #pragma once
 #include "core/result.h"
-
-#include <QJsonObject>
+#include "protocol/status.h"
 
 namespace airlock {
 
@@ -16,7 +15,7 @@ public:
     virtual Status start() { return ok(); }
     virtual void stop() {}
     virtual void registerMethods(ApiServer &api) = 0;
-    virtual void contributeStatus(QJsonObject &status) const { Q_UNUSED(status) }
+    virtual void contributeStatus(proto::DaemonStatus &status) const { Q_UNUSED(status) }
 };
 
 } // namespace airlock

@@ -117,10 +117,10 @@ void VaultService::onWorker(const Call &call, std::function<void(const Call &)> 
     m_worker.start([call, work = std::move(work)] { work(call); });
 }
 
-void VaultService::contributeStatus(QJsonObject &status) const
+void VaultService::contributeStatus(proto::DaemonStatus &status) const
 {
     if (m_vault)
-        status.insert(QStringLiteral("vault"), vaultStateName(m_vault->state()));
+        status.vault = m_vault->state();
 }
 
 void VaultService::registerMethods(ApiServer &api)
@@ -221,7 +221,7 @@ void VaultService::registerSecretMethods(ApiServer &api)
                 if (info.name == name)
                     return c.reply(secretJson(info));
             }
-            c.reply(proto::NameParams{name}.toJson());
+            c.reply(proto::SecretInfo{name, hosts, header, {}}.toJson()); // set, but not listed: what was asked
         });
     });
     api.registerMethod(proto::method::SecretList, [this, vault](const Call &call) {

@@ -26,7 +26,7 @@ public:
     Status start() override;
     void stop() override;
     void registerMethods(ApiServer &api) override;
-    void contributeStatus(QJsonObject &status) const override;
+    void contributeStatus(proto::DaemonStatus &status) const override;
 
     // For the sandbox engine (lendSecret, issueSandboxCa at create) and the proxy (interceptor).
     Vault &vault() { return *m_vault; }

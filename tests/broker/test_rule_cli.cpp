@@ -1,6 +1,7 @@
 // End to end: a real airlockd on a temporary data directory, driven by airlockctl exactly as a
 // person or a script would: rule add / ls / rm, bad input, persistence over a restart.
 #include "store/store.h"
+#include "daemonprocess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -95,15 +96,8 @@ void TestRuleCli::stopDaemon()
 
 Run TestRuleCli::ctl(const QStringList &args)
 {
-    QProcess p;
-    p.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{QStringLiteral("--socket"), m_socket} + args);
-    Run r;
-    if (!p.waitForFinished(30000))
-        return r;
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const DaemonProcess::CtlResult r = DaemonProcess::ctlAt(m_socket, args, {}, 30000);
+    return {r.exitCode, r.out, QString::fromUtf8(r.err)};
 }
 
 void TestRuleCli::addListRemove()

@@ -68,8 +68,14 @@ QString DaemonProcess::log()
 
 DaemonProcess::CtlResult DaemonProcess::ctl(const QStringList &args, const QByteArray &stdinData, int timeoutMs)
 {
+    return ctlAt(socketPath(), args, stdinData, timeoutMs);
+}
+
+DaemonProcess::CtlResult DaemonProcess::ctlAt(const QString &socketPath, const QStringList &args, const QByteArray &stdinData,
+                                              int timeoutMs)
+{
     QProcess p;
-    p.start(ctlBinary(), QStringList{QStringLiteral("--socket"), socketPath()} + args);
+    p.start(ctlBinary(), QStringList{QStringLiteral("--socket"), socketPath} + args);
     p.waitForStarted(5000);
     if (!stdinData.isEmpty())
         p.write(stdinData);

@@ -33,6 +33,10 @@ public:
     // Runs airlockctl against this daemon.
     CtlResult ctl(const QStringList &args, const QByteArray &stdinData = {}, int timeoutMs = 600000);
 
+    // Runs airlockctl against the daemon at `socketPath` (a real one or a test's stand-in).
+    static CtlResult ctlAt(const QString &socketPath, const QStringList &args, const QByteArray &stdinData = {},
+                           int timeoutMs = 600000);
+
 private:
     QTemporaryDir m_dir;
     QStringList m_extraArgs;
