@@ -2,13 +2,12 @@
 // bounded, record() never waits, the loss is one "dropped" row), identical denials become a
 // few rows with counts, retention deletes only old events (by age and by size), and events
 // are keyed by sandbox id so a re-created name starts with no history.
-#include "store/store.h"
+#include "../support/storerows.h"
 #include "eventlog.h"
+#include "store/store.h"
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <chrono>
@@ -22,27 +21,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-qint64 addSandbox(Store &store, const QString &name)
-{
-    QSqlQuery q(store.db());
-    if (!q.exec(QStringLiteral("INSERT OR IGNORE INTO images(name, recipe, kernel, initrd, rootfs, created) "
-                               "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")))
-        return 0;
-    static int mac = 0;
-    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
-                             "VALUES (?, 1000, 'tiny', 1, 256, 1, ?, 'now')"));
-    q.addBindValue(name);
-    q.addBindValue(QStringLiteral("52:54:00:00:01:%1").arg(++mac, 2, 16, QLatin1Char('0')));
-    return q.exec() ? q.lastInsertId().toLongLong() : 0;
-}
+qint64 addSandbox(Store &store, const QString &name) { return testsupport::insertSandbox(store, name, 1000); }
 
-qint64 scalar(Store &store, const QString &sql)
-{
-    QSqlQuery q(store.db());
-    if (!q.exec(sql) || !q.next())
-        return -1;
-    return q.value(0).toLongLong();
-}
+using testsupport::scalar;
 
 EgressEvent makeEvent(EventLog &log, Decision decision, const QString &host, int port = 443)
 {
@@ -120,9 +101,9 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     log.setLimits(limits);
     QVERIFY(log.start(m_path, {}));
     // Another connection holds the write lock: the writer cannot store anything meanwhile.
-    QVERIFY(m_store.db().exec(QStringLiteral("BEGIN IMMEDIATE")).lastError().type() == QSqlError::NoError);
-    QVERIFY(m_store.db().exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")).lastError().type() ==
-            QSqlError::NoError);
+    testsupport::OwnConnection holder(m_path);
+    QVERIFY(holder.exec(QStringLiteral("BEGIN IMMEDIATE")));
+    QVERIFY(holder.exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")));
 
     constexpr int kFlood = 1000000;
     const qint64 rssBefore = residentBytes();
@@ -150,7 +131,7 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     QVERIFY2(waits < 50, "record() waited"); // the writer's short critical sections may cost a few
     QVERIFY(log.dropped() > 0);
 
-    QVERIFY(m_store.db().commit());
+    QVERIFY(holder.exec(QStringLiteral("COMMIT")));
     log.flush();
     log.flush();
     const qint64 stored = scalar(m_store, QStringLiteral("SELECT count(*) FROM egress_events WHERE host = 'flood.test'"));
