@@ -414,28 +414,42 @@ Result<std::optional<QSqlRecord>> Store::firstRow(const QString &sql, const QVar
     return out;
 }
 
-Result<qint64> Store::write(const QString &sql, const QVariantList &binds)
+namespace {
+
+// What one write did: the row it inserted (if any) and how many rows it changed.
+struct Written {
+    qint64 id = 0;
+    int changed = 0;
+};
+
+Result<Written> runWrite(const QSqlDatabase &db, sqlite3 *raw, const QString &sql, const QVariantList &binds)
 {
-    if (Status s = requireNoOpenRead(QStringLiteral("cannot write to the database")); !s)
+    if (Status s = noOpenRead(raw, QStringLiteral("cannot write to the database")); !s)
         return s.error();
-    Result<QSqlQuery> q = run(db(), sql, binds);
+    Result<QSqlQuery> q = run(db, sql, binds);
     if (!q)
         return q.error();
-    const qint64 id = q->lastInsertId().toLongLong();
+    const Written w{q->lastInsertId().toLongLong(), q->numRowsAffected()};
     q->finish();
-    return id;
+    return w;
+}
+
+} // namespace
+
+Result<qint64> Store::write(const QString &sql, const QVariantList &binds)
+{
+    const Result<Written> w = runWrite(db(), handle(), sql, binds);
+    if (!w)
+        return w.error();
+    return w->id;
 }
 
 Result<int> Store::change(const QString &sql, const QVariantList &binds)
 {
-    if (Status s = requireNoOpenRead(QStringLiteral("cannot write to the database")); !s)
-        return s.error();
-    Result<QSqlQuery> q = run(db(), sql, binds);
-    if (!q)
-        return q.error();
-    const int changed = q->numRowsAffected();
-    q->finish();
-    return changed;
+    const Result<Written> w = runWrite(db(), handle(), sql, binds);
+    if (!w)
+        return w.error();
+    return w->changed;
 }
 
 Result<Store::Batch> Store::prepare(const QString &sql)
