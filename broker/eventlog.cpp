@@ -8,6 +8,34 @@
 
 namespace airlock {
 
+namespace {
+
+// The columns that map one to one onto a text or a number field of EgressEvent.
+constexpr std::pair<const char *, QString EgressEvent::*> kTextColumns[] = {
+    {"sandbox", &EgressEvent::sandbox}, {"proto", &EgressEvent::proto}, {"host", &EgressEvent::host},
+    {"ip", &EgressEvent::ip},           {"sni", &EgressEvent::sni},     {"method", &EgressEvent::method},
+    {"path", &EgressEvent::path},       {"reason", &EgressEvent::reason}};
+constexpr std::pair<const char *, qint64 EgressEvent::*> kNumberColumns[] = {
+    {"id", &EgressEvent::id},           {"rule", &EgressEvent::rule},
+    {"bytes_up", &EgressEvent::bytesUp}, {"bytes_down", &EgressEvent::bytesDown},
+    {"duration_ms", &EgressEvent::durationMs}, {"count", &EgressEvent::count}};
+
+EgressEvent eventFrom(const QSqlRecord &r)
+{
+    EgressEvent e;
+    for (const auto &[column, field] : kTextColumns)
+        e.*field = r.value(QLatin1String(column)).toString();
+    for (const auto &[column, field] : kNumberColumns)
+        e.*field = r.value(QLatin1String(column)).toLongLong();
+    e.time = QDateTime::fromString(r.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    e.port = r.value(QStringLiteral("port")).toInt();
+    // Only this log writes the column.
+    e.decision = decisionFromName(r.value(QStringLiteral("decision")).toString()).value_or(Decision::Denied);
+    return e;
+}
+
+} // namespace
+
 
 EventLog::~EventLog() { stop(); }
 
@@ -134,27 +162,8 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QLi
         return;
     }
     QList<EgressEvent> rows;
-    for (const QSqlRecord &sql : *found) {
-        EgressEvent e;
-        e.id = sql.value(0).toLongLong();
-        e.sandbox = sql.value(1).toString();
-        e.time = QDateTime::fromString(sql.value(2).toString(), Qt::ISODateWithMs);
-        e.proto = sql.value(3).toString();
-        e.host = sql.value(4).toString();
-        e.ip = sql.value(5).toString();
-        e.port = sql.value(6).toInt();
-        e.sni = sql.value(7).toString();
-        e.method = sql.value(8).toString();
-        e.path = sql.value(9).toString();
-        e.decision = decisionFromName(sql.value(10).toString()).value_or(Decision::Denied); // only this log writes the column
-        e.rule = sql.value(11).toLongLong();
-        e.reason = sql.value(12).toString();
-        e.bytesUp = sql.value(13).toLongLong();
-        e.bytesDown = sql.value(14).toLongLong();
-        e.durationMs = sql.value(15).toLongLong();
-        e.count = sql.value(16).toLongLong();
-        rows.append(e);
-    }
+    for (const QSqlRecord &r : *found)
+        rows.append(eventFrom(r));
     done(rows);
 }
 
