@@ -85,6 +85,7 @@ private Q_SLOTS:
     void retentionDeletesOldEventsOnly();
     void retentionKeepsTheDatabaseUnderItsSize();
     void reusedNameStartsWithNoHistory();
+    void everyFieldSurvivesTheRoundTrip();
 
 private:
     QTemporaryDir m_dir;
@@ -283,6 +284,52 @@ void TestEventLog::reusedNameStartsWithNoHistory()
     QCOMPARE(rows.size(), 1);
     QCOMPARE(rows.at(0).host, QStringLiteral("second.test"));
     QCOMPARE(query(log, QString()).size(), 6); // all of it is still on record
+}
+
+// What the writer's batch binds is what a query reads back, field by field; a rule and a
+// sandbox id of 0 are stored as NULL.
+void TestEventLog::everyFieldSurvivesTheRoundTrip()
+{
+    EventLog log;
+    QVERIFY(log.start(m_path, {}));
+    EgressEvent e = makeEvent(log, Decision::Allowed, QStringLiteral("api.example.test"), 8443); // a denial would be folded
+    e.time = QDateTime::fromString(QStringLiteral("2026-11-30T15:43:37.123Z"), Qt::ISODateWithMs);
+    e.proto = QStringLiteral("http");
+    e.ip = QStringLiteral("198.18.0.7");
+    e.sni = QStringLiteral("sni.example.test");
+    e.method = QStringLiteral("POST");
+    e.path = QStringLiteral("/v1/ünïcode?q=1");
+    e.rule = qint64(1) << 33;
+    e.reason = QStringLiteral("rule says yes");
+    e.bytesUp = 123456789012;
+    e.bytesDown = 42;
+    e.durationMs = 9876;
+    EgressEvent unruled = makeEvent(log, Decision::Allowed, QStringLiteral("plain.test"));
+    log.record(e);
+    log.record(unruled);
+    log.flush();
+    const QList<EgressEvent> rows = query(log, QStringLiteral("box"));
+    QCOMPARE(rows.size(), 2);
+    const EgressEvent &r = rows.at(0);
+    QCOMPARE(r.id, e.id);
+    QCOMPARE(r.sandbox, e.sandbox);
+    QCOMPARE(r.time, e.time);
+    for (const auto &[got, want] : {std::pair{r.proto, e.proto}, {r.host, e.host}, {r.ip, e.ip}, {r.sni, e.sni},
+                                    {r.method, e.method}, {r.path, e.path}, {r.reason, e.reason}})
+        QCOMPARE(got, want);
+    QCOMPARE(r.port, 8443);
+    QCOMPARE(r.decision, Decision::Allowed);
+    QCOMPARE(r.rule, e.rule);
+    QCOMPARE(r.bytesUp, e.bytesUp);
+    QCOMPARE(r.bytesDown, e.bytesDown);
+    QCOMPARE(r.durationMs, e.durationMs);
+    QCOMPARE(r.count, e.count);
+    QCOMPARE(rows.at(1).rule, qint64(0));
+    const auto nulls = m_store.firstRow(QStringLiteral("SELECT typeof(rule), typeof(sandbox_id) FROM egress_events WHERE id = ?"),
+                                        {unruled.id});
+    QVERIFY(nulls && *nulls);
+    QCOMPARE((*nulls)->value(0).toString(), QStringLiteral("null"));
+    QCOMPARE((*nulls)->value(1).toString(), QStringLiteral("null"));
 }
 
 QTEST_GUILESS_MAIN(TestEventLog)
