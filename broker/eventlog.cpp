@@ -237,7 +237,7 @@ void EventLog::writeBatch(const std::vector<EgressEvent> &events)
     }
 }
 
-void EventLog::writePending()
+std::size_t EventLog::writePending()
 {
     // The write lock first: while another connection holds it, the events stay queued
     // (bounded; record() counts what does not fit) instead of being lost here.
@@ -261,13 +261,14 @@ void EventLog::writePending()
     });
     if (!began) {
         qCWarning(lcBroker) << "egress events wait: the database is busy:" << committed.error().message();
-        return;
+        return 0;
     }
     if (!committed)
         qCWarning(lcBroker) << "cannot commit egress events" << committed.error().message();
     m_written += qint64(events.size());
     if (m_listener)
         m_listener(events);
+    return events.size();
 }
 
 std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
@@ -353,17 +354,14 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                 stopping = m_stopping;
                 work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
             }
-            const qint64 before = m_written.load();
-            if (work)
-                writePending();
-            const bool wrote = m_written.load() != before;
+            const std::size_t wrote = work ? writePending() : 0;
             for (auto &job : jobs)
                 job();
             if (std::chrono::steady_clock::now() >= nextRetention) {
                 const bool behind = retainOnce();
                 nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(behind ? 0 : kRetentionEveryMs);
             }
-            if (stopping && !wrote)
+            if (stopping && wrote == 0)
                 break;
         }
         m_upsert = Store::Batch(); // before its Store closes

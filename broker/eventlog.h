@@ -84,7 +84,7 @@ private:
     void run(const QString &databasePath, std::promise<Status> *opened);
     Status prepareUpsert();
     void writeBatch(const std::vector<EgressEvent> &events);
-    void writePending(); // one batch, in one transaction
+    std::size_t writePending(); // one batch, in one transaction; the events it took
     // The queue, the changed aggregates and the dropped-rows, as the rows to write.
     std::vector<EgressEvent> takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
                                        QHash<QString, qint64> &lost);
