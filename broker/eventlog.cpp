@@ -3,13 +3,38 @@
 #include "store/store.h"
 
 #include <QHash>
-#include <QSqlError>
-#include <QSqlDriver>
-#include <QSqlQuery>
-#include <sqlite3.h>
+#include <QSqlRecord>
 #include <QThread>
 
 namespace airlock {
+
+namespace {
+
+// The columns that map one to one onto a text or a number field of EgressEvent.
+constexpr std::pair<const char *, QString EgressEvent::*> kTextColumns[] = {
+    {"sandbox", &EgressEvent::sandbox}, {"proto", &EgressEvent::proto}, {"host", &EgressEvent::host},
+    {"ip", &EgressEvent::ip},           {"sni", &EgressEvent::sni},     {"method", &EgressEvent::method},
+    {"path", &EgressEvent::path},       {"reason", &EgressEvent::reason}};
+constexpr std::pair<const char *, qint64 EgressEvent::*> kNumberColumns[] = {
+    {"id", &EgressEvent::id},           {"rule", &EgressEvent::rule},
+    {"bytes_up", &EgressEvent::bytesUp}, {"bytes_down", &EgressEvent::bytesDown},
+    {"duration_ms", &EgressEvent::durationMs}, {"count", &EgressEvent::count}};
+
+EgressEvent eventFrom(const QSqlRecord &r)
+{
+    EgressEvent e;
+    for (const auto &[column, field] : kTextColumns)
+        e.*field = r.value(QLatin1String(column)).toString();
+    for (const auto &[column, field] : kNumberColumns)
+        e.*field = r.value(QLatin1String(column)).toLongLong();
+    e.time = QDateTime::fromString(r.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    e.port = r.value(QStringLiteral("port")).toInt();
+    // Only this log writes the column.
+    e.decision = decisionFromName(r.value(QStringLiteral("decision")).toString()).value_or(Decision::Denied);
+    return e;
+}
+
+} // namespace
 
 
 EventLog::~EventLog() { stop(); }
@@ -102,62 +127,43 @@ void EventLog::query(const EventQuery &q, std::function<void(Result<QList<Egress
 void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done)
 {
     // The sandbox that bears the name now, by id; the name only when none does.
+    const QString what = QStringLiteral("cannot read the egress events");
     qint64 sandboxId = 0;
     if (!q.sandbox.isEmpty()) {
-        QSqlQuery id(m_db);
-        id.prepare(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"));
-        id.addBindValue(q.sandbox);
-        if (id.exec() && id.next())
-            sandboxId = id.value(0).toLongLong();
+        const auto id = m_store->firstRow(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"), {q.sandbox});
+        if (!id) {
+            done(Error{what, id.error().why});
+            return;
+        }
+        if (*id)
+            sandboxId = (*id)->value(0).toLongLong();
     }
-    QSqlQuery sql(m_db);
     QString where = QStringLiteral("WHERE 1");
+    QVariantList binds;
+    const auto filter = [&](const char *clause, const QVariant &value) {
+        where += QLatin1String(clause);
+        binds.append(value);
+    };
     if (sandboxId)
-        where += QStringLiteral(" AND sandbox_id = :sandbox_id");
+        filter(" AND sandbox_id = ?", sandboxId);
     else if (!q.sandbox.isEmpty())
-        where += QStringLiteral(" AND sandbox = :sandbox");
+        filter(" AND sandbox = ?", q.sandbox);
     if (q.beforeId > 0)
-        where += QStringLiteral(" AND id < :before");
+        filter(" AND id < ?", q.beforeId);
     if (q.ownerUid >= 0)
-        where += QStringLiteral(" AND sandbox_id IN (SELECT id FROM sandboxes WHERE owner_uid = :uid)");
-    sql.prepare(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
-                               "decision, rule, reason, bytes_up, bytes_down, duration_ms, count FROM egress_events ") +
-                where + QStringLiteral(" ORDER BY id DESC LIMIT :limit) ORDER BY id ASC"));
-    if (sandboxId)
-        sql.bindValue(QStringLiteral(":sandbox_id"), sandboxId);
-    else if (!q.sandbox.isEmpty())
-        sql.bindValue(QStringLiteral(":sandbox"), q.sandbox);
-    if (q.beforeId > 0)
-        sql.bindValue(QStringLiteral(":before"), q.beforeId);
-    if (q.ownerUid >= 0)
-        sql.bindValue(QStringLiteral(":uid"), q.ownerUid);
-    sql.bindValue(QStringLiteral(":limit"), qBound(1, q.limit, kMaxLimit));
-    if (!sql.exec()) {
-        done(Error{QStringLiteral("cannot read the egress events"), sql.lastError().text()});
+        filter(" AND sandbox_id IN (SELECT id FROM sandboxes WHERE owner_uid = ?)", q.ownerUid);
+    binds.append(qBound(1, q.limit, kMaxLimit));
+    const auto found = m_store->rows(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
+                                                    "decision, rule, reason, bytes_up, bytes_down, duration_ms, count FROM egress_events ") +
+                                         where + QStringLiteral(" ORDER BY id DESC LIMIT ?) ORDER BY id ASC"),
+                                     binds);
+    if (!found) {
+        done(Error{what, found.error().why});
         return;
     }
     QList<EgressEvent> rows;
-    while (sql.next()) {
-        EgressEvent e;
-        e.id = sql.value(0).toLongLong();
-        e.sandbox = sql.value(1).toString();
-        e.time = QDateTime::fromString(sql.value(2).toString(), Qt::ISODateWithMs);
-        e.proto = sql.value(3).toString();
-        e.host = sql.value(4).toString();
-        e.ip = sql.value(5).toString();
-        e.port = sql.value(6).toInt();
-        e.sni = sql.value(7).toString();
-        e.method = sql.value(8).toString();
-        e.path = sql.value(9).toString();
-        e.decision = decisionFromName(sql.value(10).toString()).value_or(Decision::Denied); // only this log writes the column
-        e.rule = sql.value(11).toLongLong();
-        e.reason = sql.value(12).toString();
-        e.bytesUp = sql.value(13).toLongLong();
-        e.bytesDown = sql.value(14).toLongLong();
-        e.durationMs = sql.value(15).toLongLong();
-        e.count = sql.value(16).toLongLong();
-        rows.append(e);
-    }
+    for (const QSqlRecord &r : *found)
+        rows.append(eventFrom(r));
     done(rows);
 }
 
@@ -194,7 +200,7 @@ void EventLog::enforceRetention()
 bool EventLog::retainOnce()
 {
     // One bounded pass (kMaxRowsPerPass rows): a big backlog is worked off between batches.
-    const Result<bool> more = eventretention::enforce(m_sqlite, m_limits.retention, QDateTime::currentDateTimeUtc());
+    const Result<bool> more = eventretention::enforce(*m_store, m_limits.retention, QDateTime::currentDateTimeUtc());
     if (!more) {
         qCWarning(lcBroker) << more.error().message();
         return false;
@@ -202,58 +208,67 @@ bool EventLog::retainOnce()
     return more.value();
 }
 
-bool EventLog::prepareUpsert(sqlite3 *db)
+Status EventLog::prepareUpsert()
 {
-    static const char sql[] =
+    // The batch insert is the hot path (20k events/s): one statement prepared once.
+    Result<Store::Batch> upsert = m_store->prepare(QStringLiteral(
         "INSERT INTO egress_events(id, sandbox, time, proto, host, ip, port, sni, method, path, decision, rule, "
         "reason, bytes_up, bytes_down, duration_ms, count, sandbox_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, rule = excluded.rule, reason = excluded.reason, "
         "host = excluded.host, sni = excluded.sni, method = excluded.method, path = excluded.path, "
         "proto = excluded.proto, bytes_up = excluded.bytes_up, bytes_down = excluded.bytes_down, "
-        "duration_ms = excluded.duration_ms, count = max(count, excluded.count)"; // sandbox_id: the first write's
-    return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_upsert, nullptr) == SQLITE_OK;
+        "duration_ms = excluded.duration_ms, count = max(count, excluded.count)")); // sandbox_id: the first write's
+    if (!upsert)
+        return Error{QStringLiteral("cannot prepare the egress event writer"), upsert.error().why};
+    m_upsert = std::move(upsert.value());
+    return ok();
 }
 
-void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
+void EventLog::writeBatch(const std::vector<EgressEvent> &events)
 {
-    auto bindText = [this](int index, const QString &value) {
-        const QByteArray utf8 = value.toUtf8();
-        sqlite3_bind_text(m_upsert, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
-    };
-    // Inside the transaction run() began.
+    const auto idOrNull = [](qint64 id) { return id ? QVariant(id) : QVariant(QMetaType(QMetaType::LongLong)); };
+    // Inside writePending()'s transaction. A row SQLite refuses is logged; the others are kept.
     for (const EgressEvent &e : events) {
-        sqlite3_bind_int64(m_upsert, 1, e.id);
-        bindText(2, e.sandbox);
-        bindText(3, EgressEvent::isoTime(e.time));
-        bindText(4, e.proto);
-        bindText(5, e.host);
-        bindText(6, e.ip);
-        sqlite3_bind_int(m_upsert, 7, e.port);
-        bindText(8, e.sni);
-        bindText(9, e.method);
-        bindText(10, e.path);
-        bindText(11, decisionName(e.decision));
-        if (e.rule)
-            sqlite3_bind_int64(m_upsert, 12, e.rule);
-        else
-            sqlite3_bind_null(m_upsert, 12);
-        bindText(13, e.reason);
-        sqlite3_bind_int64(m_upsert, 14, e.bytesUp);
-        sqlite3_bind_int64(m_upsert, 15, e.bytesDown);
-        sqlite3_bind_int64(m_upsert, 16, e.durationMs);
-        sqlite3_bind_int64(m_upsert, 17, e.count);
-        if (e.sandboxId)
-            sqlite3_bind_int64(m_upsert, 18, e.sandboxId);
-        else
-            sqlite3_bind_null(m_upsert, 18);
-        if (sqlite3_step(m_upsert) != SQLITE_DONE)
-            qCWarning(lcBroker) << "cannot store egress event" << e.id << sqlite3_errmsg(db);
-        sqlite3_reset(m_upsert);
+        const Status s = m_upsert.run({e.id, e.sandbox, EgressEvent::isoTime(e.time), e.proto, e.host, e.ip, e.port, e.sni,
+                                       e.method, e.path, decisionName(e.decision), idOrNull(e.rule), e.reason, e.bytesUp,
+                                       e.bytesDown, e.durationMs, e.count, idOrNull(e.sandboxId)});
+        if (!s)
+            qCWarning(lcBroker) << "cannot store egress event" << e.id << s.error().why;
     }
-    if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-        qCWarning(lcBroker) << "cannot commit egress events" << sqlite3_errmsg(db);
-        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+std::size_t EventLog::writePending()
+{
+    // The write lock first: while another connection holds it, the events stay queued
+    // (bounded; record() counts what does not fit) instead of being lost here.
+    std::vector<EgressEvent> events;
+    bool began = false;
+    const Status committed = m_store->transaction([&]() -> Status {
+        began = true;
+        std::deque<EgressEvent> queue;
+        std::vector<EgressEvent> changed;
+        QHash<QString, qint64> lost;
+        {
+            std::lock_guard lock(m_mutex);
+            queue.swap(m_queue);
+            m_queuedBytes = 0;
+            m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
+            lost.swap(m_lost);
+        }
+        events = takeBatch(queue, changed, lost);
+        writeBatch(events);
+        return ok();
+    });
+    if (!began) {
+        qCWarning(lcBroker) << "egress events wait: the database is busy:" << committed.error().message();
+        return 0;
     }
+    if (!committed)
+        qCWarning(lcBroker) << "cannot commit egress events" << committed.error().message();
+    m_written += qint64(events.size());
+    if (m_listener)
+        m_listener(events);
+    return events.size();
 }
 
 std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
@@ -313,26 +328,21 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
             opened->set_value(store.error());
             return;
         }
-        QSqlDatabase db = store->db();
-        m_db = db; // the query jobs run on this thread too
-        {
-            QSqlQuery max(db);
-            if (max.exec(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM egress_events")) && max.next())
-                m_nextId = max.value(0).toLongLong() + 1;
+        m_store = &store.value();
+        const auto max = m_store->firstRow(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM egress_events"));
+        if (!max || !*max) {
+            // Ids given out again would overwrite the rows that hold them.
+            opened->set_value(Error{QStringLiteral("cannot read the egress events' last id"), max ? QString() : max.error().why});
+            m_store = nullptr;
+            return;
         }
-
-        // The batch insert is the hot path (20k events/s): straight to SQLite, bypassing
-        // QtSql's per-value conversions, on the same connection.
-        sqlite3 *sqlite = nullptr;
-        const QVariant handle = db.driver()->handle();
-        if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0)
-            sqlite = *static_cast<sqlite3 *const *>(handle.constData());
-        if (!sqlite || !prepareUpsert(sqlite)) {
-            opened->set_value(Error{QStringLiteral("cannot prepare the egress event writer"), QStringLiteral("the SQLite driver gave no handle")});
+        m_nextId = (*max)->value(0).toLongLong() + 1;
+        if (Status s = prepareUpsert(); !s) {
+            opened->set_value(s);
+            m_store = nullptr;
             return;
         }
         opened->set_value(ok());
-        m_sqlite = sqlite;
         auto nextRetention = std::chrono::steady_clock::now(); // at once, then every kRetentionEveryMs
         for (;;) {
             std::deque<std::function<void()>> jobs;
@@ -344,41 +354,18 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                 stopping = m_stopping;
                 work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
             }
-            std::vector<EgressEvent> events;
-            // The write lock first: while another connection holds it, the events stay queued
-            // (bounded; record() counts what does not fit) instead of being lost here.
-            if (work && sqlite3_exec(sqlite, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK) {
-                std::deque<EgressEvent> queue;
-                std::vector<EgressEvent> changed;
-                QHash<QString, qint64> lost;
-                {
-                    std::lock_guard lock(m_mutex);
-                    queue.swap(m_queue);
-                    m_queuedBytes = 0;
-                    m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
-                    lost.swap(m_lost);
-                }
-                events = takeBatch(queue, changed, lost);
-                writeBatch(sqlite, events);
-                m_written += qint64(events.size());
-                if (m_listener)
-                    m_listener(events);
-            } else if (work) {
-                qCWarning(lcBroker) << "egress events wait: the database is busy:" << sqlite3_errmsg(sqlite);
-            }
+            const std::size_t wrote = work ? writePending() : 0;
             for (auto &job : jobs)
                 job();
             if (std::chrono::steady_clock::now() >= nextRetention) {
                 const bool behind = retainOnce();
                 nextRetention = std::chrono::steady_clock::now() + std::chrono::milliseconds(behind ? 0 : kRetentionEveryMs);
             }
-            if (stopping && events.empty())
+            if (stopping && wrote == 0)
                 break;
         }
-        sqlite3_finalize(m_upsert);
-        m_upsert = nullptr;
-        m_sqlite = nullptr;
-        m_db = QSqlDatabase();
+        m_upsert = Store::Batch(); // before its Store closes
+        m_store = nullptr;
     }
 }
 

@@ -14,10 +14,10 @@
 #include "denialaggregator.h"
 #include "egressevent.h"
 #include "eventretention.h"
+#include "store/store.h"
 
 #include <QHash>
 #include <QJsonArray>
-#include <QSqlDatabase>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -26,9 +26,6 @@
 #include <mutex>
 #include <thread>
 #include <vector>
-
-struct sqlite3;
-struct sqlite3_stmt;
 
 namespace airlock {
 
@@ -85,16 +82,17 @@ public:
 
 private:
     void run(const QString &databasePath, std::promise<Status> *opened);
-    bool prepareUpsert(sqlite3 *db);
-    void writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events);
+    Status prepareUpsert();
+    void writeBatch(const std::vector<EgressEvent> &events);
+    std::size_t writePending(); // one batch, in one transaction; the events it took
     // The queue, the changed aggregates and the dropped-rows, as the rows to write.
     std::vector<EgressEvent> takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
                                        QHash<QString, qint64> &lost);
     bool retainOnce(); // true: more is left to delete
     void runAndWait(const std::function<void()> &job); // on the writer thread, after what is queued
     void runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done);
-    sqlite3_stmt *m_upsert = nullptr; // writer thread only
-    sqlite3 *m_sqlite = nullptr;      // writer thread only: its connection
+    Store *m_store = nullptr; // writer thread only: its connection (the query jobs run there too)
+    Store::Batch m_upsert;    // writer thread only
     std::thread m_thread;
     mutable std::mutex m_mutex;
     std::condition_variable m_cv;
@@ -110,7 +108,6 @@ private:
     std::atomic<qint64> m_written{0};
     std::atomic<qint64> m_dropped{0};
     BatchListener m_listener;
-    QSqlDatabase m_db; // writer thread only
 };
 
 } // namespace airlock

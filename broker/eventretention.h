@@ -4,10 +4,9 @@
 // `maxBytes`. Only egress_events rows are ever deleted; rules, secrets and sandboxes are
 // never touched. Runs on the event writer's thread, on its connection.
 #include "core/result.h"
+#include "store/store.h"
 
 #include <QDateTime>
-
-struct sqlite3;
 
 namespace airlock {
 
@@ -23,9 +22,9 @@ constexpr int kMaxRowsPerPass = 50000;
 
 // Deletes what `retention` no longer keeps (up to kMaxRowsPerPass rows); returns true when
 // more is left to delete (call again soon).
-Result<bool> enforce(sqlite3 *db, const EventRetention &retention, const QDateTime &now);
+Result<bool> enforce(Store &db, const EventRetention &retention, const QDateTime &now);
 // The bytes the database's pages in use take (page_count - freelist_count).
-qint64 usedBytes(sqlite3 *db);
+Result<qint64> usedBytes(Store &db);
 
 } // namespace eventretention
 } // namespace airlock

@@ -1,17 +1,11 @@
 #include "rulestore.h"
 #include "core/logging.h"
 
-#include <QSqlError>
-#include <QSqlQuery>
+#include <QSqlRecord>
 
 namespace airlock {
 
 namespace {
-
-Error sqlFailure(const QString &what, const QSqlQuery &q)
-{
-    return Error{what, q.lastError().text(), ErrorKind::Failed};
-}
 
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
 
@@ -162,13 +156,11 @@ Result<int> RuleStore::copySandboxRules(const QString &origin, const QString &fo
 
 Status RuleStore::removeRow(qint64 id, bool mustExist)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("DELETE FROM rules WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return sqlFailure(QStringLiteral("cannot remove rule %1").arg(id), q);
+    const Result<int> removed = m_store.change(QStringLiteral("DELETE FROM rules WHERE id = ?"), {id});
+    if (!removed)
+        return Error{QStringLiteral("cannot remove rule %1").arg(id), removed.error().why};
     m_policy.remove(id);
-    if (mustExist && q.numRowsAffected() == 0)
+    if (mustExist && *removed == 0)
         return Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
                      ErrorKind::NotFound};
     return ok();

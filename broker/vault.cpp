@@ -13,8 +13,7 @@
 #include <QJsonDocument>
 #include <QMutexLocker>
 #include <QRegularExpression>
-#include <QSqlError>
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <map>
 #include <openssl/rand.h>
 
@@ -26,7 +25,12 @@ constexpr int kSaltBytes = 16;
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
-Error sqlError(const QString &what, const QSqlQuery &q) { return Error{what, q.lastError().text()}; }
+// The store's error under what this file was doing.
+template <typename T>
+Error sqlError(const QString &what, const Result<T> &failed)
+{
+    return Error{what, failed.error().why};
+}
 
 Error lockedError()
 {
@@ -116,15 +120,15 @@ struct SlotRow {
 
 Result<std::optional<SlotRow>> readSlot(Store &store, const QString &kind)
 {
-    QSqlQuery q(store.db());
-    q.prepare(QStringLiteral("SELECT id, kdf_params, salt, wrapped_key FROM key_slots WHERE kind = ? ORDER BY id LIMIT 1"));
-    q.addBindValue(kind);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the vault's key slots"), q);
-    if (!q.next())
+    const auto row = store.firstRow(
+        QStringLiteral("SELECT id, kdf_params, salt, wrapped_key FROM key_slots WHERE kind = ? ORDER BY id LIMIT 1"), {kind});
+    if (!row)
+        return sqlError(QStringLiteral("cannot read the vault's key slots"), row);
+    if (!*row)
         return std::optional<SlotRow>();
-    return std::optional<SlotRow>(SlotRow{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toByteArray(),
-                                          q.value(3).toByteArray()});
+    const QSqlRecord &r = **row;
+    return std::optional<SlotRow>(SlotRow{r.value(0).toLongLong(), r.value(1).toString(), r.value(2).toByteArray(),
+                                          r.value(3).toByteArray()});
 }
 
 Result<SecureBytes> openPassphraseSlot(const SlotRow &slot, const QByteArray &passphrase)
@@ -206,10 +210,10 @@ Status Vault::open()
     m_store = std::move(s.value());
     // Whether a key slot exists is read once here: only this Vault writes key slots (one
     // daemon per data directory), so state() answers from memory and never touches SQLite.
-    QSqlQuery q(m_store.db());
-    if (!q.exec(QStringLiteral("SELECT count(*) FROM key_slots")) || !q.next())
-        return sqlError(QStringLiteral("cannot read the vault's key slots"), q);
-    m_initialised = q.value(0).toInt() > 0;
+    const auto slots = m_store.firstRow(QStringLiteral("SELECT count(*) FROM key_slots"));
+    if (!slots || !*slots)
+        return Error{QStringLiteral("cannot read the vault's key slots"), slots ? QString() : slots.error().why};
+    m_initialised = (*slots)->value(0).toInt() > 0;
     return reloadLoans(m_store, 0);
 }
 
@@ -259,24 +263,15 @@ Status Vault::init(const QByteArray &passphrase)
     Result<NewSlot> slot = makePassphraseSlot(key, passphrase);
     if (!slot)
         return slot.error();
-    Store &db = store();
-    Status written = db.transaction([&]() -> Status {
-        QSqlQuery q(db.db());
-        q.prepare(QStringLiteral("INSERT INTO key_slots(kind, kdf_params, salt, wrapped_key, created) "
-                                 "SELECT 'passphrase', ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM key_slots)"));
-        q.addBindValue(slot->params);
-        q.addBindValue(slot->salt);
-        q.addBindValue(slot->wrapped);
-        q.addBindValue(now());
-        if (!q.exec())
-            return sqlError(QStringLiteral("cannot store the passphrase slot"), q);
-        if (q.numRowsAffected() != 1)
-            return Error{QStringLiteral("the Airlock vault is already initialised"),
-                         QStringLiteral("another client initialised it just now; unlock it instead"), ErrorKind::Conflict};
-        return ok();
-    });
+    // One statement: the slot goes in only while there is none.
+    const Result<int> written = store().change(QStringLiteral("INSERT INTO key_slots(kind, kdf_params, salt, wrapped_key, created) "
+                                                              "SELECT 'passphrase', ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM key_slots)"),
+                                               {slot->params, slot->salt, slot->wrapped, now()});
     if (!written)
-        return written;
+        return sqlError(QStringLiteral("cannot store the passphrase slot"), written);
+    if (*written != 1)
+        return Error{QStringLiteral("the Airlock vault is already initialised"),
+                     QStringLiteral("another client initialised it just now; unlock it instead"), ErrorKind::Conflict};
     m_initialised = true; // a passphrase slot is never removed
     QMutexLocker locker(&m_mutex);
     m_key = std::make_unique<SecureBytes>(std::move(key));
@@ -329,25 +324,17 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
     Result<NewSlot> fresh = makePassphraseSlot(key.value(), newPassphrase);
     if (!fresh)
         return fresh.error();
-    Store &db = store();
-    // Only the slot is rewritten: the vault key, and so every secret, stays as it is.
-    return db.transaction([&]() -> Status {
-        QSqlQuery q(db.db());
-        q.prepare(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, created = ? "
-                                 "WHERE id = ? AND wrapped_key = ?"));
-        q.addBindValue(fresh->params);
-        q.addBindValue(fresh->salt);
-        q.addBindValue(fresh->wrapped);
-        q.addBindValue(now());
-        q.addBindValue((*slot)->id);
-        q.addBindValue((*slot)->wrapped);
-        if (!q.exec())
-            return sqlError(QStringLiteral("cannot store the new passphrase slot"), q);
-        if (q.numRowsAffected() != 1)
-            return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
-        qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
-        return ok();
-    });
+    // Only the slot is rewritten: the vault key, and so every secret, stays as it is. One
+    // statement, and only over the slot read above.
+    const Result<int> changed = store().change(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, "
+                                                              "created = ? WHERE id = ? AND wrapped_key = ?"),
+                                               {fresh->params, fresh->salt, fresh->wrapped, now(), (*slot)->id, (*slot)->wrapped});
+    if (!changed)
+        return sqlError(QStringLiteral("cannot store the new passphrase slot"), changed);
+    if (*changed != 1)
+        return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
+    qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
+    return ok();
 }
 
 bool Vault::hasKeyringSlot()
@@ -388,14 +375,12 @@ Status Vault::enableKeyringSlot()
         return wrapped.error();
     Store &db = store();
     return db.transaction([&]() -> Status {
-        QSqlQuery q(db.db());
-        if (!q.exec(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'")))
-            return sqlError(QStringLiteral("cannot replace the keyring slot"), q);
-        q.prepare(QStringLiteral("INSERT INTO key_slots(kind, kdf_params, wrapped_key, created) VALUES('keyring', ?, ?, ?)"));
-        q.addBindValue(params);
-        q.addBindValue(wrapped.value());
-        q.addBindValue(now());
-        return q.exec() ? ok() : Status(sqlError(QStringLiteral("cannot store the keyring slot"), q));
+        if (const Result<qint64> removed = db.write(QStringLiteral("DELETE FROM key_slots WHERE kind = 'keyring'")); !removed)
+            return sqlError(QStringLiteral("cannot replace the keyring slot"), removed);
+        const Result<qint64> added = db.write(
+            QStringLiteral("INSERT INTO key_slots(kind, kdf_params, wrapped_key, created) VALUES('keyring', ?, ?, ?)"),
+            {params, wrapped.value(), now()});
+        return added ? ok() : Status(sqlError(QStringLiteral("cannot store the keyring slot"), added));
     });
 }
 
@@ -454,44 +439,33 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     const int length = int(value.size());
     Store &db = store();
     const Status stored = db.transaction([&]() -> Status {
-        QSqlQuery q(db.db());
-        q.prepare(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"));
-        q.addBindValue(name);
-        if (!q.exec())
-            return sqlError(QStringLiteral("cannot read secret %1").arg(name), q);
+        const auto existing = db.firstRow(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"), {name});
+        if (!existing)
+            return sqlError(QStringLiteral("cannot read secret %1").arg(name), existing);
         qint64 id = 0;
-        if (q.next()) {
-            id = q.value(0).toLongLong();
-            const uid_t owner = uid_t(q.value(1).toLongLong());
+        if (*existing) {
+            id = (*existing)->value(0).toLongLong();
+            const uid_t owner = uid_t((*existing)->value(1).toLongLong());
             if (caller != 0 && caller != owner)
                 return Error{QStringLiteral("secret %1 belongs to another user").arg(name),
                              QStringLiteral("choose another name"), ErrorKind::PermissionDenied};
         } else {
-            QSqlQuery ins(db.db());
-            ins.prepare(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, nonce, "
-                                       "ciphertext, created) VALUES(?, ?, '[]', '', 0, x'', x'', ?)"));
-            ins.addBindValue(name);
-            ins.addBindValue(qint64(caller));
-            ins.addBindValue(now());
-            if (!ins.exec())
-                return sqlError(QStringLiteral("cannot store secret %1").arg(name), ins);
-            id = ins.lastInsertId().toLongLong();
+            const Result<qint64> added = db.write(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, "
+                                                                 "nonce, ciphertext, created) VALUES(?, ?, '[]', '', 0, x'', x'', ?)"),
+                                                  {name, qint64(caller), now()});
+            if (!added)
+                return sqlError(QStringLiteral("cannot store secret %1").arg(name), added);
+            id = *added;
         }
         Result<aesgcm::Sealed> sealed = aesgcm::seal(key.value(), reinterpret_cast<const unsigned char *>(value.constData()),
                                                      std::size_t(length), secretAad(id, name, hostsJson, headerText, length));
         if (!sealed)
             return sealed.error();
-        QSqlQuery up(db.db());
-        up.prepare(QStringLiteral("UPDATE secrets SET hosts_json = ?, header = ?, value_len = ?, nonce = ?, ciphertext = ? "
-                                  "WHERE id = ?"));
-        up.addBindValue(hostsJson);
-        up.addBindValue(headerText);
-        up.addBindValue(length);
-        up.addBindValue(sealed->nonce);
-        up.addBindValue(sealed->ciphertext);
-        up.addBindValue(id);
-        if (!up.exec())
-            return sqlError(QStringLiteral("cannot store secret %1").arg(name), up);
+        const Result<qint64> sealedIn = db.write(QStringLiteral("UPDATE secrets SET hosts_json = ?, header = ?, value_len = ?, "
+                                                                "nonce = ?, ciphertext = ? WHERE id = ?"),
+                                                 {hostsJson, headerText, length, sealed->nonce, sealed->ciphertext, id});
+        if (!sealedIn)
+            return sqlError(QStringLiteral("cannot store secret %1").arg(name), sealedIn);
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
         QMutexLocker locker(&m_mutex);
         m_lentCache.clear();
@@ -504,14 +478,14 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
 
 Result<QList<SecretInfo>> Vault::secrets(uid_t viewer)
 {
-    QSqlQuery q(store().db());
-    if (!q.exec(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.owner_uid, "
-                               "(SELECT group_concat(sb.name, char(10)) FROM sandbox_secrets ss "
-                               " JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE ss.secret_id = s.id) "
-                               "FROM secrets s ORDER BY s.name")))
-        return sqlError(QStringLiteral("cannot list secrets"), q);
+    const auto rows = store().rows(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.owner_uid, "
+                                                  "(SELECT group_concat(sb.name, char(10)) FROM sandbox_secrets ss "
+                                                  " JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE ss.secret_id = s.id) "
+                                                  "FROM secrets s ORDER BY s.name"));
+    if (!rows)
+        return sqlError(QStringLiteral("cannot list secrets"), rows);
     QList<SecretInfo> out;
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         SecretInfo info;
         info.id = q.value(0).toLongLong();
         info.name = q.value(1).toString();
@@ -538,11 +512,8 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
         if (!s.usedBy.isEmpty())
             return Error{QStringLiteral("secret %1 is used by %2").arg(name, s.usedBy.join(QStringLiteral(", "))),
                          QStringLiteral("remove those sandboxes first (they hold its placeholder)"), ErrorKind::Conflict};
-        QSqlQuery q(store().db());
-        q.prepare(QStringLiteral("DELETE FROM secrets WHERE id = ?"));
-        q.addBindValue(s.id);
-        if (!q.exec())
-            return sqlError(QStringLiteral("cannot remove secret %1").arg(name), q);
+        if (const Result<qint64> removed = store().write(QStringLiteral("DELETE FROM secrets WHERE id = ?"), {s.id}); !removed)
+            return sqlError(QStringLiteral("cannot remove secret %1").arg(name), removed);
         qCInfo(lcVault) << "secret" << name << "removed";
         {
             QMutexLocker locker(&m_mutex);
@@ -566,27 +537,22 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
         return Error{QStringLiteral("invalid environment variable name \"%1\" for secret %2").arg(envVar, secretName),
                      QStringLiteral("use letters, digits and '_', not starting with a digit (e.g. API_KEY)"),
                      ErrorKind::InvalidParams};
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("SELECT id, owner_uid, value_len FROM secrets WHERE name = ?"));
-    q.addBindValue(secretName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read secret %1").arg(secretName), q);
-    if (!q.next() || (caller != 0 && uid_t(q.value(1).toLongLong()) != caller))
+    const auto secret = db.firstRow(QStringLiteral("SELECT id, owner_uid, value_len FROM secrets WHERE name = ?"), {secretName});
+    if (!secret)
+        return sqlError(QStringLiteral("cannot read secret %1").arg(secretName), secret);
+    if (!*secret || (caller != 0 && uid_t((*secret)->value(1).toLongLong()) != caller))
         return Error{QStringLiteral("no secret named %1").arg(secretName),
                      QStringLiteral("add it first with `airlockctl secret set %1 --host ...`").arg(secretName), ErrorKind::NotFound};
-    const qint64 secretId = q.value(0).toLongLong();
-    const QByteArray placeholder = makePlaceholder(q.value(2).toInt());
-    QSqlQuery ins(db.db());
-    ins.prepare(QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) VALUES(?, ?, ?, ?)"));
-    ins.addBindValue(sandboxId);
-    ins.addBindValue(secretId);
-    ins.addBindValue(envVar);
-    ins.addBindValue(QString::fromLatin1(placeholder));
-    if (!ins.exec())
+    const qint64 secretId = (*secret)->value(0).toLongLong();
+    const QByteArray placeholder = makePlaceholder((*secret)->value(2).toInt());
+    const Result<qint64> lent =
+        db.write(QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) VALUES(?, ?, ?, ?)"),
+                 {sandboxId, secretId, envVar, QString::fromLatin1(placeholder)});
+    // SQLite says "UNIQUE constraint failed" for the primary key (sandbox, secret) too.
+    if (!lent)
         return Error{QStringLiteral("cannot lend secret %1 to the sandbox").arg(secretName),
-                     ins.lastError().nativeErrorCode() == QLatin1String("1555") || ins.lastError().text().contains(QLatin1String("UNIQUE"))
-                         ? QStringLiteral("the sandbox already borrows it; name it once")
-                         : ins.lastError().text(),
+                     lent.error().why.contains(QLatin1String("UNIQUE")) ? QStringLiteral("the sandbox already borrows it; name it once")
+                                                                        : lent.error().why,
                      ErrorKind::Conflict};
     {
         QMutexLocker locker(&m_mutex);
@@ -698,16 +664,15 @@ Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
     Result<SecureBytes> key = keyCopy();
     if (!key)
         return key.error();
-    QSqlQuery q(store().db());
-    q.prepare(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.value_len, s.nonce, s.ciphertext, "
-                             "ss.env_var, ss.placeholder FROM sandbox_secrets ss "
-                             "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id "
-                             "WHERE sb.name = ? ORDER BY s.name"));
-    q.addBindValue(sandboxName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), q);
+    const auto rows = store().rows(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.value_len, s.nonce, s.ciphertext, "
+                                                  "ss.env_var, ss.placeholder FROM sandbox_secrets ss "
+                                                  "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id "
+                                                  "WHERE sb.name = ? ORDER BY s.name"),
+                                   {sandboxName});
+    if (!rows)
+        return sqlError(QStringLiteral("cannot read the secrets of sandbox %1").arg(sandboxName), rows);
     std::vector<LentSecret> out;
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         LentSecret s;
         s.name = q.value(1).toString();
         const QString hostsJson = q.value(2).toString();
@@ -740,16 +705,15 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
                      QStringLiteral("a sandbox that borrows secrets needs it unlocked at creation; run "
                                     "`airlockctl vault unlock`"),
                      ErrorKind::Unavailable};
-    QSqlQuery q(db.db());
-    q.prepare(QStringLiteral("SELECT sb.name, s.hosts_json FROM sandboxes sb "
-                             "LEFT JOIN sandbox_secrets ss ON ss.sandbox_id = sb.id "
-                             "LEFT JOIN secrets s ON s.id = ss.secret_id WHERE sb.id = ?"));
-    q.addBindValue(sandboxId);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read sandbox %1").arg(sandboxId), q);
+    const auto rows = db.rows(QStringLiteral("SELECT sb.name, s.hosts_json FROM sandboxes sb "
+                                             "LEFT JOIN sandbox_secrets ss ON ss.sandbox_id = sb.id "
+                                             "LEFT JOIN secrets s ON s.id = ss.secret_id WHERE sb.id = ?"),
+                              {sandboxId});
+    if (!rows)
+        return sqlError(QStringLiteral("cannot read sandbox %1").arg(sandboxId), rows);
     QString sandboxName;
     QStringList hosts;
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         sandboxName = q.value(0).toString();
         for (const QString &h : hostsFromJson(q.value(1).toString())) {
             if (!hosts.contains(h))
@@ -768,34 +732,43 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
     Result<aesgcm::Sealed> sealed = aesgcm::seal(key.value(), caKey.value(), caAad(sandboxId, pem));
     if (!sealed)
         return sealed.error();
-    QSqlQuery ins(db.db());
-    ins.prepare(QStringLiteral("INSERT INTO sandbox_cas(sandbox_id, cert_pem, key_nonce, key_ciphertext, created) "
-                               "VALUES(?, ?, ?, ?, ?) ON CONFLICT(sandbox_id) DO UPDATE SET cert_pem = excluded.cert_pem, "
-                               "key_nonce = excluded.key_nonce, key_ciphertext = excluded.key_ciphertext, "
-                               "created = excluded.created"));
-    ins.addBindValue(sandboxId);
-    ins.addBindValue(QString::fromLatin1(pem));
-    ins.addBindValue(sealed->nonce);
-    ins.addBindValue(sealed->ciphertext);
-    ins.addBindValue(now());
-    if (!ins.exec())
-        return sqlError(QStringLiteral("cannot store the CA of sandbox %1").arg(sandboxName), ins);
+    const Result<qint64> stored =
+        db.write(QStringLiteral("INSERT INTO sandbox_cas(sandbox_id, cert_pem, key_nonce, key_ciphertext, created) "
+                                "VALUES(?, ?, ?, ?, ?) ON CONFLICT(sandbox_id) DO UPDATE SET cert_pem = excluded.cert_pem, "
+                                "key_nonce = excluded.key_nonce, key_ciphertext = excluded.key_ciphertext, "
+                                "created = excluded.created"),
+                 {sandboxId, QString::fromLatin1(pem), sealed->nonce, sealed->ciphertext, now()});
+    if (!stored)
+        return sqlError(QStringLiteral("cannot store the CA of sandbox %1").arg(sandboxName), stored);
     QMutexLocker locker(&m_mutex);
     m_cas.insert(sandboxName, ca.value());
     return pem;
 }
 
-Result<QByteArray> Vault::sandboxCaPem(const QString &sandboxName)
+namespace {
+
+// The row of a sandbox's CA: sandbox_id, cert_pem, key_nonce, key_ciphertext.
+Result<QSqlRecord> caRow(Store &db, const QString &sandboxName)
 {
-    QSqlQuery q(store().db());
-    q.prepare(QStringLiteral("SELECT c.cert_pem FROM sandbox_cas c JOIN sandboxes sb ON sb.id = c.sandbox_id WHERE sb.name = ?"));
-    q.addBindValue(sandboxName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
-    if (!q.next())
+    const auto row = db.firstRow(QStringLiteral("SELECT c.sandbox_id, c.cert_pem, c.key_nonce, c.key_ciphertext FROM sandbox_cas c "
+                                                "JOIN sandboxes sb ON sb.id = c.sandbox_id WHERE sb.name = ?"),
+                                 {sandboxName});
+    if (!row)
+        return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), row);
+    if (!*row)
         return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
                      QStringLiteral("only sandboxes that borrow secrets get one"), ErrorKind::NotFound};
-    return q.value(0).toString().toLatin1();
+    return **row;
+}
+
+} // namespace
+
+Result<QByteArray> Vault::sandboxCaPem(const QString &sandboxName)
+{
+    const Result<QSqlRecord> row = caRow(store(), sandboxName);
+    if (!row)
+        return row.error();
+    return row->value(1).toString().toLatin1();
 }
 
 Result<std::shared_ptr<SandboxCa>> Vault::sandboxCa(const QString &sandboxName)
@@ -808,18 +781,12 @@ Result<std::shared_ptr<SandboxCa>> Vault::sandboxCa(const QString &sandboxName)
     Result<SecureBytes> key = keyCopy();
     if (!key)
         return key.error();
-    QSqlQuery q(store().db());
-    q.prepare(QStringLiteral("SELECT c.sandbox_id, c.cert_pem, c.key_nonce, c.key_ciphertext FROM sandbox_cas c "
-                             "JOIN sandboxes sb ON sb.id = c.sandbox_id WHERE sb.name = ?"));
-    q.addBindValue(sandboxName);
-    if (!q.exec())
-        return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), q);
-    if (!q.next())
-        return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
-                     QStringLiteral("only sandboxes that borrow secrets get one"), ErrorKind::NotFound};
-    const QByteArray pem = q.value(1).toString().toLatin1();
-    Result<SecureBytes> der = aesgcm::open(key.value(), q.value(2).toByteArray(), q.value(3).toByteArray(),
-                                           caAad(q.value(0).toLongLong(), pem));
+    const Result<QSqlRecord> q = caRow(store(), sandboxName);
+    if (!q)
+        return q.error();
+    const QByteArray pem = q->value(1).toString().toLatin1();
+    Result<SecureBytes> der = aesgcm::open(key.value(), q->value(2).toByteArray(), q->value(3).toByteArray(),
+                                           caAad(q->value(0).toLongLong(), pem));
     if (!der)
         return Error{QStringLiteral("the CA key of sandbox %1 cannot be decrypted").arg(sandboxName),
                      QStringLiteral("its stored row was altered (authentication failed); recreate the sandbox")};

@@ -13,8 +13,7 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QSqlError>
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QThread>
 #include <QUuid>
 #include <libvirt/virterror.h>
@@ -29,7 +28,12 @@ constexpr qint64 kExt4MagicOffset = 1024 + 56; // s_magic in the superblock
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
-Error sqlFailed(const QString &what, const QSqlQuery &q) { return Error{what, q.lastError().text()}; }
+// The store's error under what the engine was doing.
+template <typename T>
+Error sqlFailed(const QString &what, const Result<T> &failed)
+{
+    return Error{what, failed.error().why};
+}
 
 QString randomMac()
 {
@@ -495,29 +499,25 @@ Status SandboxEngine::recordImage(const QString &name, const QString &recipe, co
         return old.error();
     if (*old)
         *oldVolumes << (*old)->value(0).toString() << (*old)->value(1).toString() << (*old)->value(2).toString();
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
-                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v : {QVariant(name), QVariant(recipe), QVariant(vols.kernel), QVariant(vols.initrd),
-                              QVariant(vols.root), QVariant(size), QVariant(digest), QVariant(now())})
-        q.addBindValue(v);
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), q);
-    QSqlQuery d(m_store.db());
-    d.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-    d.addBindValue(opId);
-    if (!d.exec())
-        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), d);
+    const Result<qint64> recorded =
+        m_store.write(QStringLiteral("INSERT OR REPLACE INTO images(name, recipe, kernel, initrd, rootfs, size_bytes, digest, created) "
+                                     "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"),
+                      {name, recipe, vols.kernel, vols.initrd, vols.root, size, digest, now()});
+    if (!recorded)
+        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), recorded);
+    const Result<qint64> done = m_store.write(QStringLiteral("DELETE FROM operations WHERE id = ?"), {opId});
+    if (!done)
+        return sqlFailed(QStringLiteral("cannot record image %1").arg(name), done);
     return ok();
 }
 
 Result<QJsonArray> SandboxEngine::listImages()
 {
-    QSqlQuery q(m_store.db());
-    if (!q.exec(QStringLiteral("SELECT name, kernel, size_bytes, created, recipe FROM images ORDER BY name")))
-        return sqlFailed(QStringLiteral("cannot list images"), q);
+    const auto rows = m_store.rows(QStringLiteral("SELECT name, kernel, size_bytes, created, recipe FROM images ORDER BY name"));
+    if (!rows)
+        return sqlFailed(QStringLiteral("cannot list images"), rows);
     QJsonArray out;
-    while (q.next())
+    for (const QSqlRecord &q : *rows)
         out.append(QJsonObject{{QStringLiteral("name"), q.value(0).toString()},
                                {QStringLiteral("kernel"), q.value(1).toString()},
                                {QStringLiteral("size_bytes"), q.value(2).toLongLong()},
@@ -592,13 +592,13 @@ Result<SandboxEngine::ImageFiles> SandboxEngine::checkImage(const QString &image
 
 Status SandboxEngine::requireSandbox(const QString &name, uid_t uid, qint64 *id)
 {
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("SELECT id, owner_uid FROM sandboxes WHERE name = ?"));
-    q.addBindValue(name);
-    if (!q.exec() || !q.next() || !(uid == 0 || uid == uid_t(q.value(1).toLongLong())))
+    const auto row = m_store.firstRow(QStringLiteral("SELECT id, owner_uid FROM sandboxes WHERE name = ?"), {name});
+    if (!row)
+        return sqlFailed(QStringLiteral("cannot read sandbox %1").arg(name), row);
+    if (!*row || !(uid == 0 || uid == uid_t((*row)->value(1).toLongLong())))
         return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
     if (id)
-        *id = q.value(0).toLongLong();
+        *id = (*row)->value(0).toLongLong();
     return ok();
 }
 
@@ -809,42 +809,32 @@ Status SandboxEngine::recordSandbox(const CreateRequest &r, SandboxSpec &spec, c
     QJsonObject envJson; // grows by the lent secrets' variables
     for (auto it = r.env.cbegin(); it != r.env.cend(); ++it)
         envJson.insert(it.key(), it.value());
-    QSqlQuery q(m_store.db());
-    q.prepare(QStringLiteral("INSERT INTO networks(name, bridge, subnet, gateway, guest_ip, created) VALUES(?, ?, ?, ?, ?, ?)"));
-    for (const QString &v : {spec.networkName, spec.bridge, QStringLiteral("%1/30").arg(QHostAddress(QHostAddress(spec.gateway).toIPv4Address() - 1).toString()),
-                             spec.gateway, spec.guestIp, now()})
-        q.addBindValue(v);
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), q);
-    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
-                             "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v : {QVariant(r.name), QVariant(qint64(r.owner)), QVariant(r.image), QVariant(r.cpus),
-                              QVariant(r.memoryMib), QVariant(r.diskGib), QVariant(spec.mac), QVariant(spec.networkName),
-                              QVariant(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact))),
-                              QVariant(now())})
-        q.addBindValue(v);
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
-    const qint64 id = q.lastInsertId().toLongLong();
-    if (Status s = lendSecrets(r, spec, envJson, id); !s)
+    const QString subnet = QStringLiteral("%1/30").arg(QHostAddress(QHostAddress(spec.gateway).toIPv4Address() - 1).toString());
+    const Result<qint64> network =
+        m_store.write(QStringLiteral("INSERT INTO networks(name, bridge, subnet, gateway, guest_ip, created) VALUES(?, ?, ?, ?, ?, ?)"),
+                      {spec.networkName, spec.bridge, subnet, spec.gateway, spec.guestIp, now()});
+    if (!network)
+        return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), network);
+    const Result<qint64> id = m_store.write(
+        QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {r.name, qint64(r.owner), r.image, r.cpus, r.memoryMib, r.diskGib, spec.mac, spec.networkName,
+         QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), now()});
+    if (!id)
+        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), id);
+    if (Status s = lendSecrets(r, spec, envJson, *id); !s)
         return s;
-    q.prepare(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"));
-    q.addBindValue(id);
-    q.addBindValue(r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)));
-    q.addBindValue(volume);
-    q.addBindValue(now());
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
-    const qint64 layer = q.lastInsertId().toLongLong();
-    q.prepare(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"));
-    q.addBindValue(layer);
-    q.addBindValue(id);
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), q);
-    q.prepare(QStringLiteral("DELETE FROM operations WHERE id = ?"));
-    q.addBindValue(opId);
-    if (!q.exec())
-        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), q);
+    const Result<qint64> layer =
+        m_store.write(QStringLiteral("INSERT INTO layers(sandbox_id, parent_id, volume, frozen, created) VALUES(?, ?, ?, 0, ?)"),
+                      {*id, r.baseLayer ? QVariant(r.baseLayer) : QVariant(QMetaType(QMetaType::LongLong)), volume, now()});
+    if (!layer)
+        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), layer);
+    const Result<qint64> top = m_store.write(QStringLiteral("UPDATE sandboxes SET top_layer = ? WHERE id = ?"), {*layer, *id});
+    if (!top)
+        return sqlFailed(QStringLiteral("cannot record the disk of %1").arg(r.name), top);
+    const Result<qint64> done = m_store.write(QStringLiteral("DELETE FROM operations WHERE id = ?"), {opId});
+    if (!done)
+        return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), done);
     return ok();
 }
 
@@ -863,25 +853,24 @@ Status SandboxEngine::lendSecrets(const CreateRequest &r, SandboxSpec &spec, QJs
         spec.env.insert(it.key(), it.value());
         envJson.insert(it.key(), it.value());
     }
-    QSqlQuery u(m_store.db());
-    u.prepare(QStringLiteral("UPDATE sandboxes SET env_json = ? WHERE id = ?"));
-    u.addBindValue(QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)));
-    u.addBindValue(id);
-    if (!u.exec())
-        return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), u);
+    const Result<qint64> env = m_store.write(QStringLiteral("UPDATE sandboxes SET env_json = ? WHERE id = ?"),
+                                             {QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), id});
+    if (!env)
+        return sqlFailed(QStringLiteral("cannot record the environment of %1").arg(r.name), env);
     return defineDomain(spec, true);
 }
 
 Result<QJsonArray> SandboxEngine::list(uid_t uid)
 {
-    QSqlQuery q(m_store.db());
-    if (!q.exec(QStringLiteral("SELECT s.name, s.image, n.guest_ip, s.cpus, s.memory_mib, s.owner_uid, s.disk_gib "
-                               "FROM sandboxes s LEFT JOIN networks n ON n.name = s.network ORDER BY s.name")))
-        return sqlFailed(QStringLiteral("cannot list sandboxes"), q);
+    // Read whole before asking libvirt about each: no read stays open meanwhile.
+    const auto rows = m_store.rows(QStringLiteral("SELECT s.name, s.image, n.guest_ip, s.cpus, s.memory_mib, s.owner_uid, s.disk_gib "
+                                                  "FROM sandboxes s LEFT JOIN networks n ON n.name = s.network ORDER BY s.name"));
+    if (!rows)
+        return sqlFailed(QStringLiteral("cannot list sandboxes"), rows);
     const bool connected = ensureLibvirt().ok();
     QJsonArray out;
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    while (q.next()) {
+    for (const QSqlRecord &q : *rows) {
         if (!(uid == 0 || uid == uid_t(q.value(5).toLongLong())))
             continue;
         const QString name = q.value(0).toString();
@@ -966,31 +955,25 @@ Status SandboxEngine::kill(const QString &name, uid_t uid)
     return ok();
 }
 
-Status SandboxEngine::pause(const QString &name, uid_t uid)
-{
-    if (Status s = ensureLibvirt(); !s)
-        return s;
-    if (Status s = requireSandbox(name, uid); !s)
-        return s;
-    VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
-    if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("running"))
-        return Error{QStringLiteral("sandbox %1 is not running").arg(name), QStringLiteral("only a running sandbox can be paused"), ErrorKind::Conflict};
-    if (virDomainSuspend(dom.get()) < 0)
-        return LibvirtConnection::lastError(QStringLiteral("cannot pause sandbox %1").arg(name));
-    return ok();
-}
+Status SandboxEngine::pause(const QString &name, uid_t uid) { return setPaused(name, uid, true); }
 
-Status SandboxEngine::resume(const QString &name, uid_t uid)
+Status SandboxEngine::resume(const QString &name, uid_t uid) { return setPaused(name, uid, false); }
+
+// Pausing needs a running domain, resuming a paused one.
+Status SandboxEngine::setPaused(const QString &name, uid_t uid, bool paused)
 {
     if (Status s = ensureLibvirt(); !s)
         return s;
     if (Status s = requireSandbox(name, uid); !s)
         return s;
+    const QString from = paused ? QStringLiteral("running") : QStringLiteral("paused");
     VirDomain dom = lookupDomain(m_libvirt.get(), objectName(name));
-    if (!dom || stateOf(m_libvirt.get(), objectName(name)) != QLatin1String("paused"))
-        return Error{QStringLiteral("sandbox %1 is not paused").arg(name), {}, ErrorKind::Conflict};
-    if (virDomainResume(dom.get()) < 0)
-        return LibvirtConnection::lastError(QStringLiteral("cannot resume sandbox %1").arg(name));
+    if (!dom || stateOf(m_libvirt.get(), objectName(name)) != from)
+        return Error{QStringLiteral("sandbox %1 is not %2").arg(name, from),
+                     paused ? QStringLiteral("only a running sandbox can be paused") : QString(), ErrorKind::Conflict};
+    if ((paused ? virDomainSuspend(dom.get()) : virDomainResume(dom.get())) < 0)
+        return LibvirtConnection::lastError(
+            QStringLiteral("cannot %1 sandbox %2").arg(paused ? QStringLiteral("pause") : QStringLiteral("resume"), name));
     return ok();
 }
 
@@ -1048,9 +1031,10 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
 
 int SandboxEngine::sandboxCount()
 {
-    QSqlQuery q(m_store.db());
-    if (q.exec(QStringLiteral("SELECT count(*) FROM sandboxes")) && q.next())
-        return q.value(0).toInt();
+    const auto row = m_store.firstRow(QStringLiteral("SELECT count(*) FROM sandboxes"));
+    if (row && *row)
+        return (*row)->value(0).toInt();
+    qCWarning(lcEngine) << "cannot count the sandboxes:" << (row ? QStringLiteral("no row") : row.error().message());
     return 0;
 }
 

@@ -145,6 +145,7 @@ private:
     Result<qint64> beginOperation(const QString &kind, const QString &subject, const QJsonObject &state);
     void endOperation(qint64 id);
     Status requireSandbox(const QString &name, uid_t uid, qint64 *id = nullptr);
+    Status setPaused(const QString &name, uid_t uid, bool paused); // pause() and resume()
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
     Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath);
@@ -154,6 +155,8 @@ private:
     Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
     static QString withoutBackingChain(QString domainXml);
     Status forgetBackingChain(const QString &domain);
+    // Snapshot `id` of `sandbox` (which `uid` may use): `sql` selects its row by (id, sandbox id).
+    Result<QSqlRecord> snapshotOf(const QString &sandbox, qint64 id, uid_t uid, const QString &sql, qint64 *sid);
     Status mergeSnapshotLayer(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer);
     Result<QVariant> mergeBase(const QString &sandbox, qint64 sid, qint64 layer, QString *basePath, QString *baseFormat);
     Status rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat);

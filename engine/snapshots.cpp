@@ -26,18 +26,21 @@ Error noSnapshot(const QString &sandbox, qint64 id)
                  QStringLiteral("see `airlockctl snapshot ls %1`").arg(sandbox), ErrorKind::NotFound};
 }
 
-// The row `sql` selects for snapshot `id` of sandbox `sid` (its binds: id, then sid).
-Result<QSqlRecord> snapshotRow(const Store &store, const QString &sql, const QString &sandbox, qint64 id, qint64 sid)
+} // namespace
+
+Result<QSqlRecord> SandboxEngine::snapshotOf(const QString &sandbox, qint64 id, uid_t uid, const QString &sql, qint64 *sid)
 {
-    const auto row = store.firstRow(sql, {id, sid});
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    if (Status s = requireSandbox(sandbox, uid, sid); !s)
+        return s.error();
+    const auto row = m_store.firstRow(sql, {id, *sid});
     if (!row)
         return row.error();
     if (!*row)
         return noSnapshot(sandbox, id);
     return **row;
 }
-
-} // namespace
 
 void SandboxEngine::crashPoint(const char *step)
 {
@@ -357,15 +360,11 @@ Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t ui
 
 Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid)
 {
-    if (Status s = ensureLibvirt(); !s)
-        return s.error();
     qint64 sid = 0;
-    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
-        return s.error();
-    const auto row = snapshotRow(m_store,
-                                 QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b "
-                                                "ON b.id = sn.sandbox_id JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"),
-                                 sandbox, id, sid);
+    const auto row = snapshotOf(sandbox, id, uid,
+                                QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b "
+                                               "ON b.id = sn.sandbox_id JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"),
+                                &sid);
     if (!row)
         return row.error();
     const QSqlRecord &q = *row;
@@ -416,12 +415,8 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
 
 Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t uid)
 {
-    if (Status s = ensureLibvirt(); !s)
-        return s;
     qint64 sid = 0;
-    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
-        return s;
-    const auto row = snapshotRow(m_store, QStringLiteral("SELECT layer_id FROM snapshots WHERE id = ? AND sandbox_id = ?"), sandbox, id, sid);
+    const auto row = snapshotOf(sandbox, id, uid, QStringLiteral("SELECT layer_id FROM snapshots WHERE id = ? AND sandbox_id = ?"), &sid);
     if (!row)
         return row.error();
     const qint64 layer = row->value(0).toLongLong();
@@ -450,15 +445,11 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
 Result<QJsonObject> SandboxEngine::fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
                                         const decltype(CreateRequest::lend) &lend)
 {
-    if (Status s = ensureLibvirt(); !s)
-        return s.error();
     qint64 sid = 0;
-    if (Status s = requireSandbox(sandbox, uid, &sid); !s)
-        return s.error();
-    const auto row = snapshotRow(m_store,
-                                 QStringLiteral("SELECT sn.layer_id, b.image, b.cpus, b.memory_mib, b.disk_gib, b.env_json FROM snapshots sn "
-                                                "JOIN sandboxes b ON b.id = sn.sandbox_id WHERE sn.id = ? AND sn.sandbox_id = ?"),
-                                 sandbox, id, sid);
+    const auto row = snapshotOf(sandbox, id, uid,
+                                QStringLiteral("SELECT sn.layer_id, b.image, b.cpus, b.memory_mib, b.disk_gib, b.env_json FROM snapshots sn "
+                                               "JOIN sandboxes b ON b.id = sn.sandbox_id WHERE sn.id = ? AND sn.sandbox_id = ?"),
+                                &sid);
     if (!row)
         return row.error();
     const QSqlRecord &q = *row;

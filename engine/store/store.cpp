@@ -34,6 +34,21 @@ Status exec(QSqlDatabase &db, const QString &sql)
     return ok();
 }
 
+// A read still stepping on this connection pins its WAL snapshot (see transaction()).
+Status noOpenRead(sqlite3 *raw, const QString &what)
+{
+    if (!raw || !sqlite3_get_autocommit(raw))
+        return ok(); // inside a transaction every read is current
+    for (sqlite3_stmt *st = sqlite3_next_stmt(raw, nullptr); st; st = sqlite3_next_stmt(raw, st)) {
+        if (sqlite3_stmt_busy(st) && sqlite3_stmt_readonly(st))
+            return Error{what,
+                         QStringLiteral("a read on the same database connection is still open (%1); this is a bug "
+                                        "in Airlock, please report it")
+                             .arg(QString::fromUtf8(sqlite3_sql(st)).simplified().left(160))};
+    }
+    return ok();
+}
+
 // Files this process has open (or had open) through SQLite. Closing ANY descriptor of a file
 // drops all of the process's POSIX locks on it, so reading such a file ourselves while another
 // connection (another thread's Store) is open would silently break SQLite's WAL locking.
@@ -323,23 +338,15 @@ Result<Store> Store::open(const QString &path, const std::vector<Migration> &ste
     return store;
 }
 
-Status Store::requireNoOpenRead(const QString &what) const
+sqlite3 *Store::handle() const
 {
     const QVariant handle = db().driver()->handle();
     if (qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return ok();
-    sqlite3 *raw = *static_cast<sqlite3 *const *>(handle.data());
-    if (!raw || !sqlite3_get_autocommit(raw))
-        return ok(); // inside a transaction every read is current
-    for (sqlite3_stmt *st = sqlite3_next_stmt(raw, nullptr); st; st = sqlite3_next_stmt(raw, st)) {
-        if (sqlite3_stmt_busy(st) && sqlite3_stmt_readonly(st))
-            return Error{what,
-                         QStringLiteral("a read on the same database connection is still open (%1); this is a bug "
-                                        "in Airlock, please report it")
-                             .arg(QString::fromUtf8(sqlite3_sql(st)).simplified().left(160))};
-    }
-    return ok();
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(handle.data());
 }
+
+Status Store::requireNoOpenRead(const QString &what) const { return noOpenRead(handle(), what); }
 
 namespace {
 
@@ -354,6 +361,31 @@ Result<QSqlQuery> run(const QSqlDatabase &db, const QString &sql, const QVariant
     if (!q.exec())
         return sqlError(QStringLiteral("a database statement failed"), q.lastError());
     return q;
+}
+
+// Binds one value the way QtSql's SQLite driver would store it.
+int bindValue(sqlite3_stmt *st, int index, const QVariant &v)
+{
+    if (v.isNull())
+        return sqlite3_bind_null(st, index);
+    switch (v.typeId()) {
+    case QMetaType::Bool:
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+        return sqlite3_bind_int64(st, index, v.toLongLong());
+    case QMetaType::Double:
+        return sqlite3_bind_double(st, index, v.toDouble());
+    case QMetaType::QByteArray: {
+        const QByteArray bytes = v.toByteArray();
+        return sqlite3_bind_blob64(st, index, bytes.constData(), sqlite3_uint64(bytes.size()), SQLITE_TRANSIENT);
+    }
+    default: {
+        const QByteArray utf8 = v.toString().toUtf8();
+        return sqlite3_bind_text64(st, index, utf8.constData(), sqlite3_uint64(utf8.size()), SQLITE_TRANSIENT, SQLITE_UTF8);
+    }
+    }
 }
 
 } // namespace
@@ -382,16 +414,97 @@ Result<std::optional<QSqlRecord>> Store::firstRow(const QString &sql, const QVar
     return out;
 }
 
-Result<qint64> Store::write(const QString &sql, const QVariantList &binds)
+namespace {
+
+// What one write did: the row it inserted (if any) and how many rows it changed.
+struct Written {
+    qint64 id = 0;
+    int changed = 0;
+};
+
+Result<Written> runWrite(const QSqlDatabase &db, sqlite3 *raw, const QString &sql, const QVariantList &binds)
 {
-    if (Status s = requireNoOpenRead(QStringLiteral("cannot write to the database")); !s)
+    if (Status s = noOpenRead(raw, QStringLiteral("cannot write to the database")); !s)
         return s.error();
-    Result<QSqlQuery> q = run(db(), sql, binds);
+    Result<QSqlQuery> q = run(db, sql, binds);
     if (!q)
         return q.error();
-    const qint64 id = q->lastInsertId().toLongLong();
+    const Written w{q->lastInsertId().toLongLong(), q->numRowsAffected()};
     q->finish();
-    return id;
+    return w;
+}
+
+} // namespace
+
+Result<qint64> Store::write(const QString &sql, const QVariantList &binds)
+{
+    const Result<Written> w = runWrite(db(), handle(), sql, binds);
+    if (!w)
+        return w.error();
+    return w->id;
+}
+
+Result<int> Store::change(const QString &sql, const QVariantList &binds)
+{
+    const Result<Written> w = runWrite(db(), handle(), sql, binds);
+    if (!w)
+        return w.error();
+    return w->changed;
+}
+
+Result<Store::Batch> Store::prepare(const QString &sql)
+{
+    const QString what = QStringLiteral("cannot prepare a database statement");
+    sqlite3 *raw = handle();
+    if (!raw)
+        return Error{what, QStringLiteral("the store is not open")};
+    Batch batch;
+    const QByteArray utf8 = sql.toUtf8();
+    if (sqlite3_prepare_v3(raw, utf8.constData(), int(utf8.size()), SQLITE_PREPARE_PERSISTENT, &batch.m_statement,
+                           nullptr) != SQLITE_OK)
+        return Error{what, QString::fromUtf8(sqlite3_errmsg(raw))};
+    batch.m_db = raw;
+    if (!batch.m_statement || sqlite3_stmt_readonly(batch.m_statement))
+        return Error{what, QStringLiteral("a batch only writes; read with rows() or firstRow() (%1)").arg(sql.left(80))};
+    return batch;
+}
+
+Store::Batch::~Batch() { sqlite3_finalize(m_statement); }
+
+Store::Batch::Batch(Batch &&other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr))
+    , m_statement(std::exchange(other.m_statement, nullptr))
+{
+}
+
+Store::Batch &Store::Batch::operator=(Batch &&other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(m_statement);
+        m_db = std::exchange(other.m_db, nullptr);
+        m_statement = std::exchange(other.m_statement, nullptr);
+    }
+    return *this;
+}
+
+Status Store::Batch::run(const QVariantList &binds)
+{
+    const QString what = QStringLiteral("a database statement failed");
+    if (!m_statement)
+        return Error{what, QStringLiteral("the batch was not prepared")};
+    if (Status s = noOpenRead(m_db, QStringLiteral("cannot write to the database")); !s)
+        return s;
+    if (binds.size() != sqlite3_bind_parameter_count(m_statement))
+        return Error{what, QStringLiteral("%1 values for %2 parameters").arg(binds.size()).arg(sqlite3_bind_parameter_count(m_statement))};
+    int rc = SQLITE_OK;
+    for (int i = 0; i < binds.size() && rc == SQLITE_OK; ++i)
+        rc = bindValue(m_statement, i + 1, binds.at(i));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(m_statement);
+    Status result = rc == SQLITE_DONE ? ok() : Status(Error{what, QString::fromUtf8(sqlite3_errmsg(m_db))});
+    sqlite3_reset(m_statement);
+    sqlite3_clear_bindings(m_statement);
+    return result;
 }
 
 Status Store::transaction(const std::function<Status()> &work)
@@ -408,14 +521,20 @@ Status Store::transaction(const std::function<Status()> &work)
         if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
             return sqlError(QStringLiteral("cannot begin a transaction"), begin.lastError());
     }
+    // A failed rollback leaves nothing to undo by hand: SQLite has already rolled back, or
+    // does so when this connection closes. It is logged, and the caller gets the first error.
+    const auto rollBack = [&d] {
+        if (!d.rollback())
+            qCWarning(lcStore) << "rollback failed:" << d.lastError().text();
+    };
     Status result = work();
     if (!result) {
-        d.rollback();
+        rollBack();
         return result;
     }
     if (!d.commit()) {
         const QSqlError e = d.lastError();
-        d.rollback();
+        rollBack();
         return sqlError(QStringLiteral("cannot commit"), e);
     }
     return result;

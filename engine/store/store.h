@@ -10,6 +10,9 @@
 #include <optional>
 #include <vector>
 
+struct sqlite3;
+struct sqlite3_stmt;
+
 namespace airlock {
 
 // One schema step. `sql` holds statements separated by ";\n"; each step runs in one
@@ -40,10 +43,6 @@ public:
     static Result<Store> open(const QString &path);
     static Result<Store> open(const QString &path, const std::vector<Migration> &steps);
 
-    // The raw connection, for the callers not yet moved to rows()/firstRow()/write(). A
-    // QSqlQuery on it that is still open pins this connection's snapshot; transaction() and
-    // write() refuse then (requireNoOpenRead). New code reads through rows()/firstRow().
-    QSqlDatabase db() const;
     QString path() const { return m_path; }
     int version() const;
 
@@ -61,11 +60,39 @@ public:
     // One statement that writes; returns the id of the row it inserted (if any). Outside a
     // transaction it refuses while a read is unfinished, as transaction() does.
     Result<qint64> write(const QString &sql, const QVariantList &binds = {});
+    // The same, returning how many rows it changed (an UPDATE or DELETE that must hit a row).
+    Result<int> change(const QString &sql, const QVariantList &binds = {});
+
+    // One write statement prepared once and run many times (the egress event writer's
+    // batched upserts): it binds straight to SQLite, without QtSql's per-value conversions.
+    // prepare() refuses a statement that only reads, so a Batch never holds a read open.
+    // A Batch must not outlive its Store, and is used on the Store's thread.
+    class Batch {
+    public:
+        Batch() = default;
+        ~Batch();
+        Batch(const Batch &) = delete;
+        Batch &operator=(const Batch &) = delete;
+        Batch(Batch &&other) noexcept;
+        Batch &operator=(Batch &&other) noexcept;
+
+        // Binds `binds` in order (integers, text, blobs, null), steps and resets.
+        Status run(const QVariantList &binds);
+
+    private:
+        friend class Store;
+        sqlite3 *m_db = nullptr;
+        sqlite3_stmt *m_statement = nullptr;
+    };
+    Result<Batch> prepare(const QString &sql);
 
     Result<QString> setting(const QString &key, const QString &fallback = {}) const;
     Status setSetting(const QString &key, const QString &value);
 
 private:
+    friend struct StoreTestAccess; // tests/unit/test_store.cpp: leaves a read open on purpose
+    QSqlDatabase db() const;
+    sqlite3 *handle() const;
     Status requireNoOpenRead(const QString &what) const;
 
     QString m_connection;

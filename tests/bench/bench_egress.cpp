@@ -17,7 +17,6 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -427,9 +426,10 @@ private Q_SLOTS:
         const double produced = std::chrono::duration<double>(Clock::now() - t0).count();
         log.flush();
         const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        QSqlQuery q(m_store->db());
-        QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM egress_events WHERE id > %1 AND host = 'events.bench'").arg(first)) && q.next());
-        const qint64 stored = q.value(0).toLongLong();
+        const auto count = m_store->firstRow(QStringLiteral("SELECT count(*) FROM egress_events WHERE id > ? AND host = 'events.bench'"),
+                                             {first});
+        QVERIFY(count && *count);
+        const qint64 stored = (*count)->value(0).toLongLong();
         std::printf("%-28s %12s %12s %12.0f   (target 20000, %lld of %d stored; recording took %.2f s of %.2f s)\n",
                     "events stored/s", "-", "-", double(kEvents) / seconds, stored, kEvents, produced, seconds);
         std::fflush(stdout);

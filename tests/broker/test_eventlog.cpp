@@ -2,13 +2,12 @@
 // bounded, record() never waits, the loss is one "dropped" row), identical denials become a
 // few rows with counts, retention deletes only old events (by age and by size), and events
 // are keyed by sandbox id so a re-created name starts with no history.
-#include "store/store.h"
+#include "../support/storerows.h"
 #include "eventlog.h"
+#include "store/store.h"
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <chrono>
@@ -22,27 +21,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-qint64 addSandbox(Store &store, const QString &name)
-{
-    QSqlQuery q(store.db());
-    if (!q.exec(QStringLiteral("INSERT OR IGNORE INTO images(name, recipe, kernel, initrd, rootfs, created) "
-                               "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")))
-        return 0;
-    static int mac = 0;
-    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
-                             "VALUES (?, 1000, 'tiny', 1, 256, 1, ?, 'now')"));
-    q.addBindValue(name);
-    q.addBindValue(QStringLiteral("52:54:00:00:01:%1").arg(++mac, 2, 16, QLatin1Char('0')));
-    return q.exec() ? q.lastInsertId().toLongLong() : 0;
-}
+qint64 addSandbox(Store &store, const QString &name) { return testsupport::insertSandbox(store, name, 1000); }
 
-qint64 scalar(Store &store, const QString &sql)
-{
-    QSqlQuery q(store.db());
-    if (!q.exec(sql) || !q.next())
-        return -1;
-    return q.value(0).toLongLong();
-}
+using testsupport::scalar;
 
 EgressEvent makeEvent(EventLog &log, Decision decision, const QString &host, int port = 443)
 {
@@ -104,6 +85,7 @@ private Q_SLOTS:
     void retentionDeletesOldEventsOnly();
     void retentionKeepsTheDatabaseUnderItsSize();
     void reusedNameStartsWithNoHistory();
+    void everyFieldSurvivesTheRoundTrip();
 
 private:
     QTemporaryDir m_dir;
@@ -120,9 +102,9 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     log.setLimits(limits);
     QVERIFY(log.start(m_path, {}));
     // Another connection holds the write lock: the writer cannot store anything meanwhile.
-    QVERIFY(m_store.db().exec(QStringLiteral("BEGIN IMMEDIATE")).lastError().type() == QSqlError::NoError);
-    QVERIFY(m_store.db().exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")).lastError().type() ==
-            QSqlError::NoError);
+    testsupport::OwnConnection holder(m_path);
+    QVERIFY(holder.exec(QStringLiteral("BEGIN IMMEDIATE")));
+    QVERIFY(holder.exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")));
 
     constexpr int kFlood = 1000000;
     const qint64 rssBefore = residentBytes();
@@ -150,7 +132,7 @@ void TestEventLog::floodIsBoundedAndNeverBlocks()
     QVERIFY2(waits < 50, "record() waited"); // the writer's short critical sections may cost a few
     QVERIFY(log.dropped() > 0);
 
-    QVERIFY(m_store.db().commit());
+    QVERIFY(holder.exec(QStringLiteral("COMMIT")));
     log.flush();
     log.flush();
     const qint64 stored = scalar(m_store, QStringLiteral("SELECT count(*) FROM egress_events WHERE host = 'flood.test'"));
@@ -302,6 +284,52 @@ void TestEventLog::reusedNameStartsWithNoHistory()
     QCOMPARE(rows.size(), 1);
     QCOMPARE(rows.at(0).host, QStringLiteral("second.test"));
     QCOMPARE(query(log, QString()).size(), 6); // all of it is still on record
+}
+
+// What the writer's batch binds is what a query reads back, field by field; a rule and a
+// sandbox id of 0 are stored as NULL.
+void TestEventLog::everyFieldSurvivesTheRoundTrip()
+{
+    EventLog log;
+    QVERIFY(log.start(m_path, {}));
+    EgressEvent e = makeEvent(log, Decision::Allowed, QStringLiteral("api.example.test"), 8443); // a denial would be folded
+    e.time = QDateTime::fromString(QStringLiteral("2026-11-30T15:43:37.123Z"), Qt::ISODateWithMs);
+    e.proto = QStringLiteral("http");
+    e.ip = QStringLiteral("198.18.0.7");
+    e.sni = QStringLiteral("sni.example.test");
+    e.method = QStringLiteral("POST");
+    e.path = QStringLiteral("/v1/ünïcode?q=1");
+    e.rule = qint64(1) << 33;
+    e.reason = QStringLiteral("rule says yes");
+    e.bytesUp = 123456789012;
+    e.bytesDown = 42;
+    e.durationMs = 9876;
+    EgressEvent unruled = makeEvent(log, Decision::Allowed, QStringLiteral("plain.test"));
+    log.record(e);
+    log.record(unruled);
+    log.flush();
+    const QList<EgressEvent> rows = query(log, QStringLiteral("box"));
+    QCOMPARE(rows.size(), 2);
+    const EgressEvent &r = rows.at(0);
+    QCOMPARE(r.id, e.id);
+    QCOMPARE(r.sandbox, e.sandbox);
+    QCOMPARE(r.time, e.time);
+    for (const auto &[got, want] : {std::pair{r.proto, e.proto}, {r.host, e.host}, {r.ip, e.ip}, {r.sni, e.sni},
+                                    {r.method, e.method}, {r.path, e.path}, {r.reason, e.reason}})
+        QCOMPARE(got, want);
+    QCOMPARE(r.port, 8443);
+    QCOMPARE(r.decision, Decision::Allowed);
+    QCOMPARE(r.rule, e.rule);
+    QCOMPARE(r.bytesUp, e.bytesUp);
+    QCOMPARE(r.bytesDown, e.bytesDown);
+    QCOMPARE(r.durationMs, e.durationMs);
+    QCOMPARE(r.count, e.count);
+    QCOMPARE(rows.at(1).rule, qint64(0));
+    const auto nulls = m_store.firstRow(QStringLiteral("SELECT typeof(rule), typeof(sandbox_id) FROM egress_events WHERE id = ?"),
+                                        {unruled.id});
+    QVERIFY(nulls && *nulls);
+    QCOMPARE((*nulls)->value(0).toString(), QStringLiteral("null"));
+    QCOMPARE((*nulls)->value(1).toString(), QStringLiteral("null"));
 }
 
 QTEST_GUILESS_MAIN(TestEventLog)

@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <unistd.h>
@@ -58,11 +57,10 @@ void TestRuleCli::initTestCase()
     {
         auto store = Store::open(m_dir.filePath(QStringLiteral("airlock.db")));
         QVERIFY2(store.ok(), qPrintable(store.error().message()));
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
-                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', '2026-01-01T00:00:00Z')")));
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
-                                      "VALUES ('agent1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:01', '2026-01-01T00:00:00Z')")));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                            "VALUES ('tiny', 'tiny', 'k', 'i', 'r', '2026-01-01T00:00:00Z')")));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                                            "VALUES ('agent1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:01', '2026-01-01T00:00:00Z')")));
     }
     startDaemon();
 }
@@ -250,12 +248,11 @@ void TestRuleCli::nonRootSeesOnlyOwnRules()
     {
         auto store = Store::open(dir.filePath(QStringLiteral("airlock.db")));
         QVERIFY(store.ok());
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
-                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
-                                      "VALUES ('mine', 65534, 'tiny', 1, 256, 1, '52:54:00:bb:00:01', 'now'), "
-                                      "('roots', 0, 'tiny', 1, 256, 1, '52:54:00:bb:00:02', 'now')")));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                            "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
+                                            "VALUES ('mine', 65534, 'tiny', 1, 256, 1, '52:54:00:bb:00:01', 'now'), "
+                                            "('roots', 0, 'tiny', 1, 256, 1, '52:54:00:bb:00:02', 'now')")));
     }
     QProcess chown;
     chown.start(QStringLiteral("chown"), {QStringLiteral("-R"), QStringLiteral("%1:%1").arg(nobody), dir.path()});

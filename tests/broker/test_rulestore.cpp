@@ -1,9 +1,9 @@
 // Rules persisted in a real SQLite file: survive a reopen, refuse unknown sandboxes, expire,
 // once rules are consumed, removing a sandbox removes its rules.
+#include "../support/storerows.h"
 #include "presets.h"
 #include "rulestore.h"
 
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,15 +13,7 @@ namespace {
 
 void addSandbox(Store &store, const QString &name, int uid = 1000)
 {
-    QSqlQuery q(store.db());
-    QVERIFY(q.exec(QStringLiteral("INSERT OR IGNORE INTO images(name, recipe, kernel, initrd, rootfs, created) "
-                                  "VALUES ('tiny', 'tiny', 'k', 'i', 'r', 'now')")));
-    q.prepare(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
-                             "VALUES (?, ?, 'tiny', 1, 256, 1, ?, 'now')"));
-    q.addBindValue(name);
-    q.addBindValue(uid);
-    q.addBindValue(QStringLiteral("52:54:00:00:00:%1").arg(qHash(name) % 100, 2, 10, QLatin1Char('0')));
-    QVERIFY2(q.exec(), qPrintable(name));
+    QVERIFY2(testsupport::insertSandbox(store, name, uid) > 0, qPrintable(name));
 }
 
 Rule makeRule(const char *sandbox, const char *pattern, bool allow, int port = 0)
@@ -117,9 +109,7 @@ void TestRuleStore::refusesUnknownSandboxAndBadPattern()
     Rule badPort = makeRule("", "a.com", true, 65536);
     QVERIFY(!rules.add(badPort).ok());
     // Nothing half-made.
-    QSqlQuery q(store->db());
-    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM rules")) && q.next());
-    QCOMPARE(q.value(0).toInt(), 0);
+    QCOMPARE(testsupport::scalar(*store, QStringLiteral("SELECT count(*) FROM rules")), qint64(0));
     QVERIFY(policy.rules().isEmpty());
 }
 
@@ -185,8 +175,7 @@ void TestRuleStore::sandboxRemovalCascades()
     RuleStore rules(store.value(), policy);
     QVERIFY(rules.add(makeRule("box", "a.com", true)).ok());
     QVERIFY(rules.add(makeRule("", "b.com", true)).ok());
-    QSqlQuery q(store->db());
-    QVERIFY(q.exec(QStringLiteral("DELETE FROM sandboxes WHERE name = 'box'")));
+    QVERIFY(store->write(QStringLiteral("DELETE FROM sandboxes WHERE name = 'box'")));
     QCOMPARE(rules.list()->size(), 1);
     // The policy forgets the cascaded rule on the next sync, and keeps everything else.
     QCOMPARE(policy.rules().size(), 2);
@@ -276,9 +265,8 @@ void TestRuleStore::rawTcpStoredAndMigrated()
         // A database made before raw TCP rules existed: schema step 1 only, one rule in it.
         auto old = Store::open(m_path, {Store::migrations().front()});
         QVERIFY2(old, qPrintable(old.error().message()));
-        QSqlQuery q(old->db());
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO rules (owner_uid, action, pattern, port, once, created) "
-                                      "VALUES (1000, 'allow', 'old.example.com', 443, 0, 'now')")));
+        QVERIFY(old->write(QStringLiteral("INSERT INTO rules (owner_uid, action, pattern, port, once, created) "
+                                          "VALUES (1000, 'allow', 'old.example.com', 443, 0, 'now')")));
     }
     {
         auto store = Store::open(m_path);

@@ -84,11 +84,9 @@ void TestLoanSnapshot::proxyLoopRunsNoSqlite()
     Interceptor interceptor(vault, {}, {});
 
     // Another connection holds the write lock for the whole time the "proxy" asks.
-    auto other = Store::open(db);
-    QVERIFY(other);
-    QVERIFY(other->db().exec(QStringLiteral("BEGIN EXCLUSIVE")).lastError().type() == QSqlError::NoError);
-    QVERIFY(other->db().exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")).lastError().type() ==
-            QSqlError::NoError);
+    testsupport::OwnConnection other(db);
+    QVERIFY(other.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+    QVERIFY(other.exec(QStringLiteral("INSERT INTO settings(key, value) VALUES ('lock', 'held')")));
     const QByteArray request = "GET /?k=" + placeholder.value() + " HTTP/1.1\r\n";
     bool wanted = false, evil = true, otherBox = true;
     std::optional<QString> owner;
@@ -108,7 +106,7 @@ void TestLoanSnapshot::proxyLoopRunsNoSqlite()
     QCOMPARE(owner, std::optional<QString>(QStringLiteral("alpha")));
     QVERIFY2(p99 < std::chrono::milliseconds(5), "the proxy loop waited");
     QCOMPARE(g_proxyStatements.load(), 0);
-    QVERIFY(other->db().rollback());
+    QVERIFY(other.exec(QStringLiteral("ROLLBACK")));
 
     // secret set with other hosts: the loop sees the new binding at once.
     QVERIFY(vault.setSecret(QStringLiteral("alpha"), {QStringLiteral("new.bound.test")}, {}, QByteArrayLiteral("sk-alpha-000002"), 0));
@@ -120,7 +118,7 @@ void TestLoanSnapshot::proxyLoopRunsNoSqlite()
     QVERIFY(!evil);
 
     // sandbox rm (its loans cascade away, then the daemon forgets it): nothing is intercepted.
-    QVERIFY(other->write(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), {box}));
+    QVERIFY(Store::open(db)->write(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), {box}));
     vault.forgetSandbox(QStringLiteral("box"));
     onProxyLoop([&] {
         wanted = interceptor.needsInterception(QStringLiteral("box"), QStringLiteral("new.bound.test"));

@@ -10,7 +10,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 #include <openssl/x509.h>
@@ -129,10 +129,10 @@ void TestVault::passphraseSlotIsCalibratedScrypt()
 {
     auto v = makeVault();
     QVERIFY(v->init(kPass));
-    QSqlQuery q(Store::open(m_db)->db());
     auto store = Store::open(m_db);
-    QSqlQuery r(store->db());
-    QVERIFY(r.exec(QStringLiteral("SELECT kind, kdf_params, length(salt), length(wrapped_key) FROM key_slots")) && r.next());
+    const auto slot = store->firstRow(QStringLiteral("SELECT kind, kdf_params, length(salt), length(wrapped_key) FROM key_slots"));
+    QVERIFY(slot && *slot);
+    const QSqlRecord &r = **slot;
     QCOMPARE(r.value(0).toString(), QStringLiteral("passphrase"));
     const QJsonObject params = QJsonDocument::fromJson(r.value(1).toString().toUtf8()).object();
     QCOMPARE(params.value(QLatin1String("kdf")).toString(), QStringLiteral("scrypt"));
@@ -200,13 +200,11 @@ void TestVault::flippedCiphertextByteFails()
     QVERIFY(v);
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("SELECT ciphertext FROM secrets WHERE name = 'openai'")) && q.next());
-        QByteArray ct = q.value(0).toByteArray();
+        const auto row = store->firstRow(QStringLiteral("SELECT ciphertext FROM secrets WHERE name = 'openai'"));
+        QVERIFY(row && *row);
+        QByteArray ct = (*row)->value(0).toByteArray();
         ct[5] = char(ct[5] ^ 0x01);
-        q.prepare(QStringLiteral("UPDATE secrets SET ciphertext = ? WHERE name = 'openai'"));
-        q.addBindValue(ct);
-        QVERIFY(q.exec());
+        QVERIFY(store->write(QStringLiteral("UPDATE secrets SET ciphertext = ? WHERE name = 'openai'"), {ct}));
     }
     auto lent = v->lentSecrets(QStringLiteral("box"));
     QVERIFY(!lent);
@@ -220,13 +218,12 @@ void TestVault::swappedRowsFail()
     QVERIFY(v);
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
         // Same lengths, so only the AAD (id, name, hosts) can tell the rows apart.
-        QVERIFY(q.exec(QStringLiteral("UPDATE secrets SET value_len = (SELECT value_len FROM secrets WHERE name='openai') "
-                                      "WHERE name = 'github'")) || true);
-        QVERIFY(q.exec(QStringLiteral("CREATE TEMP TABLE t AS SELECT name, nonce, ciphertext FROM secrets")));
-        QVERIFY(q.exec(QStringLiteral("UPDATE secrets SET nonce = (SELECT nonce FROM t WHERE t.name <> secrets.name), "
-                                      "ciphertext = (SELECT ciphertext FROM t WHERE t.name <> secrets.name)")));
+        QVERIFY(store->write(QStringLiteral("UPDATE secrets SET value_len = (SELECT value_len FROM secrets WHERE name='openai') "
+                                            "WHERE name = 'github'")));
+        QVERIFY(store->write(QStringLiteral("CREATE TEMP TABLE t AS SELECT name, nonce, ciphertext FROM secrets")));
+        QVERIFY(store->write(QStringLiteral("UPDATE secrets SET nonce = (SELECT nonce FROM t WHERE t.name <> secrets.name), "
+                                            "ciphertext = (SELECT ciphertext FROM t WHERE t.name <> secrets.name)")));
     }
     auto lent = v->lentSecrets(QStringLiteral("box"));
     QVERIFY(!lent);
@@ -240,8 +237,7 @@ void TestVault::editedHostsFail()
     QVERIFY(v);
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("UPDATE secrets SET hosts_json = '[\"evil.test\"]' WHERE name = 'openai'")));
+        QVERIFY(store->write(QStringLiteral("UPDATE secrets SET hosts_json = '[\"evil.test\"]' WHERE name = 'openai'")));
     }
     QVERIFY(!v->lentSecrets(QStringLiteral("box")));
 }
@@ -266,8 +262,7 @@ void TestVault::noPlaintextOnDisk()
     v.reset();
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+        QVERIFY(store->rows(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
     }
     QVERIFY(!rawBytes(m_db).contains(kValue));
     QVERIFY(!rawBytes(m_db).contains(kValue2));
@@ -279,15 +274,10 @@ void TestVault::changePassphraseKeepsSecrets()
     auto v = initialisedWithSecrets(&id);
     QVERIFY(v);
     QByteArray ctBefore;
-    {
-        QSqlQuery q(Store::open(m_db)->db());
-    }
     auto readCt = [this] {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
-        q.exec(QStringLiteral("SELECT group_concat(hex(ciphertext)) FROM secrets"));
-        q.next();
-        return q.value(0).toByteArray();
+        const auto row = store->firstRow(QStringLiteral("SELECT group_concat(hex(ciphertext)) FROM secrets"));
+        return row && *row ? (*row)->value(0).toByteArray() : QByteArray();
     };
     ctBefore = readCt();
     const QByteArray newPass = QByteArrayLiteral("another much better passphrase");
@@ -395,10 +385,10 @@ void TestVault::sandboxCaIsNameConstrainedAndEncrypted()
     // The key is stored encrypted: no PEM/DER private key in the row.
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("SELECT cert_pem, length(key_ciphertext) FROM sandbox_cas")) && q.next());
-        QVERIFY(!q.value(0).toString().contains(QLatin1String("PRIVATE")));
-        QVERIFY(q.value(1).toInt() > 100);
+        const auto row = store->firstRow(QStringLiteral("SELECT cert_pem, length(key_ciphertext) FROM sandbox_cas"));
+        QVERIFY(row && *row);
+        QVERIFY(!(*row)->value(0).toString().contains(QLatin1String("PRIVATE")));
+        QVERIFY((*row)->value(1).toInt() > 100);
     }
     // A new process loads it (decrypting the key) once unlocked.
     auto fresh = makeVault();
@@ -430,10 +420,10 @@ void TestVault::sandboxCaIsNameConstrainedAndEncrypted()
     // The row is bound to its sandbox: another sandbox's id in the AAD fails.
     {
         auto store = Store::open(m_db);
-        QSqlQuery q(store->db());
         const qint64 other2 = testsupport::addSandbox(m_db, QStringLiteral("box2"));
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandbox_cas SELECT %1, cert_pem, key_nonce, key_ciphertext, created "
-                                      "FROM sandbox_cas WHERE sandbox_id = %2").arg(other2).arg(id)));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandbox_cas SELECT ?, cert_pem, key_nonce, key_ciphertext, created "
+                                            "FROM sandbox_cas WHERE sandbox_id = ?"),
+                             {other2, id}));
     }
     auto swapped = fresh->sandboxCa(QStringLiteral("box2"));
     QVERIFY(!swapped);

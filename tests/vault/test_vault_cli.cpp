@@ -7,7 +7,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -222,9 +221,9 @@ void TestVaultCli::usedSecretCannotBeRemoved()
     QVERIFY(sandbox > 0);
     {
         auto store = Store::open(db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandbox_secrets SELECT %1, id, 'KEY', 'placeholder' FROM secrets "
-                                      "WHERE name = 'anthropic'").arg(sandbox)));
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandbox_secrets SELECT ?, id, 'KEY', 'placeholder' FROM secrets "
+                                            "WHERE name = 'anthropic'"),
+                             {sandbox}));
     }
     Run r = ctl({QStringLiteral("--json"), QStringLiteral("secret"), QStringLiteral("ls")});
     QCOMPARE(r.json().toArray().at(0).toObject().value(QLatin1String("used_by")).toArray().at(0).toString(),
@@ -234,8 +233,7 @@ void TestVaultCli::usedSecretCannotBeRemoved()
     QVERIFY2(r.err.contains("secret anthropic is used by agent1"), r.err.constData());
     {
         auto store = Store::open(db);
-        QSqlQuery q(store->db());
-        QVERIFY(q.exec(QStringLiteral("DELETE FROM sandboxes WHERE id = %1").arg(sandbox)));
+        QVERIFY(store->write(QStringLiteral("DELETE FROM sandboxes WHERE id = ?"), {sandbox}));
     }
     r = ctl({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("anthropic")});
     QVERIFY2(r.code == 0, r.err.constData());
