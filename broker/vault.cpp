@@ -1,5 +1,6 @@
 #include "vault.h"
 #include "aesgcm.h"
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "headertemplate.h"
 #include "keyringslot.h"
@@ -331,7 +332,7 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
         return fresh.error();
     Store &db = store();
     // Only the slot is rewritten: the vault key, and so every secret, stays as it is.
-    return db.transaction([&]() -> Status {
+    const Status rewrapped = db.transaction([&]() -> Status {
         QSqlQuery q(db.db());
         q.prepare(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, created = ? "
                                  "WHERE id = ? AND wrapped_key = ?"));
@@ -345,9 +346,13 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
             return sqlError(QStringLiteral("cannot store the new passphrase slot"), q);
         if (q.numRowsAffected() != 1)
             return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
+        crashPoint("vault:rewrapped"); // not committed: the old passphrase must still open the vault
         qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
         return ok();
     });
+    if (rewrapped)
+        crashPoint("vault:rekeyed"); // committed: only the new passphrase opens it
+    return rewrapped;
 }
 
 bool Vault::hasKeyringSlot()
@@ -492,6 +497,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         up.addBindValue(id);
         if (!up.exec())
             return sqlError(QStringLiteral("cannot store secret %1").arg(name), up);
+        crashPoint("secret:sealed"); // the statement ran; its transaction has not committed
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
         QMutexLocker locker(&m_mutex);
         m_lentCache.clear();
@@ -499,6 +505,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     });
     if (!stored)
         return stored;
+    crashPoint("secret:stored");
     return reloadLoans(db, 0); // its hosts may have changed for every sandbox borrowing it
 }
 

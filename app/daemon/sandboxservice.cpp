@@ -9,6 +9,7 @@
 #include "protocol/snapshots.h"
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "store/store.h"
 #include "consolehub.h"
@@ -953,6 +954,7 @@ void SandboxService::filePush(const Call &call)
                 return call.fail(s.error());
             if (!closed)
                 return call.fail(closed.error());
+            crashPoint("push:written"); // a workspace import's bundle is half in the guest
             call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
         });
     });
