@@ -38,16 +38,22 @@ bool fullMatrix() { return qEnvironmentVariable("AIRLOCK_CRASH_MATRIX") == QLati
 // One line of the printed matrix; a case that fails half-way leaves its row saying so.
 struct MatrixRow {
     QString step, point, after = QStringLiteral("CHECK FAILED"), rerun = QStringLiteral("not reached");
+    qint64 seconds = 0;
 };
 QList<MatrixRow> g_matrix;
 class Row {
 public:
-    Row(const QString &step, const QString &point) : m_row{step, point} {}
-    ~Row() { g_matrix.append(m_row); }
+    Row(const QString &step, const QString &point) : m_row{step, point} { m_clock.start(); }
+    ~Row()
+    {
+        m_row.seconds = m_clock.elapsed() / 1000;
+        g_matrix.append(m_row);
+    }
     void after(const QString &what) { m_row.after = what; m_row.rerun = QStringLiteral("CHECK FAILED"); }
     void rerun(const QString &what) { m_row.rerun = what; }
 private:
     MatrixRow m_row;
+    QElapsedTimer m_clock;
 };
 
 QString runText(const QString &program, const QStringList &args, int *rc = nullptr)
@@ -326,8 +332,11 @@ void TestEngineCrash::restoreInterruptedIsFinished()
     const CtlResult started = m_daemon->ctl({QStringLiteral("start"), m_box});
     QVERIFY2(started.exitCode == 0, started.err.constData());
     QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("two\n"));
-    const QJsonArray after = m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
-    QVERIFY(after.last().toObject().value(QLatin1String("current")).toBool());
+    bool current = false;
+    for (const QJsonValue &v : m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray())
+        current = current || (QString::number(v.toObject().value(QLatin1String("id")).toInteger()) == id &&
+                              v.toObject().value(QLatin1String("current")).toBool());
+    QVERIFY2(current, "the restored snapshot is not the sandbox's current one");
     const CtlResult again = m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, id});
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("two\n"));
@@ -611,10 +620,11 @@ void TestEngineCrash::workspaceImportInterrupted()
 void TestEngineCrash::cleanupTestCase()
 {
     qInfo().noquote() << "crash matrix:" << (fullMatrix() ? "full" : "bounded (AIRLOCK_CRASH_MATRIX=full for all points)");
-    qInfo().noquote() << QStringLiteral("%1 | %2 | %3 | %4").arg(QStringLiteral("step"), -24).arg(QStringLiteral("point"), -22)
-                             .arg(QStringLiteral("after restart"), -62).arg(QStringLiteral("rerun"));
+    const QString line = QStringLiteral("%1 | %2 | %3 | %4 | %5");
+    qInfo().noquote() << line.arg(QStringLiteral("step"), -24).arg(QStringLiteral("point"), -22)
+                             .arg(QStringLiteral("after restart"), -62).arg(QStringLiteral("rerun"), -46).arg(QStringLiteral("s"));
     for (const MatrixRow &r : std::as_const(g_matrix))
-        qInfo().noquote() << QStringLiteral("%1 | %2 | %3 | %4").arg(r.step, -24).arg(r.point, -22).arg(r.after, -62).arg(r.rerun);
+        qInfo().noquote() << line.arg(r.step, -24).arg(r.point, -22).arg(r.after, -62).arg(r.rerun, -46).arg(r.seconds);
     m_vaultDaemon.reset();
     m_upstream.stop();
     m_outside.remove();
