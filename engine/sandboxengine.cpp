@@ -405,6 +405,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
                                         {QStringLiteral("volumes"), QJsonArray{vols.kernel, vols.initrd, vols.root}}});
     if (!op)
         return op.error();
+    crashPoint("image:begun"); // the scratch dir and the operation exist, nothing else yet
     auto fail = [&](const Error &e) -> Error {
         QDir(QDir::cleanPath(scratch)).removeRecursively();
         for (const QString &v : {vols.kernel, vols.initrd, vols.root}) {
