@@ -15,7 +15,6 @@
 #include "virhandle.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -488,9 +487,10 @@ void TestEngineCrash::imageBuildInterrupted()
     QCOMPARE(storeRows(db(), QStringLiteral("operations"), QStringLiteral("subject"), image), 0);
     const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("img-") + image + QLatin1Char('-'));
     QVERIFY2(view.volumes.isEmpty(), qPrintable(view.volumes.join(QLatin1Char(','))));
-    const QString pool = DaemonHarness::sharedDataDir();
-    QDirIterator it(pool, {QStringLiteral("build-*img-") + image + QStringLiteral("-*")}, QDir::Dirs, QDirIterator::Subdirectories);
-    QVERIFY2(!it.hasNext(), qPrintable(it.hasNext() ? it.next() : QString()));
+    // The build's scratch dir sits beside the pool (SandboxEngine::buildImage, poolDirectory).
+    const QString pool = qEnvironmentVariable("AIRLOCK_POOL_DIR", QStringLiteral("/var/lib/libvirt/images/airlock"));
+    const QStringList scratch = QDir(pool + QStringLiteral("/..")).entryList({QStringLiteral("build-*img-") + image + QStringLiteral("-*")}, QDir::Dirs);
+    QVERIFY2(QDir(pool).exists() && scratch.isEmpty(), qPrintable(scratch.join(QLatin1Char(','))));
     row.after(expectIntegrity(db()) + QStringLiteral(", rolled back: no row, volume or scratch"));
     const CtlResult again = m_daemon->ctl(build, 900000);
     QVERIFY2(again.exitCode == 0, again.err.constData());
