@@ -1,5 +1,6 @@
 #include "vault.h"
 #include "aesgcm.h"
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "headertemplate.h"
 #include "keyringslot.h"
@@ -324,15 +325,23 @@ Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray
     Result<NewSlot> fresh = makePassphraseSlot(key.value(), newPassphrase);
     if (!fresh)
         return fresh.error();
-    // Only the slot is rewritten: the vault key, and so every secret, stays as it is. One
-    // statement, and only over the slot read above.
-    const Result<int> changed = store().change(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, "
-                                                              "created = ? WHERE id = ? AND wrapped_key = ?"),
-                                               {fresh->params, fresh->salt, fresh->wrapped, now(), (*slot)->id, (*slot)->wrapped});
-    if (!changed)
-        return sqlError(QStringLiteral("cannot store the new passphrase slot"), changed);
-    if (*changed != 1)
-        return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
+    // Only the slot is rewritten, and only the slot read above: the vault key, and so every
+    // secret, stays as it is.
+    Store &db = store();
+    const Status rewrapped = db.transaction([&]() -> Status {
+        const Result<int> changed = db.change(QStringLiteral("UPDATE key_slots SET kdf_params = ?, salt = ?, wrapped_key = ?, "
+                                                             "created = ? WHERE id = ? AND wrapped_key = ?"),
+                                              {fresh->params, fresh->salt, fresh->wrapped, now(), (*slot)->id, (*slot)->wrapped});
+        if (!changed)
+            return sqlError(QStringLiteral("cannot store the new passphrase slot"), changed);
+        if (*changed != 1)
+            return Error{QStringLiteral("the passphrase changed meanwhile"), QStringLiteral("try again"), ErrorKind::Conflict};
+        crashPoint("vault:rewrapped"); // not committed: the old passphrase must still open the vault
+        return ok();
+    });
+    if (!rewrapped)
+        return rewrapped;
+    crashPoint("vault:rekeyed"); // committed: only the new passphrase opens it
     qCInfo(lcVault) << "passphrase changed (vault key rewrapped)";
     return ok();
 }
@@ -466,6 +475,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
                                                  {hostsJson, headerText, length, sealed->nonce, sealed->ciphertext, id});
         if (!sealedIn)
             return sqlError(QStringLiteral("cannot store secret %1").arg(name), sealedIn);
+        crashPoint("secret:sealed"); // the statement ran; its transaction has not committed
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
         QMutexLocker locker(&m_mutex);
         m_lentCache.clear();
@@ -473,6 +483,7 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     });
     if (!stored)
         return stored;
+    crashPoint("secret:stored");
     return reloadLoans(db, 0); // its hosts may have changed for every sandbox borrowing it
 }
 

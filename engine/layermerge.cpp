@@ -7,6 +7,7 @@
 // what the others see, so it is refused. libvirt's storage API cannot rebase a volume, and
 // a running VM must not have its backing files rewritten, so the sandboxes on C's side must
 // be stopped.
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"

@@ -1,5 +1,6 @@
 #include "sandboxengine.h"
 #include "accelprobe.h"
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "guestagent.h"
 #include "imagerecipe.h"
@@ -408,6 +409,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
                                         {QStringLiteral("volumes"), QJsonArray{vols.kernel, vols.initrd, vols.root}}});
     if (!op)
         return op.error();
+    crashPoint("image:begun"); // the scratch dir and the operation exist, nothing else yet
     auto fail = [&](const Error &e) -> Error {
         QDir(QDir::cleanPath(scratch)).removeRecursively();
         for (const QString &v : {vols.kernel, vols.initrd, vols.root}) {
@@ -422,8 +424,10 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     progress(0, QStringLiteral("running recipe %1").arg(recipeName));
     if (Status s = recipe->run(QDir::cleanPath(scratch), progress, cancelled); !s)
         return fail(s.error());
+    crashPoint("image:ran");
     if (Status s = moveRecipeOutputs(scratch, vols); !s)
         return fail(s.error());
+    crashPoint("image:moved");
     const qint64 size = qint64(m_pool->volumeAllocation(vols.kernel) + m_pool->volumeAllocation(vols.initrd) +
                                m_pool->volumeAllocation(vols.root));
 
@@ -928,6 +932,7 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     // The guest's first packet must already meet the egress rules.
     if (Status s = guardNetwork(name); !s)
         return s;
+    crashPoint("start:guarded");
     if (virDomainCreate(dom.get()) < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot start sandbox %1").arg(name));
         releaseNetwork(name);
@@ -935,6 +940,7 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
             e.why += QStringLiteral("; its image may have been deleted or damaged behind Airlock's back: rebuild the image");
         return e;
     }
+    crashPoint("start:booted");
     m_startedAt.insert(name, QDateTime::currentMSecsSinceEpoch());
     return ok();
 }
@@ -1010,6 +1016,7 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
     // From here on the removal is finished even across a crash (reconcile redoes it).
     if (Status s = rollbackObjects(state2); !s)
         return s;
+    crashPoint("remove:objects");
     Status stored = m_store.transaction([&]() -> Status {
         for (const auto &[sql, bind] : std::initializer_list<std::pair<QString, QVariant>>{
                  {QStringLiteral("UPDATE sandboxes SET top_layer = NULL WHERE id = ?"), id},

@@ -170,7 +170,6 @@ private:
     Status guardNetwork(const QString &name);
     void releaseNetwork(const QString &name);
     Status reconcileNetworks();
-    void crashPoint(const char *step); // tests: AIRLOCK_TEST_CRASH_AT=<step> dies here
 
     DaemonConfig m_config;
     Store m_store;

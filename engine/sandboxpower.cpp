@@ -2,6 +2,7 @@
 // agent coming up. They poll for seconds to minutes, so they run on the daemon's pool
 // threads on the engine's (thread-safe) connection and touch neither the store nor the
 // engine's state; start, kill, pause and resume (sandboxengine.cpp) run on the engine thread.
+#include "core/crashpoint.h"
 #include "guestagent.h"
 #include "sandboxengine.h"
 #include "virhandle.h"
@@ -52,6 +53,7 @@ Status SandboxEngine::shutdown(virConnectPtr conn, const QString &sandbox, const
         QThread::msleep(kShutdownPollMs);
     if (virDomainIsActive(dom.get()) == 1)
         virDomainDestroy(dom.get()); // the guest did not stop in time
+    crashPoint("stop:shutoff"); // before the daemon releases the guest's network
     return ok();
 }
 

@@ -2,6 +2,7 @@
 // sandbox's top layer and continues in a new overlay above it; restore and fork start a new
 // overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
 // other layers build on merges its layer into the one above (layermerge.cpp).
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -11,7 +12,6 @@
 #include <QJsonDocument>
 #include <QSqlRecord>
 #include <QUuid>
-#include <csignal>
 #include <libvirt/virterror.h>
 
 namespace airlock {
@@ -40,14 +40,6 @@ Result<QSqlRecord> SandboxEngine::snapshotOf(const QString &sandbox, qint64 id, 
     if (!*row)
         return noSnapshot(sandbox, id);
     return **row;
-}
-
-void SandboxEngine::crashPoint(const char *step)
-{
-    if (qEnvironmentVariable("AIRLOCK_TEST_CRASH_AT") == QLatin1String(step)) {
-        qCWarning(lcEngine) << "AIRLOCK_TEST_CRASH_AT: dying at" << step;
-        ::raise(SIGKILL);
-    }
 }
 
 Result<QString> SandboxEngine::layerVolume(qint64 layer)

@@ -11,6 +11,7 @@
 #include "protocol/status.h"
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
+#include "core/crashpoint.h"
 #include "core/logging.h"
 #include "store/store.h"
 #include "consolehub.h"
@@ -1061,6 +1062,7 @@ void SandboxService::filePush(const Call &call)
             return call.fail(s.error());
         if (!closed)
             return call.fail(closed.error());
+        crashPoint("push:written"); // a workspace import's bundle is half in the guest
         call.reply(proto::WrittenResult{qint64(data.size())}.toJson());
     });
 }
