@@ -264,6 +264,7 @@ bool BenchLoad::bootAll(QString *error)
     for (Box &box : m_boxes)
         if (!prepare(box, tool, error))
             return false;
+    std::printf("bench_load: guest agents answering and the tool copied in after %.1f s\n", double(t.elapsed()) / 1000);
     return true;
 }
 
@@ -326,6 +327,8 @@ QList<QByteArray> BenchLoad::jobOutput(const QString &sandbox, const QString &fi
 Phase BenchLoad::runPhase(const char *name, bool load, bool flood)
 {
     Phase p{name, {}, {}, {}, {}};
+    QElapsedTimer took;
+    took.start();
     // The neighbours start first and stop last, so the whole quiet probe runs under load.
     const int neighbourSeconds = m_seconds + 8;
     QList<QPair<QString, QString>> jobs;
@@ -375,6 +378,7 @@ Phase BenchLoad::runPhase(const char *name, bool load, bool flood)
     p.statusFailures = sampler.failures;
     p.rssMaxKiB = sampler.rssKiB.empty() ? 0 : *std::max_element(sampler.rssKiB.begin(), sampler.rssKiB.end());
     printPhase(p);
+    std::printf("           (phase took %.1f s)\n", double(took.elapsed()) / 1000);
     return p;
 }
 
