@@ -1,8 +1,8 @@
 // Load benchmark, real airlockd, libvirtd and N tiny guests of 128 MiB (default 16,
-// AIRLOCK_BENCH_LOAD_SANDBOXES to change), each running loadguest (built static, copied in):
+// AIRLOCK_BENCH_LOAD_SANDBOXES to change; under ctest 4 unless that is set), each running loadguest (built static, copied in):
 // DNS queries to the broker's resolver and HTTP requests through the transparent proxy to a
 // test server in a namespace of its own. Three phases of AIRLOCK_BENCH_LOAD_SECONDS (default
-// 20) each, the first being the reference measured in the same run:
+// 20, under ctest 10) each, the first being the reference measured in the same run:
 //   reference : only the quiet sandbox (#0) runs its probe
 //   loaded    : the other N-1 sandboxes run the same loop too
 //   flood     : and sandbox #1 floods besides (thousands of idle connections, slow request
@@ -58,6 +58,33 @@ qint64 rssKib(qint64 pid)
         if (line.startsWith("VmRSS:"))
             return line.mid(6).trimmed().split(' ').first().toLongLong();
     return 0;
+}
+
+// Clock ticks of CPU: airlockd's own (utime + stime) and the whole host's busy time, so a
+// phase can tell the broker's work apart from the guests' (TCG) competing for the cores.
+struct CpuTicks {
+    qint64 daemon = 0, hostBusy = 0, hostTotal = 0;
+};
+
+CpuTicks cpuTicks(qint64 pid)
+{
+    CpuTicks t;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (stat.open(QIODevice::ReadOnly)) {
+        const QByteArray all = stat.readAll();
+        const QList<QByteArray> f = all.mid(all.lastIndexOf(')') + 2).split(' '); // fields from 3 on
+        t.daemon = f.value(11).toLongLong() + f.value(12).toLongLong();            // utime, stime
+    }
+    QFile host(QStringLiteral("/proc/stat"));
+    if (host.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> f = host.readLine().simplified().split(' '); // cpu user nice system idle iowait ...
+        for (int i = 1; i < f.size(); ++i) {
+            t.hostTotal += f[i].toLongLong();
+            if (i != 4 && i != 5)
+                t.hostBusy += f[i].toLongLong();
+        }
+    }
+    return t;
 }
 
 struct Spread {
@@ -148,15 +175,16 @@ struct Phase {
     Spread status, dns, connect, request;
     int rounds = 0, failedRounds = 0, loadRounds = 0, statusFailures = 0;
     double rssMaxKiB = 0;
+    double daemonCpu = 0, hostCpu = 0; // percent of one core, percent of all cores
     QString flood;
 };
 
 void printPhase(const Phase &p)
 {
     std::printf("%-9s  status %6.2f %7.2f ms  dns %7.1f %7.1f ms  connect %6.1f %6.1f ms  request %7.1f %7.1f ms  "
-                "rounds %4d (failed %d, neighbours %d)  RSS max %6.1f MiB\n",
+                "rounds %4d (failed %d, neighbours %d)  RSS max %6.1f MiB  airlockd CPU %5.1f%%  host busy %5.1f%%\n",
                 p.name, p.status.p50, p.status.p99, p.dns.p50, p.dns.p99, p.connect.p50, p.connect.p99, p.request.p50,
-                p.request.p99, p.rounds, p.failedRounds, p.loadRounds, p.rssMaxKiB / 1024);
+                p.request.p99, p.rounds, p.failedRounds, p.loadRounds, p.rssMaxKiB / 1024, p.daemonCpu, p.hostCpu);
     std::fflush(stdout);
 }
 
@@ -198,8 +226,9 @@ void BenchLoad::initTestCase()
     const QString missing = airlock::test::missingVmTestPrerequisite(
         u"bench_load"_s, u"libvirt's system connection, nftables, a namespace for the test server"_s, u"-R bench_load"_s);
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
-    m_count = envInt("AIRLOCK_BENCH_LOAD_SANDBOXES", 16);
-    m_seconds = envInt("AIRLOCK_BENCH_LOAD_SECONDS", 20);
+    // ctest runs a bounded form (the _CI_ values its CMakeLists sets); the caller's own wins.
+    m_count = envInt("AIRLOCK_BENCH_LOAD_SANDBOXES", envInt("AIRLOCK_BENCH_LOAD_CI_SANDBOXES", 16));
+    m_seconds = envInt("AIRLOCK_BENCH_LOAD_SECONDS", envInt("AIRLOCK_BENCH_LOAD_CI_SECONDS", 20));
     QVERIFY2(m_count >= 2, "AIRLOCK_BENCH_LOAD_SANDBOXES must be at least 2 (a quiet sandbox and a flooding one)");
     QString error;
     QVERIFY2(m_outside.create(u"bld"_s, kOutside, u"192.0.2.40"_s, &error), qPrintable(error));
@@ -347,11 +376,18 @@ Phase BenchLoad::runPhase(const char *name, bool load, bool flood)
     startJobs(jobs);
     QThread::sleep(3);
     Sampler sampler(m_daemon.socketPath(), m_daemon.pid());
+    const CpuTicks cpuBefore = cpuTicks(m_daemon.pid());
+    QElapsedTimer wall;
+    wall.start();
     const Box &q = m_boxes[0];
     startJobs({{q.name, u"/tmp/lg probe %1 80 quiet.test %2 %3 %4 quiet.test > /tmp/quiet.out 2>&1; touch /tmp/quiet.out.done"_s
                             .arg(q.quietIp).arg(m_seconds).arg(kPauseMs).arg(q.resolver)}});
     QThread::sleep(unsigned(m_seconds));
     sampler.stop();
+    const CpuTicks cpuAfter = cpuTicks(m_daemon.pid());
+    p.daemonCpu = 100.0 * double(cpuAfter.daemon - cpuBefore.daemon) / double(::sysconf(_SC_CLK_TCK)) /
+                  (double(wall.elapsed()) / 1000);
+    p.hostCpu = 100.0 * double(cpuAfter.hostBusy - cpuBefore.hostBusy) / double(std::max<qint64>(1, cpuAfter.hostTotal - cpuBefore.hostTotal));
 
     std::vector<double> dns, connect, request;
     for (const QByteArray &line : jobOutput(q.name, u"/tmp/quiet.out"_s, 60000)) {
