@@ -146,6 +146,7 @@ private Q_SLOTS:
     void corruptStoreIsReportedAndKept();
     void presetListAnswersTheDaemonsPresets();
     void templateListIsTheTemplateFiles();
+    void hundredClientsServedWhileAStalledSubscriberIsDropped();
 
 private:
     void expectStillServing();
@@ -510,6 +511,89 @@ void TestDaemonApi::templateListIsTheTemplateFiles()
             QVERIFY2(row.value(it.key()) == it.value(), qPrintable(files.at(i) + u' ' + it.key()));
         QCOMPARE(row.contains(QLatin1String("secret")), file.contains(QLatin1String("secret")));
     }
+}
+
+// 100 clients pipelining `status` round after round while one subscriber floods requests and
+// never reads: every client gets all its answers in order, the stalled one alone is dropped
+// (with airlockd's log line naming it), and the daemon's memory stays bounded.
+void TestDaemonApi::hundredClientsServedWhileAStalledSubscriberIsDropped()
+{
+    constexpr int kClients = 100;
+    constexpr int kRequests = 20;
+    constexpr int kMinRounds = 3;
+    const QString dropLine = QStringLiteral("dropping client pid %1 :").arg(::getpid());
+    while (m_daemon->process().waitForReadyRead(300)) {} // what earlier cases logged, in before counting
+    const qsizetype dropsBefore = m_daemon->log().count(dropLine);
+    const qint64 rssBefore = rssKiB(m_daemon->pid());
+
+    Raw slow(m_daemon->socketPath());
+    QVERIFY(slow.send("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"subscribe\",\"params\":{\"topics\":[\"egress\",\"sandbox\"]}}\n"));
+    ::fcntl(slow.fd(), F_SETFL, ::fcntl(slow.fd(), F_GETFL) | O_NONBLOCK);
+
+    std::atomic<bool> stop{false};
+    std::atomic<int> failures{0}, rounds{0}, ready{0};
+    std::atomic<qint64> worstRoundMs{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kClients; ++t) {
+        threads.emplace_back([&, t] {
+            Raw c(m_daemon->socketPath());
+            ++ready;
+            if (!c.connected()) { ++failures; return; }
+            for (int round = 0; round < kMinRounds || !stop.load(); ++round) {
+                QByteArray burst;
+                const int base = (t * 1000 + round) * 100;
+                for (int i = 0; i < kRequests; ++i)
+                    burst += statusRequest(base + i);
+                QElapsedTimer rt;
+                rt.start();
+                if (!c.send(burst)) { ++failures; return; }
+                for (int i = 0; i < kRequests; ++i) {
+                    const QJsonObject m = c.message();
+                    if (m.value(QLatin1String("id")).toInt() != base + i || !m.contains(QLatin1String("result"))) {
+                        ++failures;
+                        return;
+                    }
+                }
+                qint64 worst = worstRoundMs.load();
+                while (rt.elapsed() > worst && !worstRoundMs.compare_exchange_weak(worst, rt.elapsed())) {}
+                ++rounds;
+            }
+        });
+    }
+
+    // The stalled subscriber floods until the daemon hangs up on it.
+    QByteArray burst;
+    for (int i = 0; i < 1000; ++i)
+        burst += statusRequest(i);
+    bool dropped = false;
+    QElapsedTimer timer;
+    timer.start();
+    while (!dropped && timer.elapsed() < 90000) {
+        const ssize_t n = ::send(slow.fd(), burst.constData(), size_t(burst.size()), MSG_NOSIGNAL);
+        if (n < 0 && (errno == EPIPE || errno == ECONNRESET))
+            dropped = true;
+        else if (n < 0 && errno == EAGAIN)
+            QThread::msleep(5);
+    }
+    stop = true;
+    for (auto &th : threads)
+        th.join();
+    const qint64 rssAfter = rssKiB(m_daemon->pid());
+    qInfo("%d clients answered %d rounds of %d pipelined requests (slowest round %lld ms) while the stalled "
+          "subscriber was dropped after %lld ms; daemon RSS %lld KiB before, %lld KiB after",
+          kClients, rounds.load(), kRequests, worstRoundMs.load(), timer.elapsed(), rssBefore, rssAfter);
+
+    QVERIFY2(dropped, "the daemon kept buffering for a subscriber that never reads");
+    QCOMPARE(ready.load(), kClients);
+    QCOMPARE(failures.load(), 0);
+    QVERIFY(rounds.load() >= kClients * kMinRounds);
+    // Exactly one more drop: the stalled subscriber, none of the clients that read.
+    QDeadlineTimer logged(5000); // QProcess takes in the daemon's output only when waited on
+    while (m_daemon->log().count(dropLine) == dropsBefore && !logged.hasExpired())
+        m_daemon->process().waitForReadyRead(100);
+    QVERIFY2(m_daemon->log().count(dropLine) == dropsBefore + 1, qPrintable(m_daemon->log().right(2000)));
+    QVERIFY2(rssAfter - rssBefore < 64 * 1024, "the daemon grew without bound under 100 clients and a stalled one");
+    QVERIFY2(rssAfter < 200 * 1024, "airlockd's RSS is over 200 MiB");
 }
 
 QTEST_GUILESS_MAIN(TestDaemonApi)
