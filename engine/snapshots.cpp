@@ -2,6 +2,7 @@
 // sandbox's top layer and continues in a new overlay above it; restore and fork start a new
 // overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
 // other layers build on merges its layer into the one above (layermerge.cpp).
+#include "core/diskspace.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -305,9 +306,10 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     if (!op)
         return op.error();
     auto fail = [&](const Error &e) -> Error {
+        const Error explained = explainDiskFull(e, m_pool->path()); // before the cleanup frees room
         m_pool->deleteVolume(newVolume);
         endOperation(op.value());
-        return e;
+        return explained;
     };
     // Capacity follows the current top; qcow2 keeps the backing chain.
     const auto diskGib = m_store.firstRow(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"), {sid});
@@ -324,7 +326,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     qint64 parentSnapshot = 0;
     Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot);
     if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
-        return snapshotId.error();
+        return explainDiskFull(snapshotId.error(), m_config.databasePath());
     const qint64 snapshotIdValue = snapshotId.value();
     return QJsonObject{{QStringLiteral("id"), snapshotIdValue},
                        {QStringLiteral("sandbox"), sandbox},
