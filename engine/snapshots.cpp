@@ -21,6 +21,8 @@ namespace {
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
+constexpr qint64 kSnapshotFreeBytes = 64 * 1024 * 1024;
+
 Error noSnapshot(const QString &sandbox, qint64 id)
 {
     return Error{QStringLiteral("sandbox %1 has no snapshot %2").arg(sandbox).arg(id),
@@ -295,6 +297,11 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
         return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
                      QStringLiteral("snapshots are taken of running or stopped sandboxes"), ErrorKind::Conflict};
 
+    // Once the domain writes into the new layer the store must take the snapshot's rows, and
+    // the guest needs room to go on: without it, refuse before anything is made.
+    for (const QString &path : {m_pool->path(), m_config.databasePath()})
+        if (Status room = requireFreeSpace(QStringLiteral("cannot snapshot %1").arg(sandbox), path, kSnapshotFreeBytes); !room)
+            return room.error();
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
     Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox,
@@ -385,6 +392,11 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     const QString domain = objectName(sandbox);
     const QString state = stateOf(m_libvirt.get(), domain);
     const bool wasRunning = state == QLatin1String("running") || state == QLatin1String("paused");
+    // Once the domain writes into the new layer the store must take the snapshot's rows, and
+    // the guest needs room to go on: without it, refuse before anything is made.
+    for (const QString &path : {m_pool->path(), m_config.databasePath()})
+        if (Status room = requireFreeSpace(QStringLiteral("cannot snapshot %1").arg(sandbox), path, kSnapshotFreeBytes); !room)
+            return room.error();
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
     Result<qint64> op = beginOperation(QStringLiteral("restore"), sandbox,

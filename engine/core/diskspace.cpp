@@ -35,6 +35,16 @@ Error diskFullError(const QString &what, const QString &path)
                  QStringLiteral("free space on %1 (see `df -h %1`) and try again").arg(mount)};
 }
 
+Status requireFreeSpace(const QString &what, const QString &path, qint64 bytes)
+{
+    const QStorageInfo storage = storageOf(path);
+    if (!storage.isValid() || storage.bytesAvailable() >= bytes)
+        return ok();
+    Error e = diskFullError(what, path);
+    e.why = QStringLiteral("%1 MiB are left, %2 MiB are needed; ").arg(storage.bytesAvailable() >> 20).arg(bytes >> 20) + e.why;
+    return e;
+}
+
 Error explainDiskFull(const Error &e, const QString &path)
 {
     return diskIsFull(path, e.message()) ? diskFullError(e.what, path) : e;
