@@ -1,4 +1,5 @@
 #include "imagerecipe.h"
+#include "core/diskspace.h"
 #include "core/logging.h"
 
 #include <QCryptographicHash>
@@ -94,7 +95,11 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
     }
     errors += build.readAllStandardError();
     if (build.exitStatus() != QProcess::NormalExit || build.exitCode() != 0) {
-        const QStringList lines = QString::fromUtf8(errors).trimmed().split(QLatin1Char('\n'));
+        const QString output = QString::fromUtf8(errors);
+        // Out of room is no network failure: say which disk, not "the mirror must be reachable".
+        if (diskIsFull(outDir, output))
+            return diskFullError(QStringLiteral("the recipe %1 ran out of disk space").arg(name), outDir);
+        const QStringList lines = output.trimmed().split(QLatin1Char('\n'));
         return Error{QStringLiteral("the recipe %1 failed (exit %2)").arg(name).arg(build.exitCode()),
                      lines.mid(qMax(0, int(lines.size()) - 3)).join(QStringLiteral(" | ")) +
                          QStringLiteral("; the Debian mirror must be reachable and apt-get update done")};

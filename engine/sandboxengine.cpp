@@ -1,6 +1,7 @@
 #include "sandboxengine.h"
 #include "accelprobe.h"
 #include "core/crashpoint.h"
+#include "core/diskspace.h"
 #include "core/logging.h"
 #include "guestagent.h"
 #include "imagerecipe.h"
@@ -223,7 +224,8 @@ Result<qint64> SandboxEngine::beginOperation(const QString &kind, const QString 
         QStringLiteral("INSERT INTO operations(kind, subject, step, state_json, started) VALUES(?, ?, 'begin', ?, ?)"),
         {kind, subject, QString::fromUtf8(QJsonDocument(state).toJson(QJsonDocument::Compact)), now()});
     if (!id)
-        return Error{QStringLiteral("cannot record the %1 of %2").arg(kind, subject), id.error().why};
+        return explainDiskFull(Error{QStringLiteral("cannot record the %1 of %2").arg(kind, subject), id.error().why},
+                               m_config.databasePath());
     return id;
 }
 
@@ -410,7 +412,8 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     if (!op)
         return op.error();
     crashPoint("image:begun"); // the scratch dir and the operation exist, nothing else yet
-    auto fail = [&](const Error &e) -> Error {
+    auto fail = [&](const Error &failure) -> Error {
+        const Error e = explainDiskFull(failure, m_pool->path()); // before the cleanup frees room
         QDir(QDir::cleanPath(scratch)).removeRecursively();
         for (const QString &v : {vols.kernel, vols.initrd, vols.root}) {
             QFile::remove(m_pool->path() + QLatin1Char('/') + v);

@@ -3,6 +3,7 @@
 // overlay above a frozen layer. A layer with children is never deleted; removing a snapshot
 // other layers build on merges its layer into the one above (layermerge.cpp).
 #include "core/crashpoint.h"
+#include "core/diskspace.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -19,6 +20,8 @@ namespace airlock {
 namespace {
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+
+constexpr qint64 kSnapshotFreeBytes = 64 * 1024 * 1024;
 
 Error noSnapshot(const QString &sandbox, qint64 id)
 {
@@ -289,6 +292,11 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
         return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
                      QStringLiteral("snapshots are taken of running or stopped sandboxes"), ErrorKind::Conflict};
 
+    // Once the domain writes into the new layer the store must take the snapshot's rows, and
+    // the guest needs room to go on: without it, refuse before anything is made.
+    for (const QString &path : {m_pool->path(), m_config.databasePath()})
+        if (Status room = requireFreeSpace(QStringLiteral("cannot snapshot %1").arg(sandbox), path, kSnapshotFreeBytes); !room)
+            return room.error();
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
     Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox,
@@ -300,9 +308,10 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     if (!op)
         return op.error();
     auto fail = [&](const Error &e) -> Error {
+        const Error explained = explainDiskFull(e, m_pool->path()); // before the cleanup frees room
         m_pool->deleteVolume(newVolume);
         endOperation(op.value());
-        return e;
+        return explained;
     };
     // Capacity follows the current top; qcow2 keeps the backing chain.
     const auto diskGib = m_store.firstRow(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"), {sid});
@@ -319,7 +328,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     qint64 parentSnapshot = 0;
     Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot);
     if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
-        return snapshotId.error();
+        return explainDiskFull(snapshotId.error(), m_config.databasePath());
     const qint64 snapshotIdValue = snapshotId.value();
     return QJsonObject{{QStringLiteral("id"), snapshotIdValue},
                        {QStringLiteral("sandbox"), sandbox},
@@ -374,6 +383,11 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     const QString domain = objectName(sandbox);
     const QString state = stateOf(m_libvirt.get(), domain);
     const bool wasRunning = state == QLatin1String("running") || state == QLatin1String("paused");
+    // Once the domain writes into the new layer the store must take the snapshot's rows, and
+    // the guest needs room to go on: without it, refuse before anything is made.
+    for (const QString &path : {m_pool->path(), m_config.databasePath()})
+        if (Status room = requireFreeSpace(QStringLiteral("cannot snapshot %1").arg(sandbox), path, kSnapshotFreeBytes); !room)
+            return room.error();
     const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
                                   .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
     Result<qint64> op = beginOperation(QStringLiteral("restore"), sandbox,

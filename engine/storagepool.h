@@ -8,12 +8,12 @@
 namespace airlock {
 
 // The libvirt storage pool `airlock` (a dir pool) that holds image volumes and sandbox
-// overlays. Everything goes through libvirt's storage API.
+// overlays. Everything goes through libvirt's storage API. AIRLOCK_POOL_NAME names another
+// pool, so that an airlockd whose AIRLOCK_POOL_DIR is elsewhere (a test's own small disk)
+// does not find and share the host's `airlock` pool.
 class StoragePool {
 public:
-    static constexpr const char *kName = "airlock";
-
-    explicit StoragePool(virConnectPtr conn) : m_conn(conn) {}
+    explicit StoragePool(virConnectPtr conn);
     StoragePool(const StoragePool &) = delete;
     StoragePool &operator=(const StoragePool &) = delete;
 
@@ -34,6 +34,7 @@ public:
 
 private:
     virConnectPtr m_conn;
+    QString m_name;
     VirPool m_pool;
     QString m_path;
 };

@@ -1013,9 +1013,13 @@ void SandboxService::exec(const Call &call)
             m_execSlots.give(owner);
             return call.fail(domain.error());
         }
-        if (SandboxEngine::stateOf(e.connection(), domain.value()) != QLatin1String("running")) {
+        if (const QString state = SandboxEngine::stateOf(e.connection(), domain.value()); state != QLatin1String("running")) {
             m_execSlots.give(owner);
-            return call.fail(rpc::Conflict, QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
+            // QEMU pauses a guest whose disk write found the host's disk full.
+            return call.fail(rpc::Conflict, state == QLatin1String("paused")
+                                                ? QStringLiteral("sandbox %1 is paused; resume it (airlockctl resume %1), after freeing "
+                                                                 "space if the host's disk is full").arg(sandbox)
+                                                : QStringLiteral("sandbox %1 is not running; start it first (airlockctl start %1)").arg(sandbox));
         }
         virConnectPtr conn = e.connection();
         m_execPool.start([this, call, conn, domain = domain.value(), argv, input, timeoutS, owner] {
