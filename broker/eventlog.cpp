@@ -1,4 +1,5 @@
 #include "eventlog.h"
+#include "core/diskspace.h"
 #include "core/logging.h"
 #include "store/store.h"
 
@@ -214,7 +215,7 @@ bool EventLog::prepareUpsert(sqlite3 *db)
     return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &m_upsert, nullptr) == SQLITE_OK;
 }
 
-void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
+bool EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
 {
     auto bindText = [this](int index, const QString &value) {
         const QByteArray utf8 = value.toUtf8();
@@ -246,18 +247,58 @@ void EventLog::writeBatch(sqlite3 *db, const std::vector<EgressEvent> &events)
             sqlite3_bind_int64(m_upsert, 18, e.sandboxId);
         else
             sqlite3_bind_null(m_upsert, 18);
-        if (sqlite3_step(m_upsert) != SQLITE_DONE)
-            qCWarning(lcBroker) << "cannot store egress event" << e.id << sqlite3_errmsg(db);
+        const int rc = sqlite3_step(m_upsert) & 0xff;
+        const QString why = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_reset(m_upsert);
+        if (rc == SQLITE_FULL || rc == SQLITE_IOERR) { // no row of this batch will fit: one failure, not one each
+            if (!sqlite3_get_autocommit(db))
+                sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+            storeFailed(events, why);
+            return false;
+        }
+        if (rc != SQLITE_DONE)
+            qCWarning(lcBroker) << "cannot store egress event" << e.id << why;
     }
     if (sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) {
-        qCWarning(lcBroker) << "cannot commit egress events" << sqlite3_errmsg(db);
+        const QString why = QString::fromUtf8(sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+        storeFailed(events, why);
+        return false;
     }
+    std::lock_guard lock(m_mutex);
+    if (!m_storeError.isEmpty()) {
+        qCInfo(lcBroker) << "egress events are stored again";
+        m_storeError.clear();
+    }
+    return true;
+}
+
+// The batch is counted per sandbox and written as one row each once the database takes
+// writes again; the broker's decisions never wait for the disk.
+void EventLog::storeFailed(const std::vector<EgressEvent> &events, const QString &why)
+{
+    qint64 lost = 0;
+    for (const EgressEvent &e : events) {
+        const bool lossRow = e.decision == Decision::Dropped && e.proto == QLatin1String("log");
+        m_unstored[e.sandbox] += lossRow ? std::max<qint64>(e.count, 1) : 1;
+        lost += lossRow ? 0 : 1; // a loss row's events are counted already
+    }
+    m_notStored.fetch_add(lost, std::memory_order_relaxed);
+    const Error e = explainDiskFull(Error{QStringLiteral("egress events are not being stored"), why}, m_databasePath);
+    std::lock_guard lock(m_mutex);
+    if (m_storeError.isEmpty()) // once per outage, not once per batch
+        qCWarning(lcBroker).noquote() << e.message();
+    m_storeError = e.message();
+}
+
+QString EventLog::storeError() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_storeError;
 }
 
 std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
-                                             QHash<QString, qint64> &lost)
+                                             QHash<QString, qint64> &lost, QHash<QString, qint64> &unstored)
 {
     // Several updates of one attempt in a batch: only the last is written (it keeps the
     // sandbox id the first one was stamped with).
@@ -281,31 +322,35 @@ std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std
         add(std::move(e));
     for (EgressEvent &e : changed)
         add(std::move(e));
-    for (auto it = lost.cbegin(); it != lost.cend(); ++it) {
-        // The loss is itself on record: one row per sandbox saying how many were not kept.
-        EgressEvent e;
-        e.id = nextId();
-        e.sandbox = it.key();
-        {
-            std::lock_guard lock(m_mutex);
-            e.sandboxId = m_sandboxIds.value(e.sandbox);
+    // The loss is itself on record: one row per sandbox saying how many were not kept.
+    const auto addLoss = [&](const QHash<QString, qint64> &counts, const QString &why) {
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+            EgressEvent e;
+            e.id = nextId();
+            e.sandbox = it.key();
+            {
+                std::lock_guard lock(m_mutex);
+                e.sandboxId = m_sandboxIds.value(e.sandbox);
+            }
+            e.time = QDateTime::currentDateTimeUtc();
+            e.proto = QStringLiteral("log");
+            e.decision = Decision::Dropped;
+            e.count = it.value();
+            e.reason = QStringLiteral("%1 egress events were not recorded: %2").arg(it.value()).arg(why);
+            add(std::move(e));
         }
-        e.time = QDateTime::currentDateTimeUtc();
-        e.proto = QStringLiteral("log");
-        e.decision = Decision::Dropped;
-        e.count = it.value();
-        e.reason = QStringLiteral("%1 egress events were not recorded: the event log's queue was full "
-                                  "(more than %2 MiB waiting for the disk)")
-                       .arg(it.value())
-                       .arg(m_limits.maxQueuedBytes / (1024 * 1024));
-        add(std::move(e));
-    }
+    };
+    addLoss(lost, QStringLiteral("the event log's queue was full (more than %1 MiB waiting for the disk)")
+                      .arg(m_limits.maxQueuedBytes / (1024 * 1024)));
+    addLoss(unstored, QStringLiteral("the event log could not be written (its disk was full or failing)"));
+    unstored.clear();
     return events;
 }
 
 void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
 {
     QThread::currentThread()->setObjectName(QStringLiteral("egress-events"));
+    m_databasePath = databasePath;
     {
         // The writer's own connection (a Store belongs to the thread that opened it).
         Result<Store> store = Store::open(databasePath);
@@ -342,7 +387,7 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                 m_cv.wait_for(lock, std::chrono::milliseconds(kFlushMs), [this] { return m_stopping || !m_jobs.empty(); });
                 jobs.swap(m_jobs);
                 stopping = m_stopping;
-                work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
+                work = !m_queue.empty() || !m_lost.isEmpty() || !m_unstored.isEmpty() || m_aggregator.anyChanged();
             }
             std::vector<EgressEvent> events;
             // The write lock first: while another connection holds it, the events stay queued
@@ -358,9 +403,9 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                     m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
                     lost.swap(m_lost);
                 }
-                events = takeBatch(queue, changed, lost);
-                writeBatch(sqlite, events);
-                m_written += qint64(events.size());
+                events = takeBatch(queue, changed, lost, m_unstored);
+                if (writeBatch(sqlite, events))
+                    m_written += qint64(events.size());
                 if (m_listener)
                     m_listener(events);
             } else if (work) {

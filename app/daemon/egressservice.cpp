@@ -500,6 +500,9 @@ void EgressService::contributeStatus(QJsonObject &status) const
         {QStringLiteral("dns_port"), m_ports.dns},
         {QStringLiteral("sandboxes"), m_sandboxes.size()},
         {QStringLiteral("hold_timeout_s"), m_holdTimeoutS},
+        // Events are lost while the event log cannot write (a full disk); decisions go on.
+        {QStringLiteral("events_not_stored"), m_events.notStored()},
+        {QStringLiteral("event_log_error"), m_events.storeError()},
     });
 }
 

@@ -7,14 +7,16 @@ QJsonObject EgressStatus::toJson() const
 {
     return {{QStringLiteral("enforcing"), enforcing}, {QStringLiteral("nft_table"), nftTable},
             {QStringLiteral("proxy_port"), proxyPort}, {QStringLiteral("dns_port"), dnsPort},
-            {QStringLiteral("sandboxes"), sandboxes}, {QStringLiteral("hold_timeout_s"), holdTimeoutS}};
+            {QStringLiteral("sandboxes"), sandboxes}, {QStringLiteral("hold_timeout_s"), holdTimeoutS},
+            {QStringLiteral("events_not_stored"), eventsNotStored}, {QStringLiteral("event_log_error"), eventLogError}};
 }
 
 Result<EgressStatus> EgressStatus::fromJson(const QJsonObject &object)
 {
     Fields f(object, "egress status");
     EgressStatus s{f.boolean("enforcing"), f.string("nft_table"), int(f.integer("proxy_port")), int(f.integer("dns_port")),
-                   int(f.integer("sandboxes")), int(f.integer("hold_timeout_s"))};
+                   int(f.integer("sandboxes")), int(f.integer("hold_timeout_s")),
+                   f.optInteger("events_not_stored").value_or(0), f.optString("event_log_error").value_or(QString())};
     return f.done(s);
 }
 

@@ -11,6 +11,8 @@ struct EgressStatus {
     int dnsPort = 0;
     int sandboxes = 0;
     int holdTimeoutS = 0;
+    qint64 eventsNotStored = 0; // since start: the event log could not write them (disk full)
+    QString eventLogError;      // why, while it lasts; "" when events are stored
     AIRLOCK_PAYLOAD(EgressStatus)
 };
 
