@@ -286,7 +286,7 @@ void TestEngineFullDisk::eventLogOnAFullDiskKeepsServing()
 {
     QVERIFY2(egressStatus().value("enforcing"_L1).toBool(), "the egress broker does not enforce (nftables unavailable?)");
     const auto lookups = [this](const QString &tag, int n) {
-        return m_daemon.guestSh(m_box, u"for i in $(seq 1 %1); do curl -s -m 5 -o /dev/null http://%2-$i.denied.test/ && echo REACHED; done; echo done"_s
+        return m_daemon.guestSh(m_box, u"for i in $(seq 1 %1); do curl -s -m 2 -o /dev/null http://%2-$i.denied.test/ && echo REACHED; done; echo done"_s
                                            .arg(n).arg(tag), 180000);
     };
     fill(0);
@@ -295,8 +295,8 @@ void TestEngineFullDisk::eventLogOnAFullDiskKeepsServing()
     t.start();
     // SQLite reuses the room its journal already has: a few batches may still be stored.
     for (int round = 0; t.elapsed() < 150000; ++round) {
-        const CtlResult r = lookups(u"full%1"_s.arg(round), 40);
-        QVERIFY2(r.out.endsWith("done\n") && !r.out.contains("REACHED"), r.out.constData());
+        const CtlResult r = lookups(u"full%1"_s.arg(round), 15);
+        QVERIFY2(r.out.endsWith("done\n") && !r.out.contains("REACHED"), QByteArray(r.out + r.err).constData());
         QTest::qWait(500);
         egress = egressStatus();
         if (egress.value("events_not_stored"_L1).toInteger() > 0)
