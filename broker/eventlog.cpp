@@ -1,4 +1,5 @@
 #include "eventlog.h"
+#include "core/diskspace.h"
 #include "core/logging.h"
 #include "store/store.h"
 
@@ -224,7 +225,7 @@ Status EventLog::prepareUpsert()
     return ok();
 }
 
-void EventLog::writeBatch(const std::vector<EgressEvent> &events)
+Status EventLog::writeBatch(const std::vector<EgressEvent> &events)
 {
     const auto idOrNull = [](qint64 id) { return id ? QVariant(id) : QVariant(QMetaType(QMetaType::LongLong)); };
     // Inside writePending()'s transaction. A row SQLite refuses is logged; the others are kept.
@@ -232,9 +233,15 @@ void EventLog::writeBatch(const std::vector<EgressEvent> &events)
         const Status s = m_upsert.run({e.id, e.sandbox, EgressEvent::isoTime(e.time), e.proto, e.host, e.ip, e.port, e.sni,
                                        e.method, e.path, decisionName(e.decision), idOrNull(e.rule), e.reason, e.bytesUp,
                                        e.bytesDown, e.durationMs, e.count, idOrNull(e.sandboxId)});
-        if (!s)
-            qCWarning(lcBroker) << "cannot store egress event" << e.id << s.error().why;
+        if (s)
+            continue;
+        // A full or failing disk takes no row of this batch: one failure (the transaction
+        // rolls back), not one warning each.
+        if (s.error().why.contains(QLatin1String("disk is full")) || s.error().why.contains(QLatin1String("disk I/O error")))
+            return s.error();
+        qCWarning(lcBroker) << "cannot store egress event" << e.id << s.error().why;
     }
+    return ok();
 }
 
 std::size_t EventLog::writePending()
@@ -255,24 +262,54 @@ std::size_t EventLog::writePending()
             m_aggregator.takeChanged(&changed, DenialAggregator::Clock::now());
             lost.swap(m_lost);
         }
-        events = takeBatch(queue, changed, lost);
-        writeBatch(events);
-        return ok();
+        events = takeBatch(queue, changed, lost, m_unstored);
+        return writeBatch(events);
     });
     if (!began) {
         qCWarning(lcBroker) << "egress events wait: the database is busy:" << committed.error().message();
         return 0;
     }
-    if (!committed)
-        qCWarning(lcBroker) << "cannot commit egress events" << committed.error().message();
-    m_written += qint64(events.size());
+    if (committed) {
+        m_written += qint64(events.size());
+        std::lock_guard lock(m_mutex);
+        if (!m_storeError.isEmpty()) {
+            qCInfo(lcBroker) << "egress events are stored again";
+            m_storeError.clear();
+        }
+    } else {
+        storeFailed(events, committed.error().why.isEmpty() ? committed.error().message() : committed.error().why);
+    }
     if (m_listener)
         m_listener(events);
     return events.size();
 }
 
+// The batch is counted per sandbox and written as one row each once the database takes
+// writes again; the broker's decisions never wait for the disk.
+void EventLog::storeFailed(const std::vector<EgressEvent> &events, const QString &why)
+{
+    qint64 lost = 0;
+    for (const EgressEvent &e : events) {
+        const bool lossRow = e.decision == Decision::Dropped && e.proto == QLatin1String("log");
+        m_unstored[e.sandbox] += lossRow ? std::max<qint64>(e.count, 1) : 1;
+        lost += lossRow ? 0 : 1; // a loss row's events are counted already
+    }
+    m_notStored.fetch_add(lost, std::memory_order_relaxed);
+    const Error e = explainDiskFull(Error{QStringLiteral("egress events are not being stored"), why}, m_databasePath);
+    std::lock_guard lock(m_mutex);
+    if (m_storeError.isEmpty()) // once per outage, not once per batch
+        qCWarning(lcBroker).noquote() << e.message();
+    m_storeError = e.message();
+}
+
+QString EventLog::storeError() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_storeError;
+}
+
 std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
-                                             QHash<QString, qint64> &lost)
+                                             QHash<QString, qint64> &lost, QHash<QString, qint64> &unstored)
 {
     // Several updates of one attempt in a batch: only the last is written (it keeps the
     // sandbox id the first one was stamped with).
@@ -296,31 +333,35 @@ std::vector<EgressEvent> EventLog::takeBatch(std::deque<EgressEvent> &queue, std
         add(std::move(e));
     for (EgressEvent &e : changed)
         add(std::move(e));
-    for (auto it = lost.cbegin(); it != lost.cend(); ++it) {
-        // The loss is itself on record: one row per sandbox saying how many were not kept.
-        EgressEvent e;
-        e.id = nextId();
-        e.sandbox = it.key();
-        {
-            std::lock_guard lock(m_mutex);
-            e.sandboxId = m_sandboxIds.value(e.sandbox);
+    // The loss is itself on record: one row per sandbox saying how many were not kept.
+    const auto addLoss = [&](const QHash<QString, qint64> &counts, const QString &why) {
+        for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+            EgressEvent e;
+            e.id = nextId();
+            e.sandbox = it.key();
+            {
+                std::lock_guard lock(m_mutex);
+                e.sandboxId = m_sandboxIds.value(e.sandbox);
+            }
+            e.time = QDateTime::currentDateTimeUtc();
+            e.proto = QStringLiteral("log");
+            e.decision = Decision::Dropped;
+            e.count = it.value();
+            e.reason = QStringLiteral("%1 egress events were not recorded: %2").arg(it.value()).arg(why);
+            add(std::move(e));
         }
-        e.time = QDateTime::currentDateTimeUtc();
-        e.proto = QStringLiteral("log");
-        e.decision = Decision::Dropped;
-        e.count = it.value();
-        e.reason = QStringLiteral("%1 egress events were not recorded: the event log's queue was full "
-                                  "(more than %2 MiB waiting for the disk)")
-                       .arg(it.value())
-                       .arg(m_limits.maxQueuedBytes / (1024 * 1024));
-        add(std::move(e));
-    }
+    };
+    addLoss(lost, QStringLiteral("the event log's queue was full (more than %1 MiB waiting for the disk)")
+                      .arg(m_limits.maxQueuedBytes / (1024 * 1024)));
+    addLoss(unstored, QStringLiteral("the event log could not be written (its disk was full or failing)"));
+    unstored.clear();
     return events;
 }
 
 void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
 {
     QThread::currentThread()->setObjectName(QStringLiteral("egress-events"));
+    m_databasePath = databasePath;
     {
         // The writer's own connection (a Store belongs to the thread that opened it).
         Result<Store> store = Store::open(databasePath);
@@ -352,7 +393,7 @@ void EventLog::run(const QString &databasePath, std::promise<Status> *opened)
                 m_cv.wait_for(lock, std::chrono::milliseconds(kFlushMs), [this] { return m_stopping || !m_jobs.empty(); });
                 jobs.swap(m_jobs);
                 stopping = m_stopping;
-                work = !m_queue.empty() || !m_lost.isEmpty() || m_aggregator.anyChanged();
+                work = !m_queue.empty() || !m_lost.isEmpty() || !m_unstored.isEmpty() || m_aggregator.anyChanged();
             }
             const std::size_t wrote = work ? writePending() : 0;
             for (auto &job : jobs)

@@ -79,15 +79,20 @@ public:
     void flush();
 
     qint64 written() const { return m_written.load(); }
+    // Events the database would not take (its disk full, an I/O error) since start, and why,
+    // while it lasts: "" once a batch is stored again. The loss itself is written then.
+    qint64 notStored() const { return m_notStored.load(); }
+    QString storeError() const;
 
 private:
     void run(const QString &databasePath, std::promise<Status> *opened);
     Status prepareUpsert();
-    void writeBatch(const std::vector<EgressEvent> &events);
+    Status writeBatch(const std::vector<EgressEvent> &events); // an error: nothing of it may be kept
     std::size_t writePending(); // one batch, in one transaction; the events it took
+    void storeFailed(const std::vector<EgressEvent> &events, const QString &why);
     // The queue, the changed aggregates and the dropped-rows, as the rows to write.
     std::vector<EgressEvent> takeBatch(std::deque<EgressEvent> &queue, std::vector<EgressEvent> &changed,
-                                       QHash<QString, qint64> &lost);
+                                       QHash<QString, qint64> &lost, QHash<QString, qint64> &unstored);
     bool retainOnce(); // true: more is left to delete
     void runAndWait(const std::function<void()> &job); // on the writer thread, after what is queued
     void runQuery(const EventQuery &q, const std::function<void(Result<QList<EgressEvent>>)> &done);
@@ -99,6 +104,10 @@ private:
     std::deque<EgressEvent> m_queue;
     qsizetype m_queuedBytes = 0;
     QHash<QString, qint64> m_lost;         // sandbox -> events dropped since the last batch
+    QHash<QString, qint64> m_unstored;     // sandbox -> events a failed write lost (writer thread only)
+    QString m_storeError;                  // why writes fail, "" while they work
+    QString m_databasePath;
+    std::atomic<qint64> m_notStored{0};
     QHash<QString, qint64> m_sandboxIds;   // name -> sandboxes.id
     DenialAggregator m_aggregator;
     std::deque<std::function<void()>> m_jobs;

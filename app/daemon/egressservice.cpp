@@ -491,8 +491,9 @@ void EgressService::release(const Call &call, qint64 id, EgressEvent item, bool 
 void EgressService::contributeStatus(proto::DaemonStatus &status) const
 {
     std::lock_guard lock(m_mutex);
+    // Events are lost while the event log cannot write (a full disk); decisions go on.
     status.egress = proto::EgressStatus{m_enforcing, m_nft ? m_nft->table() : QString(), int(m_ports.proxy), int(m_ports.dns),
-                                        int(m_sandboxes.size()), m_holdTimeoutS};
+                                        int(m_sandboxes.size()), m_holdTimeoutS, m_events.notStored(), m_events.storeError()};
 }
 
 } // namespace airlock

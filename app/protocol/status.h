@@ -11,10 +11,13 @@ struct EgressStatus {
     int dnsPort = 0;
     int sandboxes = 0;
     int holdTimeoutS = 0;
+    qint64 eventsNotStored = 0; // since start: the event log could not write them (disk full)
+    QString eventLogError;      // why, while it lasts; "" when events are stored
     static void fields(auto &s, auto &f)
     {
         f("enforcing", s.enforcing)("nft_table", s.nftTable)("proxy_port", s.proxyPort)("dns_port", s.dnsPort);
         f("sandboxes", s.sandboxes)("hold_timeout_s", s.holdTimeoutS);
+        f("events_not_stored", s.eventsNotStored, Defaulted)("event_log_error", s.eventLogError, Defaulted);
     }
     AIRLOCK_PAYLOAD(EgressStatus)
 };

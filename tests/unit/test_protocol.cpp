@@ -295,7 +295,7 @@ void TestProtocol::vaultAndStatusPayloads()
                  keys("name hosts header used_by"));
     checkPayload(SecretSetParams{QStringLiteral("gh"), QStringLiteral("v"), {QStringLiteral("api.github.com")}, QStringLiteral("{}")},
                  keys("name value"));
-    const EgressStatus egress{true, QStringLiteral("airlock"), 15001, 15053, 2, 120};
+    const EgressStatus egress{true, QStringLiteral("airlock"), 15001, 15053, 2, 120, 7, QStringLiteral("the disk is full")};
     checkPayload(egress, keys("enforcing nft_table proxy_port dns_port sandboxes hold_timeout_s"));
     checkPayload(DaemonStatus{QStringLiteral("0.1.0"), QStringLiteral("qemu:///system"), QStringLiteral("kvm"), VaultState::Locked, 3, egress},
                  keys("version libvirt_uri accel vault sandboxes"));

@@ -1,0 +1,353 @@
+// The host's disk fills up under a real airlockd: its data dir (store, event log) and its
+// libvirt pool (images, overlays) live on a small ext4 of the test's own, loop-mounted in the
+// test environment's private mount namespace, with a pool of their own (AIRLOCK_POOL_NAME).
+// Filler files take the free space away at each step: an image build, a snapshot of a running
+// sandbox and the event log's writes. Each must fail with an error that names the full disk,
+// leave nothing half-made, and the daemon must keep answering and enforcing; once the space
+// is back, the same step works.
+#include "daemonharness.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QStorageInfo>
+#include <QTest>
+#include <QUuid>
+#include <fcntl.h>
+#include <libvirt/libvirt.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 kMiB = 1024 * 1024;
+constexpr qint64 kDiskMiB = 1024; // sparse: only what is written takes room on the host
+
+bool run(const QString &program, const QStringList &args, QString *error)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0)
+        return true;
+    *error = program + u' ' + args.join(u' ') + u": "_s + QString::fromUtf8(p.readAll());
+    return false;
+}
+
+// The names of the volumes libvirt lists in `pool` (refreshed first); {"<error>"} when it cannot.
+QStringList poolVolumes(const QString &poolName)
+{
+    virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
+    virStoragePoolPtr pool = conn ? virStoragePoolLookupByName(conn, poolName.toUtf8().constData()) : nullptr;
+    QStringList names;
+    if (!pool)
+        names << u"<no pool %1>"_s.arg(poolName);
+    if (pool && virStoragePoolRefresh(pool, 0) == 0) {
+        virStorageVolPtr *vols = nullptr;
+        const int n = virStoragePoolListAllVolumes(pool, &vols, 0);
+        for (int i = 0; i < n; ++i) {
+            names << QString::fromUtf8(virStorageVolGetName(vols[i]));
+            virStorageVolFree(vols[i]);
+        }
+        free(vols);
+    }
+    if (pool)
+        virStoragePoolFree(pool);
+    if (conn)
+        virConnectClose(conn);
+    return names;
+}
+
+void removePool(const QString &poolName)
+{
+    virConnectPtr conn = virConnectOpen(DaemonHarness::libvirtUri().toUtf8().constData());
+    if (!conn)
+        return;
+    if (virStoragePoolPtr pool = virStoragePoolLookupByName(conn, poolName.toUtf8().constData())) {
+        virStoragePoolDestroy(pool);
+        virStoragePoolUndefine(pool);
+        virStoragePoolFree(pool);
+    }
+    virConnectClose(conn);
+}
+
+// The mount namespace libvirtd lives in, when it is not ours: in-test-env.sh runs a test
+// through `ip netns exec`, which gives it a mount namespace of its own, so a mount the test
+// makes must be made in libvirtd's as well for libvirt (and QEMU) to see the same disk.
+QString libvirtdMountNamespace()
+{
+    QFile pidFile(u"/run/libvirt/libvirtd.pid"_s);
+    if (!pidFile.open(QIODevice::ReadOnly))
+        return {};
+    const QString ns = u"/proc/%1/ns/mnt"_s.arg(QString::fromLatin1(pidFile.readAll().trimmed()));
+    const QString theirs = QFile::symLinkTarget(ns);
+    return !theirs.isEmpty() && theirs != QFile::symLinkTarget(u"/proc/self/ns/mnt"_s) ? ns : QString();
+}
+
+QString sqliteScalar(const QString &dbPath, const QString &sql)
+{
+    const QString connection = QUuid::createUuid().toString();
+    QString value = u"<cannot open %1>"_s.arg(dbPath);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, connection);
+        db.setDatabaseName(dbPath);
+        db.setConnectOptions(u"QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"_s);
+        if (db.open()) {
+            QSqlQuery q(db);
+            value = q.exec(sql) && q.next() ? q.value(0).toString() : u"<%1 failed>"_s.arg(sql);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+    return value;
+}
+
+} // namespace
+
+class TestEngineFullDisk : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void imageBuildOnAFullDiskLeavesNothing();
+    void snapshotOnAFullDiskKeepsTheSandbox();
+    void eventLogOnAFullDiskKeepsServing();
+    void cleanupTestCase();
+
+private:
+    // Takes the free space of the small disk down to at most `leaveBytes`.
+    void fill(qint64 leaveBytes);
+    void unfill();
+    qint64 available() const { return QStorageInfo(m_mount).bytesAvailable(); }
+    QString dbPath() const { return m_mount + u"/data/airlock.db"_s; }
+    // What must hold after every step: the store is sound and the daemon answers.
+    void checkStoreAndStatus();
+    QString sandboxState() const
+    {
+        for (const QJsonValue &v : m_daemon.ctl({u"ls"_s}).json().toArray())
+            if (v.toObject().value("name"_L1).toString() == m_box)
+                return v.toObject().value("state"_L1).toString();
+        return {};
+    }
+    QJsonObject egressStatus() const
+    {
+        return m_daemon.ctl({u"status"_s}, 15000).json().toObject().value("egress"_L1).toObject();
+    }
+
+    QTemporaryDir m_tmp;
+    QString m_image, m_mount, m_poolName, m_box;
+    QString m_libvirtdNs; // libvirtd's mount namespace when it is not ours
+    bool m_mounted = false;
+    int m_fillers = 0;
+    DaemonHarness m_daemon;
+};
+
+void TestEngineFullDisk::initTestCase()
+{
+    QVERIFY(m_tmp.isValid());
+    QString error;
+    m_image = m_tmp.filePath(u"disk.ext4"_s);
+    // Under libvirt's images dir: QEMU (another user) must reach the pool, and a temp dir is 0700.
+    m_mount = u"/var/lib/libvirt/images/airlock-fulldisk-%1"_s.arg(QCoreApplication::applicationPid());
+    m_poolName = u"airlock-fulldisk-%1"_s.arg(QCoreApplication::applicationPid());
+    QVERIFY2(run(u"truncate"_s, {u"-s"_s, u"%1M"_s.arg(kDiskMiB), m_image}, &error), qPrintable(error));
+    // -m 0: root (airlockd) gets no reserved blocks beyond what the filler leaves.
+    QVERIFY2(run(u"mkfs.ext4"_s, {u"-q"_s, u"-F"_s, u"-m"_s, u"0"_s, m_image}, &error), qPrintable(error));
+    QVERIFY(QDir().mkpath(m_mount));
+    QVERIFY2(run(u"mount"_s, {u"-o"_s, u"loop"_s, m_image, m_mount}, &error),
+             qPrintable(error + u" (run the test through tests/support/in-test-env.sh, as root)"_s));
+    m_mounted = true;
+    m_libvirtdNs = libvirtdMountNamespace();
+    if (!m_libvirtdNs.isEmpty()) {
+        QProcess findmnt;
+        findmnt.start(u"findmnt"_s, {u"-n"_s, u"-o"_s, u"SOURCE"_s, m_mount});
+        QVERIFY(findmnt.waitForFinished(10000));
+        const QString device = QString::fromLatin1(findmnt.readAllStandardOutput().trimmed());
+        QVERIFY2(device.startsWith("/dev/loop"_L1), qPrintable(device));
+        QVERIFY2(run(u"nsenter"_s, {u"--mount="_s + m_libvirtdNs, u"mount"_s, device, m_mount}, &error), qPrintable(error));
+    }
+    QFile::setPermissions(m_mount, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                       QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                       QFileDevice::ExeOther);
+    QVERIFY2(m_daemon.start(m_mount + u"/data"_s, &error, {},
+                            {u"AIRLOCK_POOL_DIR="_s + m_mount + u"/pool"_s, u"AIRLOCK_POOL_NAME="_s + m_poolName}),
+             qPrintable(error));
+    QCOMPARE(poolVolumes(m_poolName), QStringList());
+    m_box = uniqueName(u"full"_s);
+}
+
+void TestEngineFullDisk::fill(qint64 leaveBytes)
+{
+    // fallocate takes the blocks at once; what is left after the big file (its extent tree
+    // needs some) goes in small ones.
+    for (qint64 chunk = available() - leaveBytes - 4 * kMiB; available() > leaveBytes; chunk = 64 * 1024) {
+        const QString path = m_mount + u"/filler-%1"_s.arg(m_fillers++);
+        const int fd = ::open(QFile::encodeName(path).constData(), O_CREAT | O_WRONLY, 0600);
+        QVERIFY2(fd >= 0, qPrintable(path));
+        const qint64 want = qMax<qint64>(4096, qMin(chunk, available() - leaveBytes));
+        const int rc = ::posix_fallocate(fd, 0, off_t(want));
+        ::close(fd);
+        if (rc != 0)
+            break; // full
+    }
+    QVERIFY2(available() <= leaveBytes + 64 * 1024, qPrintable(QString::number(available())));
+}
+
+void TestEngineFullDisk::unfill()
+{
+    for (int i = 0; i < m_fillers; ++i)
+        QFile::remove(m_mount + u"/filler-%1"_s.arg(i));
+    m_fillers = 0;
+    ::sync();
+}
+
+void TestEngineFullDisk::checkStoreAndStatus()
+{
+    QCOMPARE(sqliteScalar(dbPath(), u"PRAGMA integrity_check"_s), u"ok"_s);
+    const CtlResult status = m_daemon.ctl({u"status"_s}, 15000);
+    QVERIFY2(status.exitCode == 0, status.err.constData());
+    QVERIFY2(m_daemon.running(), m_daemon.log().constData());
+}
+
+// The recipe runs out of room while it copies the packages: the error says the disk is full
+// and where; no scratch dir, volume, row or operation is left; with the space back it builds.
+void TestEngineFullDisk::imageBuildOnAFullDiskLeavesNothing()
+{
+    fill(8 * kMiB);
+    const CtlResult failed = m_daemon.ctl({u"image"_s, u"build"_s, u"tiny"_s}, 600000);
+    QCOMPARE(failed.exitCode, 1);
+    QVERIFY2(failed.err.contains("is full") && failed.err.contains(m_mount.toUtf8()) && failed.err.contains("free"),
+             failed.err.constData());
+    QVERIFY2(!failed.err.contains("Debian mirror"), failed.err.constData()); // not the network's fault
+    QVERIFY2(!m_daemon.ctl({u"image"_s, u"ls"_s}).out.contains("\"tiny\""), "a half-built image is listed");
+    QCOMPARE(poolVolumes(m_poolName), QStringList());
+    QCOMPARE(QDir(m_mount).entryList({u"build-*"_s}, QDir::Dirs | QDir::Files), QStringList());
+    QCOMPARE(sqliteScalar(dbPath(), u"SELECT count(*) FROM operations"_s), u"0"_s);
+    QCOMPARE(sqliteScalar(dbPath(), u"SELECT count(*) FROM images"_s), u"0"_s);
+    checkStoreAndStatus();
+
+    unfill();
+    const CtlResult built = m_daemon.ctl({u"image"_s, u"build"_s, u"tiny"_s}, 600000);
+    QVERIFY2(built.exitCode == 0, built.err.constData());
+    QCOMPARE(poolVolumes(m_poolName).size(), 3);
+    checkStoreAndStatus();
+}
+
+// A running sandbox: the snapshot cannot get its overlay; the guest goes on with what it had,
+// no layer, snapshot or volume is left over; with the space back the snapshot is taken.
+void TestEngineFullDisk::snapshotOnAFullDiskKeepsTheSandbox()
+{
+    const CtlResult created = m_daemon.ctl({u"create"_s, m_box, u"--start"_s});
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    const CtlResult wrote = m_daemon.guestSh(m_box, u"echo before > /root/note; sync; cat /root/note"_s);
+    QVERIFY2(wrote.out == "before\n", wrote.err.constData());
+    const QStringList volumesBefore = poolVolumes(m_poolName);
+    const QString layersBefore = sqliteScalar(dbPath(), u"SELECT count(*) FROM layers"_s);
+
+    fill(0);
+    const CtlResult failed = m_daemon.ctl({u"snapshot"_s, u"create"_s, m_box, u"--label"_s, u"full"_s});
+    QCOMPARE(failed.exitCode, 1);
+    QVERIFY2(failed.err.contains("is full") && failed.err.contains("free") && failed.err.contains(m_mount.toUtf8()),
+             failed.err.constData());
+    QCOMPARE(m_daemon.ctl({u"snapshot"_s, u"ls"_s, m_box}).json().toArray().size(), 0);
+    QCOMPARE(poolVolumes(m_poolName), volumesBefore);
+    QCOMPARE(sqliteScalar(dbPath(), u"SELECT count(*) FROM layers"_s), layersBefore);
+    QCOMPARE(sqliteScalar(dbPath(), u"SELECT count(*) FROM operations"_s), u"0"_s);
+    checkStoreAndStatus();
+
+    // A guest write that finds no room pauses the guest (QEMU's werror=enospc): with the room
+    // back it resumes where it was, with what it had.
+    unfill();
+    if (sandboxState() == "paused"_L1) {
+        const CtlResult exec = m_daemon.guestSh(m_box, u"true"_s);
+        QVERIFY2(exec.err.contains("is paused; resume it"), exec.err.constData());
+        const CtlResult resumed = m_daemon.ctl({u"resume"_s, m_box});
+        QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+    }
+    const CtlResult read = m_daemon.guestSh(m_box, u"cat /root/note"_s);
+    QVERIFY2(read.out == "before\n", read.err.constData());
+
+    const CtlResult snap = m_daemon.ctl({u"snapshot"_s, u"create"_s, m_box, u"--label"_s, u"roomy"_s});
+    QVERIFY2(snap.exitCode == 0, snap.err.constData());
+    const CtlResult after = m_daemon.guestSh(m_box, u"echo after > /root/note; sync; cat /root/note"_s);
+    QVERIFY2(after.out == "after\n", after.err.constData());
+    checkStoreAndStatus();
+}
+
+// Egress events cannot be stored: the broker keeps deciding (denied stays denied), status
+// says events are being lost and why, a rule change fails closed; once there is room again
+// the loss itself is on record and events are stored again.
+void TestEngineFullDisk::eventLogOnAFullDiskKeepsServing()
+{
+    QVERIFY2(egressStatus().value("enforcing"_L1).toBool(), "the egress broker does not enforce (nftables unavailable?)");
+    const auto lookups = [this](const QString &tag, int n) {
+        return m_daemon.guestSh(m_box, u"for i in $(seq 1 %1); do curl -s -m 2 -o /dev/null http://%2-$i.denied.test/ && echo REACHED; done; echo done"_s
+                                           .arg(n).arg(tag), 180000);
+    };
+    fill(0);
+    QJsonObject egress;
+    QElapsedTimer t;
+    t.start();
+    // SQLite reuses the room its journal already has: a few batches may still be stored.
+    for (int round = 0; t.elapsed() < 150000; ++round) {
+        const CtlResult r = lookups(u"full%1"_s.arg(round), 15);
+        QVERIFY2(r.out.endsWith("done\n") && !r.out.contains("REACHED"), QByteArray(r.out + r.err).constData());
+        QTest::qWait(500);
+        egress = egressStatus();
+        if (egress.value("events_not_stored"_L1).toInteger() > 0)
+            break;
+    }
+    QVERIFY2(egress.value("events_not_stored"_L1).toInteger() > 0, QJsonDocument(egress).toJson().constData());
+    QVERIFY2(egress.value("event_log_error"_L1).toString().contains("full"_L1), QJsonDocument(egress).toJson().constData());
+    QVERIFY(egress.value("enforcing"_L1).toBool());
+    QVERIFY2(m_daemon.log().contains("egress events are not being stored"), m_daemon.log().constData());
+    // A rule needs its row: without room it is refused, and not in force.
+    const CtlResult rule = m_daemon.ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"allow"_s,
+                                         u"--host"_s, u"allowed-when-full.test"_s});
+    QVERIFY2(rule.exitCode != 0 && rule.err.contains("full"), QByteArray(rule.out + rule.err).constData());
+    QVERIFY2(!m_daemon.ctl({u"rule"_s, u"ls"_s}).out.contains("allowed-when-full.test"), "a refused rule is listed");
+    checkStoreAndStatus();
+
+    unfill();
+    QVERIFY2(lookups(u"roomy"_s, 3).out.endsWith("done\n"), "the guest stopped answering");
+    t.restart();
+    bool onRecord = false;
+    while (!onRecord && t.elapsed() < 30000) {
+        QTest::qWait(500);
+        const CtlResult events = m_daemon.ctl({u"egress"_s, u"ls"_s, m_box}, 30000);
+        onRecord = events.out.contains("were not recorded: the event log could not be written") && events.out.contains("roomy-1.denied.test");
+    }
+    QVERIFY2(onRecord, "neither the loss nor the new events are in the event log");
+    QVERIFY2(egressStatus().value("event_log_error"_L1).toString().isEmpty(), "status still reports a full event log");
+    checkStoreAndStatus();
+}
+
+void TestEngineFullDisk::cleanupTestCase()
+{
+    unfill();
+    if (m_daemon.running()) {
+        m_daemon.ctl({u"kill"_s, m_box}, 120000);
+        m_daemon.ctl({u"rm"_s, m_box}, 120000);
+        m_daemon.ctl({u"image"_s, u"rm"_s, u"tiny"_s}, 120000);
+        m_daemon.stop();
+    }
+    removePool(m_poolName);
+    if (m_mounted) {
+        QString error;
+        if (!m_libvirtdNs.isEmpty() && !run(u"nsenter"_s, {u"--mount="_s + m_libvirtdNs, u"umount"_s, m_mount}, &error))
+            run(u"nsenter"_s, {u"--mount="_s + m_libvirtdNs, u"umount"_s, u"-l"_s, m_mount}, &error);
+        if (!run(u"umount"_s, {m_mount}, &error)) {
+            qWarning() << error << "- detaching it lazily";
+            run(u"umount"_s, {u"-l"_s, m_mount}, &error);
+        }
+        QDir().rmdir(m_mount);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestEngineFullDisk)
+#include "test_engine_fulldisk.moc"
