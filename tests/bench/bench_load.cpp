@@ -14,6 +14,7 @@
 #include "daemonharness.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
+#include "residentmemory.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -47,17 +48,6 @@ int envInt(const char *name, int fallback)
     bool ok = false;
     const int v = qEnvironmentVariableIntValue(name, &ok);
     return ok && v > 0 ? v : fallback;
-}
-
-qint64 rssKib(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return 0;
 }
 
 // Clock ticks of CPU: airlockd's own (utime + stime) and the whole host's busy time, so a
@@ -152,7 +142,7 @@ private:
             else
                 ++failures;
             if (sinceRss.elapsed() >= 500) {
-                rssKiB.push_back(double(rssKib(m_pid)));
+                rssKiB.push_back(double(residentKiB(m_pid)));
                 sinceRss.restart();
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -241,7 +231,7 @@ void BenchLoad::initTestCase()
     QVERIFY2(built.exitCode == 0, built.err.constData());
     for (const QString &host : {u"quiet.test"_s, u"load.test"_s})
         QVERIFY(m_daemon.ctl({u"rule"_s, u"add"_s, u"--global"_s, u"--action"_s, u"allow"_s, u"--host"_s, host}).exitCode == 0);
-    m_rssNoSandbox = rssKib(m_daemon.pid());
+    m_rssNoSandbox = residentKiB(m_daemon.pid());
     QVERIFY2(bootAll(&error), qPrintable(error));
 }
 
@@ -420,7 +410,7 @@ Phase BenchLoad::runPhase(const char *name, bool load, bool flood)
 
 void BenchLoad::measure()
 {
-    const qint64 rssBooted = rssKib(m_daemon.pid());
+    const qint64 rssBooted = residentKiB(m_daemon.pid());
     std::printf("bench_load: %d sandboxes, phases of %d s, %d CPUs on the host; airlockd RSS %.1f MiB with no sandbox, "
                 "%.1f MiB with %d running and idle\n",
                 m_count, m_seconds, QThread::idealThreadCount(), double(m_rssNoSandbox) / 1024, double(rssBooted) / 1024,
@@ -428,7 +418,7 @@ void BenchLoad::measure()
     const Phase reference = runPhase("reference", false, false);
     const Phase loaded = runPhase("loaded", true, false);
     const Phase flooded = runPhase("flood", true, true);
-    const qint64 rssAfter = rssKib(m_daemon.pid());
+    const qint64 rssAfter = residentKiB(m_daemon.pid());
     std::printf("flood sandbox: %s\n", qPrintable(flooded.flood));
 
     for (const Phase *p : {&reference, &loaded, &flooded}) {
