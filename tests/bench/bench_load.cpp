@@ -293,8 +293,12 @@ bool BenchLoad::prepare(Box &box, const QByteArray &tool, QString *error)
     const QString script = u"gunzip > /tmp/lg && chmod +x /tmp/lg && awk '/^nameserver/{print $2; exit}' /etc/resolv.conf && "
                            "nslookup quiet.test | grep -o '198\\.1[89]\\.[0-9.]*' | tail -n 1"_s;
     CtlResult r = m_daemon.guestSh(box.name, script, 120000, tool);
-    // `start` returns once the domain runs; its agent answers a little later.
-    for (QDeadlineTimer booting(300000); r.exitCode != 0 && r.err.contains("not answering yet") && !booting.hasExpired();) {
+    // `start` returns once the domain runs; its agent answers a little later (and an agent
+    // still starting may fail a first command).
+    int otherFailures = 0;
+    for (QDeadlineTimer booting(300000); r.exitCode != 0 && !booting.hasExpired();) {
+        if (!r.err.contains("not answering yet") && ++otherFailures > 3)
+            break;
         QThread::sleep(2);
         r = m_daemon.guestSh(box.name, script, 120000, tool);
     }
