@@ -197,6 +197,8 @@ private Q_SLOTS:
 private:
     bool bootAll(QString *error);
     bool prepare(Box &box, const QByteArray &tool, QString *error);
+    // airlockctl once per argument list, all at once; the error output of those that failed.
+    QStringList ctlAll(const QList<QStringList> &calls, int timeoutMs);
     void startJobs(const QList<QPair<QString, QString>> &jobs); // (sandbox, shell command)
     QList<QByteArray> jobOutput(const QString &sandbox, const QString &file, int waitMs);
     Phase runPhase(const char *name, bool load, bool flood);
@@ -263,20 +265,14 @@ bool BenchLoad::bootAll(QString *error)
     }
     constexpr int kAtOnce = 4;
     for (int first = 0; first < m_count; first += kAtOnce) {
-        QList<QProcess *> starts;
-        for (int i = first; i < std::min(m_count, first + kAtOnce); ++i) {
-            auto *p = new QProcess(this);
-            p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {u"--socket"_s, m_daemon.socketPath(), u"start"_s, m_boxes[i].name});
-            starts << p;
-        }
-        for (QProcess *p : starts) {
-            const bool ok = p->waitForFinished(600000) && p->exitCode() == 0;
-            if (!ok && error->isEmpty())
-                *error = u"start failed: "_s + QString::fromUtf8(p->readAllStandardError());
-            p->deleteLater();
-        }
-        if (!error->isEmpty())
+        QList<QStringList> starts;
+        for (int i = first; i < std::min(m_count, first + kAtOnce); ++i)
+            starts.append({u"start"_s, m_boxes[i].name});
+        const QStringList failed = ctlAll(starts, 600000);
+        if (!failed.isEmpty()) {
+            *error = u"start failed: "_s + failed.join(u'\n');
             return false;
+        }
     }
     std::printf("bench_load: %d sandboxes of 128 MiB booted in %.1f s (%d at a time)\n", m_count, double(t.elapsed()) / 1000,
                 kAtOnce);
@@ -312,21 +308,30 @@ bool BenchLoad::prepare(Box &box, const QByteArray &tool, QString *error)
     return true;
 }
 
-void BenchLoad::startJobs(const QList<QPair<QString, QString>> &jobs)
+QStringList BenchLoad::ctlAll(const QList<QStringList> &calls, int timeoutMs)
 {
     QList<QProcess *> running;
-    for (const auto &[sandbox, command] : jobs) {
+    for (const QStringList &args : calls) {
         auto *p = new QProcess(this);
-        const QString detached = u"setsid sh -c '%1' </dev/null >/dev/null 2>&1 &"_s.arg(command);
-        p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"),
-                 {u"--socket"_s, m_daemon.socketPath(), u"exec"_s, sandbox, u"--"_s, u"sh"_s, u"-c"_s, detached});
+        p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{u"--socket"_s, m_daemon.socketPath()} + args);
         running << p;
     }
+    QStringList failed;
     for (QProcess *p : running) {
-        if (!p->waitForFinished(120000) || p->exitCode() != 0)
-            qWarning() << "starting a guest job failed:" << p->readAllStandardError();
+        if (!p->waitForFinished(timeoutMs) || p->exitCode() != 0)
+            failed << p->arguments().mid(2).join(u' ') + u": "_s + QString::fromUtf8(p->readAllStandardError());
         p->deleteLater();
     }
+    return failed;
+}
+
+void BenchLoad::startJobs(const QList<QPair<QString, QString>> &jobs)
+{
+    QList<QStringList> calls;
+    for (const auto &[sandbox, command] : jobs)
+        calls.append({u"exec"_s, sandbox, u"--"_s, u"sh"_s, u"-c"_s, u"setsid sh -c '%1' </dev/null >/dev/null 2>&1 &"_s.arg(command)});
+    for (const QString &failure : ctlAll(calls, 120000))
+        qWarning("starting a guest job failed: %s", qPrintable(failure));
 }
 
 // The lines of a job's output file once the job has written its last one.
@@ -450,8 +455,14 @@ void BenchLoad::measure()
 
 void BenchLoad::cleanupTestCase()
 {
-    for (const Box &box : m_boxes)
-        m_daemon.killAndRemove(box.name);
+    QList<QStringList> kills, removals;
+    for (const Box &box : m_boxes) {
+        kills.append({u"kill"_s, box.name});
+        removals.append({u"rm"_s, box.name});
+    }
+    ctlAll(kills, 120000); // rm refuses a running sandbox
+    for (const QString &failure : ctlAll(removals, 120000))
+        qWarning("left behind: %s", qPrintable(failure));
     m_daemon.stop();
     m_upstream.stop();
     m_outside.remove();
