@@ -14,6 +14,7 @@
 #include "daemonharness.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
+#include "residentmemory.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -47,17 +48,6 @@ int envInt(const char *name, int fallback)
     bool ok = false;
     const int v = qEnvironmentVariableIntValue(name, &ok);
     return ok && v > 0 ? v : fallback;
-}
-
-qint64 rssKib(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return 0;
 }
 
 // Clock ticks of CPU: airlockd's own (utime + stime) and the whole host's busy time, so a
@@ -152,7 +142,7 @@ private:
             else
                 ++failures;
             if (sinceRss.elapsed() >= 500) {
-                rssKiB.push_back(double(rssKib(m_pid)));
+                rssKiB.push_back(double(residentKiB(m_pid)));
                 sinceRss.restart();
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -207,6 +197,8 @@ private Q_SLOTS:
 private:
     bool bootAll(QString *error);
     bool prepare(Box &box, const QByteArray &tool, QString *error);
+    // airlockctl once per argument list, all at once; the error output of those that failed.
+    QStringList ctlAll(const QList<QStringList> &calls, int timeoutMs);
     void startJobs(const QList<QPair<QString, QString>> &jobs); // (sandbox, shell command)
     QList<QByteArray> jobOutput(const QString &sandbox, const QString &file, int waitMs);
     Phase runPhase(const char *name, bool load, bool flood);
@@ -241,7 +233,7 @@ void BenchLoad::initTestCase()
     QVERIFY2(built.exitCode == 0, built.err.constData());
     for (const QString &host : {u"quiet.test"_s, u"load.test"_s})
         QVERIFY(m_daemon.ctl({u"rule"_s, u"add"_s, u"--global"_s, u"--action"_s, u"allow"_s, u"--host"_s, host}).exitCode == 0);
-    m_rssNoSandbox = rssKib(m_daemon.pid());
+    m_rssNoSandbox = residentKiB(m_daemon.pid());
     QVERIFY2(bootAll(&error), qPrintable(error));
 }
 
@@ -273,20 +265,14 @@ bool BenchLoad::bootAll(QString *error)
     }
     constexpr int kAtOnce = 4;
     for (int first = 0; first < m_count; first += kAtOnce) {
-        QList<QProcess *> starts;
-        for (int i = first; i < std::min(m_count, first + kAtOnce); ++i) {
-            auto *p = new QProcess(this);
-            p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {u"--socket"_s, m_daemon.socketPath(), u"start"_s, m_boxes[i].name});
-            starts << p;
-        }
-        for (QProcess *p : starts) {
-            const bool ok = p->waitForFinished(600000) && p->exitCode() == 0;
-            if (!ok && error->isEmpty())
-                *error = u"start failed: "_s + QString::fromUtf8(p->readAllStandardError());
-            p->deleteLater();
-        }
-        if (!error->isEmpty())
+        QList<QStringList> starts;
+        for (int i = first; i < std::min(m_count, first + kAtOnce); ++i)
+            starts.append({u"start"_s, m_boxes[i].name});
+        const QStringList failed = ctlAll(starts, 600000);
+        if (!failed.isEmpty()) {
+            *error = u"start failed: "_s + failed.join(u'\n');
             return false;
+        }
     }
     std::printf("bench_load: %d sandboxes of 128 MiB booted in %.1f s (%d at a time)\n", m_count, double(t.elapsed()) / 1000,
                 kAtOnce);
@@ -303,8 +289,12 @@ bool BenchLoad::prepare(Box &box, const QByteArray &tool, QString *error)
     const QString script = u"gunzip > /tmp/lg && chmod +x /tmp/lg && awk '/^nameserver/{print $2; exit}' /etc/resolv.conf && "
                            "nslookup quiet.test | grep -o '198\\.1[89]\\.[0-9.]*' | tail -n 1"_s;
     CtlResult r = m_daemon.guestSh(box.name, script, 120000, tool);
-    // `start` returns once the domain runs; its agent answers a little later.
-    for (QDeadlineTimer booting(300000); r.exitCode != 0 && r.err.contains("not answering yet") && !booting.hasExpired();) {
+    // `start` returns once the domain runs; its agent answers a little later (and an agent
+    // still starting may fail a first command).
+    int otherFailures = 0;
+    for (QDeadlineTimer booting(300000); r.exitCode != 0 && !booting.hasExpired();) {
+        if (!r.err.contains("not answering yet") && ++otherFailures > 3)
+            break;
         QThread::sleep(2);
         r = m_daemon.guestSh(box.name, script, 120000, tool);
     }
@@ -318,21 +308,30 @@ bool BenchLoad::prepare(Box &box, const QByteArray &tool, QString *error)
     return true;
 }
 
-void BenchLoad::startJobs(const QList<QPair<QString, QString>> &jobs)
+QStringList BenchLoad::ctlAll(const QList<QStringList> &calls, int timeoutMs)
 {
     QList<QProcess *> running;
-    for (const auto &[sandbox, command] : jobs) {
+    for (const QStringList &args : calls) {
         auto *p = new QProcess(this);
-        const QString detached = u"setsid sh -c '%1' </dev/null >/dev/null 2>&1 &"_s.arg(command);
-        p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"),
-                 {u"--socket"_s, m_daemon.socketPath(), u"exec"_s, sandbox, u"--"_s, u"sh"_s, u"-c"_s, detached});
+        p->start(qEnvironmentVariable("AIRLOCKCTL_BIN"), QStringList{u"--socket"_s, m_daemon.socketPath()} + args);
         running << p;
     }
+    QStringList failed;
     for (QProcess *p : running) {
-        if (!p->waitForFinished(120000) || p->exitCode() != 0)
-            qWarning() << "starting a guest job failed:" << p->readAllStandardError();
+        if (!p->waitForFinished(timeoutMs) || p->exitCode() != 0)
+            failed << p->arguments().mid(2).join(u' ') + u": "_s + QString::fromUtf8(p->readAllStandardError());
         p->deleteLater();
     }
+    return failed;
+}
+
+void BenchLoad::startJobs(const QList<QPair<QString, QString>> &jobs)
+{
+    QList<QStringList> calls;
+    for (const auto &[sandbox, command] : jobs)
+        calls.append({u"exec"_s, sandbox, u"--"_s, u"sh"_s, u"-c"_s, u"setsid sh -c '%1' </dev/null >/dev/null 2>&1 &"_s.arg(command)});
+    for (const QString &failure : ctlAll(calls, 120000))
+        qWarning("starting a guest job failed: %s", qPrintable(failure));
 }
 
 // The lines of a job's output file once the job has written its last one.
@@ -420,7 +419,7 @@ Phase BenchLoad::runPhase(const char *name, bool load, bool flood)
 
 void BenchLoad::measure()
 {
-    const qint64 rssBooted = rssKib(m_daemon.pid());
+    const qint64 rssBooted = residentKiB(m_daemon.pid());
     std::printf("bench_load: %d sandboxes, phases of %d s, %d CPUs on the host; airlockd RSS %.1f MiB with no sandbox, "
                 "%.1f MiB with %d running and idle\n",
                 m_count, m_seconds, QThread::idealThreadCount(), double(m_rssNoSandbox) / 1024, double(rssBooted) / 1024,
@@ -428,7 +427,7 @@ void BenchLoad::measure()
     const Phase reference = runPhase("reference", false, false);
     const Phase loaded = runPhase("loaded", true, false);
     const Phase flooded = runPhase("flood", true, true);
-    const qint64 rssAfter = rssKib(m_daemon.pid());
+    const qint64 rssAfter = residentKiB(m_daemon.pid());
     std::printf("flood sandbox: %s\n", qPrintable(flooded.flood));
 
     for (const Phase *p : {&reference, &loaded, &flooded}) {
@@ -456,8 +455,14 @@ void BenchLoad::measure()
 
 void BenchLoad::cleanupTestCase()
 {
-    for (const Box &box : m_boxes)
-        m_daemon.killAndRemove(box.name);
+    QList<QStringList> kills, removals;
+    for (const Box &box : m_boxes) {
+        kills.append({u"kill"_s, box.name});
+        removals.append({u"rm"_s, box.name});
+    }
+    ctlAll(kills, 120000); // rm refuses a running sandbox
+    for (const QString &failure : ctlAll(removals, 120000))
+        qWarning("left behind: %s", qPrintable(failure));
     m_daemon.stop();
     m_upstream.stop();
     m_outside.remove();

@@ -10,6 +10,7 @@
 // It prints the numbers; it fails only when a measurement cannot be made.
 #include "daemonharness.h"
 #include "libvirtview.h"
+#include "residentmemory.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -32,17 +33,6 @@ qint64 allocated(const QString &path)
 {
     struct stat st {};
     return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? qint64(st.st_blocks) * 512 : 0;
-}
-
-qint64 rssKib(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return 0;
 }
 
 void report(const char *what, double airlock, double reference, const char *unit, const char *target)
@@ -229,7 +219,7 @@ void BenchSandbox::measure()
     }
     report("disk added by 10 forks", double(forkBytes) / (1 << 20), 0, "MiB", "< 50 MiB");
 
-    const qint64 rss = rssKib(m_daemon.pid());
+    const qint64 rss = residentKiB(m_daemon.pid());
     QVERIFY(rss > 0);
     std::printf("%-34s %10.1f MiB  (%d sandboxes defined, all stopped: 11 TCG guests do not fit 2 shared cores)  "
                 "target: < 80 MiB\n", "airlockd RSS", double(rss) / 1024, kForks + 1);

@@ -6,6 +6,7 @@
 #include "protocol/names.h"
 #include "protocol/jsonfields.h"
 #include "daemonprocess.h"
+#include "residentmemory.h"
 
 #include <QDir>
 #include <QFile>
@@ -108,17 +109,6 @@ QByteArray statusRequest(int id)
 
 int errorCode(const QJsonObject &m) { return m.value(QLatin1String("error")).toObject().value(QLatin1String("code")).toInt(); }
 QString errorMessage(const QJsonObject &m) { return m.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString(); }
-
-qint64 rssKiB(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &l : f.readAll().split('\n'))
-        if (l.startsWith("VmRSS:"))
-            return l.mid(6).trimmed().split(' ').value(0).toLongLong();
-    return -1;
-}
 
 } // namespace
 
@@ -230,7 +220,7 @@ void TestDaemonApi::hugeLineIsRefusedAndClosed()
     QCOMPARE(errorCode(m), int(rpc::TooLarge));
     QVERIFY2(errorMessage(m).contains(QLatin1String("longer than")), qPrintable(errorMessage(m)));
     QVERIFY(c.closedByPeer());
-    QVERIFY(rssKiB(m_daemon->pid()) < 200 * 1024);
+    QVERIFY(residentKiB(m_daemon->pid()) < 200 * 1024);
 }
 
 void TestDaemonApi::unknownMethodIsNamed()
@@ -305,7 +295,7 @@ void TestDaemonApi::subscriberThatStopsReadingIsDropped()
     QByteArray burst;
     for (int i = 0; i < 1000; ++i)
         burst += statusRequest(i);
-    const qint64 rssBefore = rssKiB(m_daemon->pid());
+    const qint64 rssBefore = residentKiB(m_daemon->pid());
     bool dropped = false;
     QElapsedTimer timer;
     timer.start();
@@ -329,7 +319,7 @@ void TestDaemonApi::subscriberThatStopsReadingIsDropped()
         }
     }
     QVERIFY2(dropped, "the daemon kept buffering for a client that never reads");
-    const qint64 rssAfter = rssKiB(m_daemon->pid());
+    const qint64 rssAfter = residentKiB(m_daemon->pid());
     qInfo("daemon RSS before %lld KiB, after the stalled client %lld KiB (%d bursts of 1000 requests sent)",
           rssBefore, rssAfter, sentBursts);
     QVERIFY2(rssAfter - rssBefore < 64 * 1024, "the daemon grew without bound for a stalled client");
@@ -524,7 +514,7 @@ void TestDaemonApi::hundredClientsServedWhileAStalledSubscriberIsDropped()
     const QString dropLine = QStringLiteral("dropping client pid %1 :").arg(::getpid());
     while (m_daemon->process().waitForReadyRead(300)) {} // what earlier cases logged, in before counting
     const qsizetype dropsBefore = m_daemon->log().count(dropLine);
-    const qint64 rssBefore = rssKiB(m_daemon->pid());
+    const qint64 rssBefore = residentKiB(m_daemon->pid());
 
     Raw slow(m_daemon->socketPath());
     QVERIFY(slow.send("{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"subscribe\",\"params\":{\"topics\":[\"egress\",\"sandbox\"]}}\n"));
@@ -578,7 +568,7 @@ void TestDaemonApi::hundredClientsServedWhileAStalledSubscriberIsDropped()
     stop = true;
     for (auto &th : threads)
         th.join();
-    const qint64 rssAfter = rssKiB(m_daemon->pid());
+    const qint64 rssAfter = residentKiB(m_daemon->pid());
     qInfo("%d clients answered %d rounds of %d pipelined requests (slowest round %lld ms) while the stalled "
           "subscriber was dropped after %lld ms; daemon RSS %lld KiB before, %lld KiB after",
           kClients, rounds.load(), kRequests, worstRoundMs.load(), timer.elapsed(), rssBefore, rssAfter);
