@@ -1,5 +1,5 @@
 // Load benchmark, real airlockd, libvirtd and N tiny guests of 128 MiB (default 16,
-// AIRLOCK_BENCH_LOAD_SANDBOXES to change; under ctest 4 unless that is set), each running loadguest (built static, copied in):
+// AIRLOCK_BENCH_LOAD_SANDBOXES to change; under ctest 2 unless that is set), each running loadguest (built static, copied in):
 // DNS queries to the broker's resolver and HTTP requests through the transparent proxy to a
 // test server in a namespace of its own. Three phases of AIRLOCK_BENCH_LOAD_SECONDS (default
 // 20, under ctest 10) each, the first being the reference measured in the same run:
