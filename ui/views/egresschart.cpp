@@ -2,6 +2,7 @@
 #include "models/decisioncolors.h"
 #include "models/egressmodel.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -37,23 +38,27 @@ EgressChart::EgressChart(EgressModel *model, QWidget *parent) : QChartView(paren
     }
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
-    auto line = [&](const QString &name, Decision d) {
-        auto *series = new QLineSeries;
-        series->setName(name);
-        QPen pen(decisionColor(d));
-        pen.setWidth(2);
-        series->setPen(pen);
-        chart->addSeries(series);
-        series->attachAxis(m_axisX);
-        series->attachAxis(m_axisY);
-        return series;
-    };
-    m_allowed = line(tr("allowed"), Decision::Allowed);
-    m_denied = line(tr("denied"), Decision::Denied);
-    m_pending = line(tr("pending"), Decision::Pending);
+    m_floor = new QLineSeries(chart);
+    QLineSeries *below = m_floor;
+    const std::array<std::pair<QString, Decision>, 3> bands{
+        {{tr("allowed"), Decision::Allowed}, {tr("denied"), Decision::Denied}, {tr("pending"), Decision::Pending}}};
+    for (size_t i = 0; i < bands.size(); ++i) {
+        m_edges[i] = new QLineSeries(chart);
+        auto *area = new QAreaSeries(m_edges[i], below);
+        area->setName(bands[i].first);
+        const QColor colour = decisionColor(bands[i].second);
+        QColor fill = colour;
+        fill.setAlpha(150);
+        area->setBrush(fill);
+        area->setPen(QPen(colour, 1.5));
+        chart->addSeries(area);
+        area->attachAxis(m_axisX);
+        area->attachAxis(m_axisY);
+        below = m_edges[i];
+    }
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(200);
+    setMinimumHeight(130);
     setAccessibleName(tr("Attempts per minute"));
 
     m_throttle.setInterval(1000);
@@ -79,19 +84,23 @@ void EgressChart::rebuild()
     qint64 last = QDateTime::currentMSecsSinceEpoch() / 60000;
     if (!buckets.isEmpty() && buckets.lastKey() < last - kMinutes)
         last = buckets.lastKey();
-    QList<QPointF> allowed, denied, pending;
+    std::array<QList<QPointF>, 3> edges;
+    QList<QPointF> floor;
     int peak = 1;
     for (qint64 m = last - kMinutes + 1; m <= last; ++m) {
         const auto counts = buckets.value(m, {0, 0, 0});
         const qreal x = qreal(m * 60000);
-        allowed << QPointF(x, counts[0]);
-        denied << QPointF(x, counts[1]);
-        pending << QPointF(x, counts[2]);
-        peak = std::max({peak, counts[0], counts[1], counts[2]});
+        int top = 0;
+        for (size_t i = 0; i < edges.size(); ++i) {
+            top += counts[i];
+            edges[i] << QPointF(x, top);
+        }
+        floor << QPointF(x, 0);
+        peak = std::max(peak, top);
     }
-    m_allowed->replace(allowed);
-    m_denied->replace(denied);
-    m_pending->replace(pending);
+    m_floor->replace(floor);
+    for (size_t i = 0; i < edges.size(); ++i)
+        m_edges[i]->replace(edges[i]);
     m_axisX->setRange(QDateTime::fromMSecsSinceEpoch((last - kMinutes + 1) * 60000), QDateTime::fromMSecsSinceEpoch(last * 60000));
     // Whole numbers only: a step of 1, 2, 5, 10, 20, 50, ... with at most 5 steps.
     int step = 1;

@@ -2,6 +2,8 @@
 #include <QChartView>
 #include <QTimer>
 
+#include <array>
+
 class QDateTimeAxis;
 class QLineSeries;
 class QValueAxis;
@@ -10,7 +12,9 @@ namespace airlock::ui {
 
 class EgressModel;
 
-// Attempts per minute over the last half hour, one line per decision.
+// Attempts per minute over the last half hour, stacked by decision (allowed at the bottom, then
+// denied, then pending): lines drawn over each other hid all but the top one whenever the counts
+// were alike, and a stack also shows the total at a glance.
 class EgressChart : public QChartView {
     Q_OBJECT
 public:
@@ -22,7 +26,9 @@ private:
 
     EgressModel *m_model;
     QString m_sandbox;
-    QLineSeries *m_allowed, *m_denied, *m_pending;
+    // The top edge of each band; band i's lower edge is band i-1's top edge (the axis for i = 0).
+    std::array<QLineSeries *, 3> m_edges{};
+    QLineSeries *m_floor = nullptr;
     QDateTimeAxis *m_axisX;
     QValueAxis *m_axisY;
     QTimer m_throttle;

@@ -66,7 +66,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     split->addWidget(m_chart);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    split->setSizes({500, 220});
+    split->setSizes({560, 150});
     layout->addWidget(split);
     m_stack->addWidget(page);
 
