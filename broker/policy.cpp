@@ -49,6 +49,9 @@ Status Policy::validateNew(const Rule &rule)
 {
     if (Status s = validate(rule); !s)
         return s;
+    if (rule.untilStop && (rule.isGlobal() || rule.once || rule.expires.isValid()))
+        return Error{QStringLiteral("a rule for this session belongs to one sandbox and lasts until it stops"),
+                     QStringLiteral("give it a sandbox, and neither once nor a duration"), ErrorKind::InvalidParams};
     const HostPattern p = *HostPattern::parse(rule.pattern);
     if (!p.isAddressPattern())
         return ok();

@@ -56,6 +56,7 @@ struct Rule {
     bool once = false;    // consumed by the first flow it decides
     bool rawTcp = false;  // this host:port may carry bytes the broker cannot verify (not TLS
                           // with a matching SNI, not HTTP with a matching Host)
+    bool untilStop = false; // for this session: gone when its sandbox stops (RuleStore::endSessions)
     QDateTime created;
 
     bool isGlobal() const { return sandbox.isEmpty(); }

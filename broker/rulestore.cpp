@@ -20,7 +20,7 @@ QDateTime timeFrom(const QVariant &v)
 }
 
 const QString kSelect = QStringLiteral(
-    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp "
+    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp, r.until_stop "
     "FROM rules r LEFT JOIN sandboxes s ON s.id = r.sandbox_id ");
 
 Rule ruleFrom(const QSqlRecord &q)
@@ -36,6 +36,7 @@ Rule ruleFrom(const QSqlRecord &q)
     r.once = q.value(7).toInt() != 0;
     r.created = timeFrom(q.value(8));
     r.rawTcp = q.value(9).toInt() != 0;
+    r.untilStop = q.value(10).toInt() != 0;
     return r;
 }
 
@@ -89,11 +90,11 @@ Result<Rule> RuleStore::insertRow(Rule rule)
     if (!rule.created.isValid())
         rule.created = QDateTime::currentDateTimeUtc();
     Result<qint64> id = m_store.write(
-        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp, until_stop) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {sandboxId, qint64(rule.owner), rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"), rule.pattern,
          rule.port ? QVariant(rule.port) : QVariant(), rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant(),
-         rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0});
+         rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0, rule.untilStop ? 1 : 0});
     if (!id)
         return Error{QStringLiteral("cannot store the rule"), id.error().why};
     rule.id = *id;
@@ -140,7 +141,8 @@ Result<int> RuleStore::copySandboxRules(const QString &origin, const QString &fo
     const QDateTime now = QDateTime::currentDateTimeUtc();
     QList<Rule> copies;
     for (Rule r : all.value()) {
-        if (r.sandbox != origin || r.once || r.expiredAt(now))
+        // A fork is a session of its own: the origin's session rules stay the origin's.
+        if (r.sandbox != origin || r.once || r.untilStop || r.expiredAt(now))
             continue;
         r.id = 0;
         r.sandbox = fork;
@@ -205,6 +207,23 @@ Result<int> RuleStore::syncRemovals()
         return Error{QStringLiteral("cannot read the last rule id"), seq.error().why};
     const qint64 upTo = *seq ? (*seq)->value(0).toLongLong() : 0;
     return m_policy.pruneMissing(present, upTo);
+}
+
+Result<int> RuleStore::endSessions(const QStringList &stopped, const QStringList &running)
+{
+    Result<QList<Rule>> all = list();
+    if (!all)
+        return all.error();
+    int removed = 0;
+    for (const Rule &r : *all) {
+        const bool ended = stopped.isEmpty() ? !running.contains(r.sandbox) : stopped.contains(r.sandbox);
+        if (!r.untilStop || !ended)
+            continue;
+        if (Status s = removeRow(r.id, false); !s)
+            return s.error();
+        ++removed;
+    }
+    return removed;
 }
 
 Result<int> RuleStore::purgeExpired(const QDateTime &now)

@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QList>
+#include <QStringList>
 #include <optional>
 
 namespace airlock {
@@ -33,6 +34,10 @@ public:
     Result<std::optional<Rule>> find(qint64 id) const;
     // All rules, or those of one sandbox plus the global ones (ordered by id).
     Result<QList<Rule>> list(const QString &sandbox = {}) const;
+    // Ends sessions: removes the until-stop rules of the sandboxes in `stopped`, or, when
+    // `stopped` is empty, of every sandbox not in `running` (a daemon starting after a crash,
+    // when guests may have stopped while nobody watched). Returns how many.
+    Result<int> endSessions(const QStringList &stopped, const QStringList &running = {});
     // Removes expired rules from store and policy; returns how many.
     Result<int> purgeExpired(const QDateTime &now = QDateTime::currentDateTimeUtc());
     // Forgets in the policy the rules whose rows are gone without passing through this class

@@ -131,10 +131,14 @@ int decide(Context &ctx, const Args &args, const QString &action)
         return ctx.fail(QStringLiteral("--match must be host, domain or ip"), kUsage);
     QJsonObject params{{QStringLiteral("id"), id}, {QStringLiteral("action"), action},
                        {QStringLiteral("scope"), scope}, {QStringLiteral("match"), match}};
-    if (args.has(QStringLiteral("--for"))) {
+    if (args.value(QStringLiteral("--for")) == QLatin1String("session")) {
+        if (scope != QLatin1String("sandbox"))
+            return ctx.fail(QStringLiteral("--for session needs --scope sandbox (the rule ends when this sandbox stops)"), kUsage);
+        params.insert(QStringLiteral("until_stop"), true);
+    } else if (args.has(QStringLiteral("--for"))) {
         const qint64 seconds = parseDuration(args.value(QStringLiteral("--for")));
         if (seconds <= 0)
-            return ctx.fail(QStringLiteral("--for takes a duration such as 90s, 10m, 2h or 1d"), kUsage);
+            return ctx.fail(QStringLiteral("--for takes a duration such as 90s, 10m, 2h or 1d, or session"), kUsage);
         if (scope == QLatin1String("once"))
             return ctx.fail(QStringLiteral("--for needs --scope sandbox or global (a once decision has no lifetime)"), kUsage);
         params.insert(QStringLiteral("for_s"), seconds);
@@ -165,7 +169,7 @@ void registerEgressCommands(Registry &registry)
                   QStringLiteral("egress attempts (or pending requests) of all sandboxes or one"), {},
                   {QStringLiteral("--pending"), QStringLiteral("--follow")}, 0, 1, true, ls});
     const QStringList decideOptions{QStringLiteral("--scope"), QStringLiteral("--match"), QStringLiteral("--for")};
-    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION] [--raw-tcp]");
+    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION|session] [--raw-tcp]");
     registry.add({QStringLiteral("egress allow"), usage, QStringLiteral("release a pending request (and add a rule)"),
                   decideOptions, {QStringLiteral("--raw-tcp")}, 1, 1, true,
                   [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("allow")); }});

@@ -19,6 +19,8 @@ QString describeExpiry(const proto::RuleInfo &r)
 {
     if (r.once)
         return QStringLiteral("once");
+    if (r.untilStop)
+        return QStringLiteral("on stop");
     if (!r.expires)
         return QStringLiteral("never");
     const qint64 left = QDateTime::currentDateTimeUtc().secsTo(*r.expires);
@@ -52,7 +54,7 @@ int ruleLs(Context &ctx, const Args &args)
 int ruleAdd(Context &ctx, const Args &args)
 {
     const QString usage = QStringLiteral("usage: airlockctl rule add (--sandbox NAME | --global) --action allow|deny "
-                                         "--host PATTERN [--port P] [--for DURATION] [--raw-tcp]");
+                                         "--host PATTERN [--port P] [--for DURATION|session] [--raw-tcp]");
     QJsonObject params;
     const bool global = args.has(QStringLiteral("--global"));
     const bool sandbox = args.has(QStringLiteral("--sandbox"));
@@ -87,7 +89,9 @@ int ruleAdd(Context &ctx, const Args &args)
                                 .arg(args.value(QStringLiteral("--port"))), kUsage);
         params.insert(QStringLiteral("port"), port);
     }
-    if (args.has(QStringLiteral("--for"))) {
+    if (args.value(QStringLiteral("--for")) == QLatin1String("session")) {
+        params.insert(QStringLiteral("until_stop"), true); // the daemon says why it needs --sandbox
+    } else if (args.has(QStringLiteral("--for"))) {
         QString why;
         const std::optional<qint64> seconds = parseDuration(args.value(QStringLiteral("--for")), &why);
         if (!seconds)
@@ -115,7 +119,7 @@ void registerRuleCommands(Registry &registry)
     registry.add({QStringLiteral("rule ls"), QStringLiteral("[NAME]"),
                   QStringLiteral("egress rules (of one sandbox plus the global ones)"), {}, {}, 0, 1, true, ruleLs});
     registry.add({QStringLiteral("rule add"),
-                  QStringLiteral("(--sandbox NAME | --global) --action allow|deny --host PATTERN [--port P] [--for DURATION] "
+                  QStringLiteral("(--sandbox NAME | --global) --action allow|deny --host PATTERN [--port P] [--for DURATION|session] "
                                  "[--raw-tcp]"),
                   QStringLiteral("add an egress rule (--raw-tcp: the host:port may carry bytes that are neither TLS nor "
                                  "HTTP for that host)"),

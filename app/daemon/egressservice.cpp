@@ -195,8 +195,19 @@ void EgressService::sandboxDown(const QString &name)
     if (m_dns)
         m_dns->detach(name);
     m_names.forget(name);
+    endSessions({name}, {});
     std::lock_guard lock(m_mutex);
     m_sandboxes = next;
+}
+
+void EgressService::endSessions(const QStringList &stopped, const QStringList &running)
+{
+    m_rules([stopped, running](RuleStore &rules) {
+        if (Result<int> n = rules.endSessions(stopped, running); !n)
+            qCWarning(lcBroker) << "cannot remove the session rules of stopped sandboxes:" << n.error().message();
+        else if (*n)
+            qCInfo(lcBroker) << "removed" << *n << "session rule(s) of stopped sandboxes";
+    });
 }
 
 Status EgressService::reconcile(const QList<SandboxNet> &running)
@@ -226,6 +237,10 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
         guarded.append(entry);
     }
     Status applied = m_nft->apply(guarded);
+    QStringList runningNames;
+    for (const SandboxNet &s : running)
+        runningNames.append(s.name);
+    endSessions({}, runningNames); // a guest that stopped while airlockd was down ended its session
     std::lock_guard lock(m_mutex);
     m_sandboxes = guarded;
     if (!applied)
@@ -428,6 +443,13 @@ void EgressService::decide(const Call &call)
         call.fail(rpc::InvalidParams, QStringLiteral("\"for_s\" must be a number of seconds >= 1"));
         return;
     }
+    const QJsonValue untilStop = p.value(QLatin1String("until_stop"));
+    if (!(untilStop.isUndefined() || untilStop.isBool())
+        || (untilStop.toBool() && (scope != QLatin1String("sandbox") || forS.isDouble()))) {
+        call.fail(rpc::InvalidParams, QStringLiteral("\"until_stop\" must be true or false, and makes a rule of this sandbox "
+                                                     "(scope sandbox) that lasts until it stops: not with for_s"));
+        return;
+    }
     const QJsonValue rawTcp = p.value(QLatin1String("raw_tcp"));
     if (!(rawTcp.isUndefined() || rawTcp.isBool()) || (rawTcp.toBool() && scope == QLatin1String("once"))) {
         call.fail(rpc::InvalidParams, QStringLiteral("\"raw_tcp\" must be true or false, and belongs to a lasting rule "
@@ -458,12 +480,14 @@ void EgressService::decide(const Call &call)
         rule.port = item->port;
         rule.pattern = pattern;
         rule.rawTcp = rawTcp.toBool(false);
+        rule.untilStop = untilStop.toBool(false);
         if (forS.isDouble())
             rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
         rules.append(rule);
     }
     // The rule is written on the rule service's thread; the answer comes from there.
-    const QString summary = QStringLiteral("%1 %2 (%3)").arg(action, patterns->join(QStringLiteral(" + ")), scope);
+    const QString lifetime = untilStop.toBool(false) ? QStringLiteral(", until it stops") : QString();
+    const QString summary = QStringLiteral("%1 %2 (%3%4)").arg(action, patterns->join(QStringLiteral(" + ")), scope, lifetime);
     const bool raw = allowIt && rawTcp.toBool(false);
     m_rules([this, call, id, item = *item, allowIt, rules, summary, raw](RuleStore &store) {
         Result<QList<Rule>> added = store.addAll(rules);

@@ -76,6 +76,8 @@ private:
     // then answers `call` from there.
     void release(const Call &call, qint64 id, EgressEvent item, bool allow, qint64 ruleId, const QString &reason,
                  bool rawTcp);
+    // Removes the session (until-stop) rules of `stopped`, or of all but `running`, on the rule thread.
+    void endSessions(const QStringList &stopped, const QStringList &running);
     void onDropped(const DroppedPacket &packet);
     void publish(const std::vector<EgressEvent> &events);
     // The rule patterns an egress.decide "match" (host | domain | ip) stands for.

@@ -152,6 +152,7 @@ QJsonObject RuleService::toJson(const Rule &r)
         info.expires = r.expires;
     info.once = r.once;
     info.rawTcp = r.rawTcp;
+    info.untilStop = r.untilStop;
     info.ownerUid = qint64(r.owner);
     return info.toJson();
 }
@@ -187,7 +188,8 @@ void RuleService::add(const Call &call)
     for (auto it = p.begin(); it != p.end(); ++it) {
         static const QStringList known{QStringLiteral("sandbox"), QStringLiteral("global"), QStringLiteral("action"),
                                        QStringLiteral("host"), QStringLiteral("port"), QStringLiteral("for_s"),
-                                       QStringLiteral("once"), QStringLiteral("raw_tcp")};
+                                       QStringLiteral("once"), QStringLiteral("raw_tcp"),
+                                       QStringLiteral("until_stop")};
         if (!known.contains(it.key()))
             return call.fail(invalid(what, QStringLiteral("unknown parameter \"%1\" (known: %2)").arg(it.key(), known.join(QStringLiteral(", ")))));
     }
@@ -237,6 +239,10 @@ void RuleService::add(const Call &call)
     if (!rawTcp.isUndefined() && !rawTcp.isBool())
         return call.fail(invalid(what, QStringLiteral("\"raw_tcp\" must be true or false")));
     rule.rawTcp = rawTcp.toBool(false);
+    const QJsonValue untilStop = p.value(QLatin1String("until_stop"));
+    if (!untilStop.isUndefined() && !untilStop.isBool())
+        return call.fail(invalid(what, QStringLiteral("\"until_stop\" must be true or false")));
+    rule.untilStop = untilStop.toBool(false);
     if (Status s = Policy::validateNew(rule); !s)
         return call.fail(s.error());
 

@@ -53,9 +53,11 @@ struct EgressDecideParams {
     std::optional<QString> match;   // host | domain | ip ("host")
     std::optional<qint64> forS;
     bool rawTcp = false;
+    bool untilStop = false;         // scope sandbox only: the rule lasts until the sandbox stops
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("action", s.action)("scope", s.scope)("match", s.match)("for_s", s.forS)("raw_tcp", s.rawTcp, Omitted);
+        f("until_stop", s.untilStop, Omitted);
     }
     AIRLOCK_PAYLOAD(EgressDecideParams)
 };
@@ -70,6 +72,7 @@ struct RuleInfo {
     std::optional<QDateTime> expires;
     bool once = false;
     bool rawTcp = false;
+    bool untilStop = false;         // removed when its sandbox stops
     qint64 ownerUid = 0;
 
     bool isGlobal() const { return !sandbox; }
@@ -78,6 +81,7 @@ struct RuleInfo {
     {
         f("id", s.id)("sandbox", s.sandbox, Nulled)("pattern", s.pattern)("port", s.port);
         f("expires", s.expires, Nulled)("once", s.once)("raw_tcp", s.rawTcp)("owner_uid", s.ownerUid);
+        f("until_stop", s.untilStop, Defaulted);
     }
     AIRLOCK_PAYLOAD(RuleInfo)
 };
@@ -98,10 +102,11 @@ struct RuleAddParams {
     std::optional<qint64> forS;
     bool once = false;
     bool rawTcp = false;
+    bool untilStop = false;
     static void fields(auto &s, auto &f)
     {
         f("sandbox", s.sandbox)("global", s.global, Omitted)("action", s.action)("host", s.host)("port", s.port);
-        f("for_s", s.forS)("once", s.once, Omitted)("raw_tcp", s.rawTcp, Omitted);
+        f("for_s", s.forS)("once", s.once, Omitted)("raw_tcp", s.rawTcp, Omitted)("until_stop", s.untilStop, Omitted);
     }
     AIRLOCK_PAYLOAD(RuleAddParams)
 };

@@ -230,6 +230,10 @@ ALTER TABLE images ADD COLUMN owner_uid INTEGER
         {4, QStringLiteral("rules.raw_tcp"), QStringLiteral(R"SQL(
 ALTER TABLE rules ADD COLUMN raw_tcp INTEGER NOT NULL DEFAULT 0
 )SQL")},
+        // A rule may last only until its sandbox stops (Rule::untilStop).
+        {5, QStringLiteral("rules.until_stop"), QStringLiteral(R"SQL(
+ALTER TABLE rules ADD COLUMN until_stop INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }

@@ -37,6 +37,7 @@ private Q_SLOTS:
     void nonRootSeesOnlyOwnRules();
     void rawTcpRules();
     void syntheticAddressRuleRefused();
+    void sessionRuleEndsWhenTheSandboxIsNotRunning();
 
 private:
     void startDaemon();
@@ -361,6 +362,37 @@ void TestRuleCli::syntheticAddressRuleRefused()
         QVERIFY2(r.err.contains(QStringLiteral("write a rule for the name")), qPrintable(r.err));
     }
     QVERIFY(!ctl({QStringLiteral("rule"), QStringLiteral("ls")}).out.contains("198.18."));
+}
+
+// `--for session`: a rule of one sandbox that lasts until it stops. The sandbox here never runs,
+// so a daemon starting again finds its session over and the rule gone; a lasting rule stays.
+void TestRuleCli::sessionRuleEndsWhenTheSandboxIsNotRunning()
+{
+    const QStringList add{QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--action"),
+                          QStringLiteral("allow"), QStringLiteral("--port"), QStringLiteral("443")};
+    const Run session = ctl(add + QStringList{QStringLiteral("--sandbox"), QStringLiteral("agent1"), QStringLiteral("--host"),
+                                              QStringLiteral("session.example.org"), QStringLiteral("--for"), QStringLiteral("session")});
+    QVERIFY2(session.exitCode == 0, qPrintable(session.err));
+    QCOMPARE(session.json().object().value(QLatin1String("until_stop")), QJsonValue(true));
+    const Run lasting = ctl(add + QStringList{QStringLiteral("--sandbox"), QStringLiteral("agent1"), QStringLiteral("--host"),
+                                              QStringLiteral("lasting.example.org")});
+    QVERIFY2(lasting.exitCode == 0, qPrintable(lasting.err));
+    QCOMPARE(lasting.json().object().value(QLatin1String("until_stop")), QJsonValue(false));
+    QVERIFY(session.json().object().value(QLatin1String("expires")).isNull());
+    const Run text = ctl({QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("agent1")});
+    QVERIFY2(text.out.contains("session.example.org") && text.out.contains("on stop"), text.out.constData());
+
+    const Run global = ctl(add + QStringList{QStringLiteral("--global"), QStringLiteral("--host"), QStringLiteral("x.example.org"),
+                                             QStringLiteral("--for"), QStringLiteral("session")});
+    QCOMPARE(global.exitCode, 1);
+    QVERIFY2(global.err.contains(QStringLiteral("belongs to one sandbox")), qPrintable(global.err));
+
+    stopDaemon();
+    startDaemon();
+    const Run after = ctl({QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("agent1")});
+    QCOMPARE(after.exitCode, 0);
+    QVERIFY2(!after.out.contains("session.example.org"), after.out.constData());
+    QVERIFY2(after.out.contains("lasting.example.org"), after.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRuleCli)

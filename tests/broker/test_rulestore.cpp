@@ -46,6 +46,7 @@ private Q_SLOTS:
     void syncKeepsRulesAddedMeanwhile();
     void rawTcpStoredAndMigrated();
     void syntheticAddressRuleRefused();
+    void sessionRulesEndWithTheirSandbox();
 
 private:
     QTemporaryDir m_dir;
@@ -307,6 +308,58 @@ void TestRuleStore::syntheticAddressRuleRefused()
     QVERIFY(!r);
     QVERIFY2(r.error().message().contains(QLatin1String("synthetic")), qPrintable(r.error().message()));
     QVERIFY(rules.list()->isEmpty());
+}
+
+// "Until the sandbox stops": gone from store and policy when that sandbox stops, or, at a daemon
+// start, when it is not running; never copied into a fork; only ever a rule of one sandbox.
+void TestRuleStore::sessionRulesEndWithTheirSandbox()
+{
+    auto store = Store::open(m_path);
+    addSandbox(store.value(), QStringLiteral("box"));
+    addSandbox(store.value(), QStringLiteral("other"));
+    addSandbox(store.value(), QStringLiteral("fork"));
+    Policy policy;
+    RuleStore rules(*store, policy);
+    QVERIFY(rules.load());
+    Rule session = makeRule("box", "a.com", true);
+    session.untilStop = true;
+    QVERIFY(rules.add(session));
+    Rule lasting = makeRule("box", "b.com", true);
+    QVERIFY(rules.add(lasting));
+    Rule otherSession = makeRule("other", "a.com", true);
+    otherSession.untilStop = true;
+    QVERIFY(rules.add(otherSession));
+    for (const Rule &bad : {makeRule("", "a.com", true), makeRule("box", "c.com", true)}) {
+        Rule r = bad;
+        r.untilStop = true;
+        if (!r.isGlobal())
+            r.once = true;
+        const Result<Rule> refused = rules.add(r);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message().contains(QLatin1String("session")), qPrintable(refused.error().message()));
+    }
+    QVERIFY(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).decision == Decision::Allowed);
+
+    // A fork is a session of its own.
+    QCOMPARE(*rules.copySandboxRules(QStringLiteral("box"), QStringLiteral("fork")), 1);
+
+    // Kept across a reopen (the column is stored), then "box" stops.
+    {
+        Policy reread;
+        RuleStore again(*store, reread);
+        QVERIFY(again.load());
+        QCOMPARE(again.list(QStringLiteral("box"))->size(), 2);
+        QVERIFY(again.list(QStringLiteral("box"))->first().untilStop);
+    }
+    QCOMPARE(*rules.endSessions({QStringLiteral("box")}), 1);
+    QCOMPARE(policy.decide(at("a.com"), QDateTime::currentDateTimeUtc()).decision, Decision::Pending);
+    QCOMPARE(policy.decide(at("b.com"), QDateTime::currentDateTimeUtc()).decision, Decision::Allowed);
+    QCOMPARE(rules.list(QStringLiteral("other"))->size(), 1);
+
+    // A daemon starting with only "fork" running ends every other sandbox's session.
+    QCOMPARE(*rules.endSessions({}, {QStringLiteral("fork")}), 1);
+    QVERIFY(rules.list(QStringLiteral("other"))->isEmpty());
+    QCOMPARE(rules.list(QStringLiteral("box"))->size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestRuleStore)

@@ -324,7 +324,7 @@ void TestEgressView::decisionBarBuildsTheDecision()
     QVERIFY(!p.contains(QLatin1String("for_s")));
 
     match->setCurrentIndex(1);
-    lifetime->setCurrentIndex(1);
+    lifetime->setCurrentIndex(lifetime->findText(QStringLiteral("for 10 minutes")));
     scope->setCurrentIndex(1);
     p = bar.decideParams(QStringLiteral("deny"));
     QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("global"));
@@ -352,6 +352,16 @@ void TestEgressView::decisionBarBuildsTheDecision()
     p = bar.decideParams(QStringLiteral("allow"));
     QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("once"));
     QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("ip"));
+
+    // "Until the sandbox stops" is a rule of this sandbox, whatever scope was chosen before.
+    scope->setCurrentIndex(scope->findData(QStringLiteral("global")));
+    lifetime->setCurrentIndex(lifetime->findText(QStringLiteral("until the sandbox stops")));
+    QVERIFY(lifetime->currentIndex() >= 0);
+    QVERIFY(!scope->isEnabled());
+    p = bar.decideParams(QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("sandbox"));
+    QCOMPARE(p.value(QLatin1String("until_stop")), QJsonValue(true));
+    QVERIFY(!p.contains(QLatin1String("for_s")));
 }
 
 

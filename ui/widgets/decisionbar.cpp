@@ -13,6 +13,10 @@
 
 namespace airlock::ui {
 
+namespace {
+constexpr int kUntilStop = -2; // m_lifetime's data: seconds, 0 = once, -1 = forever, or this
+}
+
 DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), m_client(client)
 {
     auto *layout = new QHBoxLayout(this);
@@ -25,10 +29,11 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_deny->setToolTip(tr("Refuse this connection; the agent sees who blocked it (Alt+D)"));
     m_lifetime = new QComboBox(this);
     m_lifetime->addItem(tr("just once"), 0);
+    m_lifetime->addItem(tr("until the sandbox stops"), kUntilStop);
     m_lifetime->addItem(tr("for 10 minutes"), 600);
     m_lifetime->addItem(tr("for 1 hour"), 3600);
     m_lifetime->addItem(tr("forever"), -1);
-    m_lifetime->setCurrentIndex(3);
+    m_lifetime->setCurrentIndex(m_lifetime->findData(-1)); // forever
     m_match = new QComboBox(this);
     m_match->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_scope = new QComboBox(this);
@@ -101,7 +106,11 @@ void DecisionBar::updateEnabled()
     m_deny->setEnabled(has);
     m_match->setEnabled(has);
     m_lifetime->setEnabled(has);
-    m_scope->setEnabled(has && m_lifetime->currentData().toInt() != 0);
+    const int lifetime = m_lifetime->currentData().toInt();
+    // A session is one sandbox's: "until it stops" is a rule of this sandbox.
+    if (lifetime == kUntilStop)
+        m_scope->setCurrentIndex(m_scope->findData(QStringLiteral("sandbox")));
+    m_scope->setEnabled(has && lifetime != 0 && lifetime != kUntilStop);
     // Raw TCP is a property of a stored rule on one host or IP (Policy::validate).
     const bool rawPossible = has && m_lifetime->currentData().toInt() != 0 && m_match->currentData().toString() != QLatin1String("domain");
     m_rawTcp->setEnabled(rawPossible);
@@ -119,6 +128,7 @@ QJsonObject DecisionBar::decideParams(const QString &action) const
     params.match = m_match->currentData().toString();
     if (lifetime > 0)
         params.forS = lifetime;
+    params.untilStop = lifetime == kUntilStop;
     params.rawTcp = m_rawTcp->isChecked();
     return params.toJson();
 }

@@ -13,7 +13,7 @@ namespace airlock::ui {
 
 // One-click Allow / Deny for a pending or denied attempt, with the choices firewall
 // users expect: which sandboxes (this / all), what matches (host / *.domain / IP) and
-// for how long (once / minutes / forever). Sends egress.decide.
+// for how long (once / until the sandbox stops / minutes / forever). Sends egress.decide.
 class DecisionBar : public QWidget {
     Q_OBJECT
 public:
