@@ -34,6 +34,7 @@ namespace {
 const QByteArray kPass = QByteArrayLiteral("interception passphrase");
 const QByteArray kAlpha = QByteArrayLiteral("alpha-REAL-secret-value-0123456789");
 const QByteArray kBeta = QByteArrayLiteral("beta-REAL-secret-value-9876543210");
+const QByteArray kGamma = QByteArrayLiteral("ghp_GAMMArealGitToken0123456789abcdefXY");
 
 struct CurlResult {
     int code = -1;
@@ -66,6 +67,11 @@ private Q_SLOTS:
     void slowConnectionsDoNotGrowThreadsPastThePool();
     void fullQueueRefusesCleanly();
     void noWorkerThreadIsRefusedCleanly();
+    // Basic credentials and base64-encoded placeholders (broker/basicauth.h, base64Forms).
+    void basicCredentialsGetTheRealValue();
+    void base64PlaceholderElsewhereIsBlocked_data();
+    void base64PlaceholderElsewhereIsBlocked();
+    void plainFlowGuardFindsBase64Placeholders();
 
 private:
     CurlResult curl(const QString &host, const QStringList &args);
@@ -80,6 +86,7 @@ private:
     std::unique_ptr<Front> m_front;
     QByteArray m_alphaPh;
     QByteArray m_betaPh;
+    QByteArray m_gammaPh;
     QString m_caFile;
     std::mutex m_eventsMutex;
     QList<InterceptEvent> m_events;
@@ -99,9 +106,12 @@ void TestInterceptor::initTestCase()
     const qint64 box = testsupport::addSandbox(db, QStringLiteral("box"));
     auto a = m_vault->lendSecret(box, QStringLiteral("alpha"), QStringLiteral("ALPHA_KEY"), 0);
     auto b = m_vault->lendSecret(box, QStringLiteral("beta"), QStringLiteral("BETA_TOKEN"), 0);
-    QVERIFY(a && b);
+    QVERIFY(m_vault->setSecret(QStringLiteral("gamma"), {QStringLiteral("api.bound.test")}, QStringLiteral("Authorization: Basic {}"), kGamma, 0));
+    auto g = m_vault->lendSecret(box, QStringLiteral("gamma"), QStringLiteral("GIT_TOKEN"), 0);
+    QVERIFY(a && b && g);
     m_alphaPh = a.value();
     m_betaPh = b.value();
+    m_gammaPh = g.value();
     auto pem = m_vault->issueSandboxCa(box);
     QVERIFY2(pem, qPrintable(pem.error().message()));
     m_caFile = m_dir.filePath(QStringLiteral("sandbox-ca.pem"));
@@ -719,6 +729,89 @@ void TestInterceptor::noWorkerThreadIsRefusedCleanly()
     QCOMPARE(seen.size(), 3);
     for (const InterceptEvent &e : seen)
         QVERIFY2(e.reason.contains(QLatin1String("no intercept worker could be started")), qPrintable(e.reason));
+}
+
+void TestInterceptor::basicCredentialsGetTheRealValue()
+{
+    // As git sends a token from https://user:TOKEN@host/: curl -u makes the same Basic header.
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(m_front->port());
+    const int before = int(m_good->requests().size());
+    CurlResult r = curl(QStringLiteral("api.bound.test"),
+                        {QStringLiteral("-u"), QStringLiteral("x-access-token:") + QString::fromLatin1(m_gammaPh), base + QStringLiteral("/repo.git/info/refs")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    // The token as the user name works too (GitHub accepts either), and the plain form still does.
+    r = curl(QStringLiteral("api.bound.test"), {QStringLiteral("-u"), QString::fromLatin1(m_gammaPh) + QStringLiteral(":x-oauth-basic"), base + QStringLiteral("/user")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = curl(QStringLiteral("api.bound.test"), {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + QString::fromLatin1(m_gammaPh), base + QStringLiteral("/api")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 3);
+    QCOMPARE(got.at(0).header("Authorization"), QByteArray("Basic ") + QByteArray("x-access-token:" + kGamma).toBase64());
+    QCOMPARE(got.at(1).header("Authorization"), QByteArray("Basic ") + QByteArray(kGamma + ":x-oauth-basic").toBase64());
+    QCOMPARE(got.at(2).header("Authorization"), QByteArray("Bearer ") + kGamma);
+    for (const InterceptEvent &e : events())
+        QVERIFY2(e.allowed && e.alertKind.isEmpty(), qPrintable(e.reason));
+}
+
+void TestInterceptor::base64PlaceholderElsewhereIsBlocked_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QStringList>("args"); // %PH% the placeholder of gamma, %B64% "git:" + it in base64, %ALPHA64% the same of alpha
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("another header") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("X-Note: %B64%"), QStringLiteral("/")}
+                                    << "may only be sent in the Authorization header";
+    QTest::newRow("url") << "api.bound.test" << QStringList{QStringLiteral("/x?c=%B64%")} << "is in the URL";
+    QTest::newRow("url, base64url") << "api.bound.test" << QStringList{QStringLiteral("/x?c=%B64URL%")} << "is in the URL";
+    QTest::newRow("body") << "api.bound.test" << QStringList{QStringLiteral("--data"), QStringLiteral("blob=%B64%"), QStringLiteral("/post")}
+                          << "request body carries the placeholder of secret gamma";
+    QTest::newRow("basic to an unbound host") << "other.bound.test" << QStringList{QStringLiteral("-u"), QStringLiteral("git:%PH%"), QStringLiteral("/")}
+                                              << "secret gamma is not bound to this host";
+    QTest::newRow("basic for a secret not declared basic") << "api.bound.test"
+                                                           << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Basic %ALPHA64%"), QStringLiteral("/")}
+                                                           << "may only be sent in the x-api-key header";
+    QTest::newRow("bearer of base64") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Bearer %B64%"), QStringLiteral("/")}
+                                      << "is base64-encoded in the Authorization header";
+    QTest::newRow("basic without padding") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Basic %B64NOPAD%"), QStringLiteral("/")}
+                                           << "is base64-encoded in the Authorization header";
+}
+
+void TestInterceptor::base64PlaceholderElsewhereIsBlocked()
+{
+    QFETCH(QString, host);
+    QFETCH(QStringList, args);
+    QFETCH(QString, reason);
+    // "git:" (4 bytes) and "gi:" (3 bytes) shift the placeholder to other base64 alignments.
+    const QByteArray b64 = QByteArray("git:" + m_gammaPh).toBase64();
+    const QByteArray b64url = QByteArray("gi:" + m_gammaPh + "?").toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    const QByteArray nopad = QByteArray("g:" + m_gammaPh).toBase64(QByteArray::OmitTrailingEquals);
+    QVERIFY(!nopad.endsWith('=') && nopad.size() % 4 != 0);
+    for (QString &a : args) {
+        a.replace(QLatin1String("%PH%"), QString::fromLatin1(m_gammaPh)).replace(QLatin1String("%B64URL%"), QString::fromLatin1(b64url));
+        a.replace(QLatin1String("%B64NOPAD%"), QString::fromLatin1(nopad)).replace(QLatin1String("%B64%"), QString::fromLatin1(b64));
+        a.replace(QLatin1String("%ALPHA64%"), QString::fromLatin1(QByteArray("u:" + m_alphaPh).toBase64()));
+        if (a.startsWith(QLatin1Char('/')))
+            a = QStringLiteral("https://%1:%2%3").arg(host).arg(m_front->port()).arg(a);
+    }
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(host, QStringList{QStringLiteral("-w"), QStringLiteral("\n%{http_code}")} + args);
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before); // nothing reached the server
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
+}
+
+void TestInterceptor::plainFlowGuardFindsBase64Placeholders()
+{
+    m_vault->lock(); // needs no key
+    for (const QByteArray &lead : {QByteArray(), QByteArray("a"), QByteArray("ab")}) {
+        const QByteArray encoded = QByteArray(lead + m_betaPh + "tail").toBase64();
+        QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), "GET /?d=" + encoded + " HTTP/1.1\r\n"),
+                 std::optional<QString>(QStringLiteral("beta")));
+    }
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=") + QByteArray("unrelated data").toBase64()), std::nullopt);
+    QVERIFY(m_vault->unlock(kPass));
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
