@@ -23,9 +23,9 @@ private Q_SLOTS:
 void TestBasicAuth::decodesStrictBasic()
 {
     const QByteArray pair = "x-access-token:ghp_0123456789abcdef";
-    QCOMPARE(basicauth::decode("Basic " + pair.toBase64()), std::optional<QByteArray>(pair));
-    QCOMPARE(basicauth::decode("basic  " + pair.toBase64()), std::optional<QByteArray>(pair)); // scheme in any case, several spaces
-    QCOMPARE(basicauth::decode("Basic " + QByteArray("u:").toBase64()), std::optional<QByteArray>("u:"));
+    QCOMPARE(basicauth::decode(QByteArray("Basic " + pair.toBase64())), std::optional<QByteArray>(pair));
+    QCOMPARE(basicauth::decode(QByteArray("basic  " + pair.toBase64())), std::optional<QByteArray>(pair)); // scheme in any case, several spaces
+    QCOMPARE(basicauth::decode(QByteArray("Basic " + QByteArray("u:").toBase64())), std::optional<QByteArray>("u:"));
 }
 
 void TestBasicAuth::refusesWhatIsNotStrict_data()
@@ -87,7 +87,7 @@ void TestBasicAuth::formsAreFoundAtEveryAlignment()
     for (int lead = 0; lead < 6; ++lead) {
         for (const QByteArray &after : {QByteArray(), QByteArray("x"), QByteArray("yz"), QByteArray("\xff\xfe\xfd")}) {
             const QByteArray data = QByteArray(lead, '\xfb') + placeholder + after;
-            for (auto alphabet : {QByteArray::Base64Encoding, QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals}) {
+            for (QByteArray::Base64Options alphabet : {QByteArray::Base64Options(QByteArray::Base64Encoding), QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals}) {
                 const QByteArray text = data.toBase64(alphabet);
                 const bool found = std::any_of(forms.begin(), forms.end(), [&](const QByteArray &f) { return text.contains(f); });
                 QVERIFY2(found, qPrintable(QStringLiteral("lead %1: %2").arg(lead).arg(QString::fromLatin1(text))));

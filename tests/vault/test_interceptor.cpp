@@ -5,6 +5,7 @@
 #include "guestfront.h"
 #include "guesttrust.h"
 #include "interceptor.h"
+#include "placeholder.h"
 #include "support.h"
 #include "tlstestserver.h"
 #include "vault.h"
@@ -72,9 +73,12 @@ private Q_SLOTS:
     void base64PlaceholderElsewhereIsBlocked_data();
     void base64PlaceholderElsewhereIsBlocked();
     void plainFlowGuardFindsBase64Placeholders();
+    // Answers of bound hosts (broker/responsemask.h).
+    void echoedRealValuesComeBackMasked();
+    void encodedAnswersAreRefused();
 
 private:
-    CurlResult curl(const QString &host, const QStringList &args);
+    CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
     QList<InterceptEvent> events();
 
     QTemporaryDir m_dir;
@@ -178,10 +182,10 @@ QList<InterceptEvent> TestInterceptor::events()
     return m_events;
 }
 
-CurlResult TestInterceptor::curl(const QString &host, const QStringList &args)
+CurlResult TestInterceptor::curl(const QString &host, const QStringList &args, quint16 frontPort)
 {
     QProcess p;
-    const QString resolve = QStringLiteral("%1:%2:127.0.0.1").arg(host).arg(m_front->port());
+    const QString resolve = QStringLiteral("%1:%2:127.0.0.1").arg(host).arg(frontPort ? frontPort : m_front->port());
     p.start(QStringLiteral("curl"), QStringList{QStringLiteral("-sS"), QStringLiteral("--cacert"), m_caFile,
                                                  QStringLiteral("--resolve"), resolve, QStringLiteral("--max-time"),
                                                  QStringLiteral("20")} + args);
@@ -807,11 +811,92 @@ void TestInterceptor::plainFlowGuardFindsBase64Placeholders()
     m_vault->lock(); // needs no key
     for (const QByteArray &lead : {QByteArray(), QByteArray("a"), QByteArray("ab")}) {
         const QByteArray encoded = QByteArray(lead + m_betaPh + "tail").toBase64();
-        QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), "GET /?d=" + encoded + " HTTP/1.1\r\n"),
+        QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=" + encoded + " HTTP/1.1\r\n")),
                  std::optional<QString>(QStringLiteral("beta")));
     }
-    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=") + QByteArray("unrelated data").toBase64()), std::nullopt);
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=" + QByteArray("unrelated data").toBase64())), std::nullopt);
     QVERIFY(m_vault->unlock(kPass));
+}
+
+namespace {
+// An upstream that echoes what it was sent: in a response header, in the body (the second copy
+// straddles the first TLS record boundary, so the broker reads it in two pieces), chunked or not.
+QByteArray echoResponse(const TlsTestServer::Request &r)
+{
+    if (r.target.startsWith("/gzip"))
+        return "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd";
+    const QByteArray key = r.header("x-api-key"), auth = r.header("Authorization");
+    const QByteArray seen = "accept-encoding=" + r.header("Accept-Encoding") + "\n";
+    QByteArray head = "HTTP/1.1 200 OK\r\nX-Echo: " + key + "\r\n";
+    if (r.target.startsWith("/chunked")) {
+        const QByteArray body = seen + "key=" + key + "\nauth=" + auth + "\n";
+        return head + "Transfer-Encoding: chunked\r\n\r\n" + QByteArray::number(body.size(), 16) + "\r\n" + body + "\r\n0\r\n\r\n";
+    }
+    QByteArray body = seen + "auth=" + auth + "\n";
+    const qsizetype headSize = head.size() + 30; // "Content-Length: NNNNN\r\n\r\n" and some
+    body += QByteArray(std::max<qsizetype>(0, 16384 - 7 - headSize - body.size()), '.') + key + "\n" + QByteArray(40000, '-') + "end\n";
+    return head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+} // namespace
+
+void TestInterceptor::echoedRealValuesComeBackMasked()
+{
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer echo(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    echo.setResponder(echoResponse);
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
+    QVERIFY(own.ready);
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(own.front.port());
+    const QStringList creds{QStringLiteral("--compressed"), QStringLiteral("-D"), QStringLiteral("-"), QStringLiteral("-H"),
+                            QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh), QStringLiteral("-u"),
+                            QStringLiteral("x-access-token:") + QString::fromLatin1(m_gammaPh)};
+    const QByteArray realAuth = QByteArray("x-access-token:" + kGamma).toBase64();
+    for (const QString &path : {QStringLiteral("/echo"), QStringLiteral("/chunked-echo")}) {
+        const CurlResult r = curl(QStringLiteral("api.bound.test"), creds + QStringList{base + path}, own.front.port());
+        QVERIFY2(r.code == 0, r.err.constData());
+        // The upstream did get the real values, and was not asked for a compressed answer.
+        QCOMPARE(echo.requests().last().header("x-api-key"), kAlpha);
+        QCOMPARE(echo.requests().last().header("Authorization"), QByteArray("Basic " + realAuth));
+        QVERIFY2(r.out.contains("accept-encoding=\n"), r.out.left(300).constData());
+        // The guest sees none of them: the placeholder stands where each value was.
+        QVERIFY2(!r.out.contains(kAlpha) && !r.out.contains(realAuth), r.out.left(300).constData());
+        QVERIFY(r.out.contains(QByteArray("X-Echo: " + m_alphaPh)));
+        QVERIFY(r.out.contains(QByteArray("key=" + m_alphaPh)) || r.out.contains(QByteArray("." + m_alphaPh + "\n-")));
+        // Within base64 the digits that depend on the value alone are swapped (the one or two at
+        // its edges also hold bits of its neighbours, so they stay).
+        const QList<QByteArray> forms = base64Forms(m_gammaPh);
+        QVERIFY(std::any_of(forms.begin(), forms.end(), [&](const QByteArray &f) { return r.out.contains(QByteArray("auth=Basic " + realAuth.left(20) + f)); }));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(own.events().size(), 2, 3000);
+    for (const InterceptEvent &e : own.events()) {
+        QVERIFY(e.allowed);
+        QCOMPARE(e.alertKind, QStringLiteral("exfiltration"));
+        QVERIFY2(e.alertMessage.contains(QLatin1String("api.bound.test")) && e.alertMessage.contains(QLatin1String("echo")) &&
+                     e.alertMessage.contains(QLatin1String("secret alpha, gamma")),
+                 qPrintable(e.alertMessage));
+    }
+}
+
+void TestInterceptor::encodedAnswersAreRefused()
+{
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer echo(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    echo.setResponder(echoResponse);
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
+    QVERIFY(own.ready);
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                               QStringLiteral("https://api.bound.test:%1/gzip").arg(own.front.port())}, own.front.port());
+    QVERIFY2(r.out.endsWith("\n502"), r.out.constData());
+    QVERIFY2(r.out.contains("cannot be searched for secrets"), r.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
