@@ -76,6 +76,7 @@ private Q_SLOTS:
     // Answers of bound hosts (broker/responsemask.h).
     void echoedRealValuesComeBackMasked();
     void encodedAnswersAreRefused();
+    void gitCloneAndPushWithATokenInTheUrl();
 
 private:
     CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
@@ -897,6 +898,111 @@ void TestInterceptor::encodedAnswersAreRefused()
                                QStringLiteral("https://api.bound.test:%1/gzip").arg(own.front.port())}, own.front.port());
     QVERIFY2(r.out.endsWith("\n502"), r.out.constData());
     QVERIFY2(r.out.contains("cannot be searched for secrets"), r.out.constData());
+}
+
+namespace {
+// `git http-backend` as a CGI behind Basic auth: only the real token gets in.
+QByteArray gitBackend(const TlsTestServer::Request &r, const QString &root)
+{
+    if (r.header("Authorization") != QByteArray("Basic " + QByteArray("x-access-token:" + kGamma).toBase64()))
+        return "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"git\"\r\nContent-Length: 0\r\n\r\n";
+    const qsizetype q = r.target.indexOf('?');
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("GIT_PROJECT_ROOT"), root);
+    env.insert(QStringLiteral("GIT_HTTP_EXPORT_ALL"), QStringLiteral("1"));
+    env.insert(QStringLiteral("REMOTE_USER"), QStringLiteral("x-access-token")); // receive-pack needs an authenticated user
+    env.insert(QStringLiteral("REQUEST_METHOD"), QString::fromLatin1(r.method));
+    env.insert(QStringLiteral("PATH_INFO"), QString::fromLatin1(q < 0 ? r.target : r.target.left(q)));
+    env.insert(QStringLiteral("QUERY_STRING"), q < 0 ? QString() : QString::fromLatin1(r.target.mid(q + 1)));
+    env.insert(QStringLiteral("CONTENT_TYPE"), QString::fromLatin1(r.header("Content-Type")));
+    env.insert(QStringLiteral("CONTENT_LENGTH"), QString::number(r.body.size()));
+    env.insert(QStringLiteral("HTTP_CONTENT_ENCODING"), QString::fromLatin1(r.header("Content-Encoding")));
+    env.insert(QStringLiteral("GIT_PROTOCOL"), QString::fromLatin1(r.header("Git-Protocol")));
+    QProcess cgi;
+    cgi.setProcessEnvironment(env);
+    cgi.start(QStringLiteral("git"), {QStringLiteral("http-backend")});
+    cgi.write(r.body);
+    cgi.closeWriteChannel();
+    cgi.waitForFinished(30000);
+    const QByteArray out = cgi.readAllStandardOutput();
+    const qsizetype end = out.indexOf("\r\n\r\n");
+    if (end < 0)
+        return "HTTP/1.1 500 CGI\r\nContent-Length: 0\r\n\r\n";
+    QByteArray status = "200 OK", headers;
+    for (const QByteArray &line : out.left(end).split('\n')) {
+        if (line.startsWith("Status: "))
+            status = line.mid(8).trimmed();
+        else
+            headers += line.trimmed() + "\r\n";
+    }
+    const QByteArray body = out.mid(end + 4);
+    return "HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+int git(const QStringList &args, const QString &dir, QByteArray *output = nullptr, const QString &caFile = {})
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    env.insert(QStringLiteral("HOME"), dir);
+    if (!caFile.isEmpty())
+        env.insert(QStringLiteral("GIT_SSL_CAINFO"), caFile); // as the guest's environment names its bundle
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("git"), QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                                                QStringLiteral("user.email=t@example.invalid")} + args);
+    p.waitForFinished(60000);
+    if (output)
+        *output = p.readAll();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+} // namespace
+
+void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
+{
+    QVERIFY2(QFile::exists(QStringLiteral("/usr/lib/git-core/git-http-backend")), "git is required (installers/packages.txt)");
+    const QString root = m_dir.filePath(QStringLiteral("git-root")), work = m_dir.filePath(QStringLiteral("git-work"));
+    QVERIFY(QDir().mkpath(root) && QDir().mkpath(work));
+    QCOMPARE(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral("-b"), QStringLiteral("main"),
+                  root + QStringLiteral("/repo.git")}, root), 0);
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer forge(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), forge.port());
+    QVERIFY(own.ready);
+    // The guest's view: the placeholder in the URL (git turns it into Basic), the sandbox CA.
+    const QString url = QStringLiteral("https://x-access-token:%1@api.bound.test:%2/repo.git").arg(QString::fromLatin1(m_gammaPh)).arg(own.front.port());
+    const QStringList tls{QStringLiteral("-c"), QStringLiteral("http.curloptResolve=api.bound.test:%1:127.0.0.1").arg(own.front.port())};
+    QByteArray out;
+    QVERIFY2(git(tls + QStringList{QStringLiteral("clone"), QStringLiteral("-q"), url, QStringLiteral("clone")}, work, &out, m_caFile) == 0, out.constData());
+    const QString clone = work + QStringLiteral("/clone");
+    QFile file(clone + QStringLiteral("/README"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("pushed through the interceptor\n");
+    file.close();
+    QCOMPARE(git({QStringLiteral("add"), QStringLiteral("README")}, clone), 0);
+    QCOMPARE(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")}, clone), 0);
+    QVERIFY2(git(tls + QStringList{QStringLiteral("push"), QStringLiteral("-q"), QStringLiteral("origin"), QStringLiteral("HEAD:main")}, clone, &out, m_caFile) == 0,
+             out.constData());
+    QVERIFY2(git(tls + QStringList{QStringLiteral("fetch"), QStringLiteral("-q"), QStringLiteral("origin")}, clone, &out, m_caFile) == 0, out.constData());
+    // The commit is in the forge's repository; the token reached it only through the broker.
+    QVERIFY(git({QStringLiteral("--git-dir"), root + QStringLiteral("/repo.git"), QStringLiteral("log"), QStringLiteral("--format=%s"), QStringLiteral("main")},
+                root, &out) == 0);
+    QCOMPARE(out.trimmed(), QByteArray("first"));
+    int authorised = 0;
+    for (const TlsTestServer::Request &r : forge.requests())
+        authorised += r.header("Authorization") == QByteArray("Basic " + QByteArray("x-access-token:" + kGamma).toBase64());
+    QVERIFY2(authorised >= 3, qPrintable(QString::number(authorised))); // clone, push, fetch
+    QFile config(clone + QStringLiteral("/.git/config"));
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    const QByteArray stored = config.readAll();
+    QVERIFY(stored.contains(m_gammaPh) && !stored.contains(kGamma));
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
