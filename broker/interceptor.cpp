@@ -176,6 +176,7 @@ private:
     QString strictnessError(const http::RequestHead &head, int *status) const;
     bool checkAndInject(http::RequestHead &head);
     void injectBasic(http::RequestHead &head);
+    void injectQuery(http::RequestHead &head);
     static bool encodedIn(const LentSecret &s, QByteArrayView bytes);
     bool bufferChunkedBody(qint64 *bodyBytes);
     bool ensureUpstream(QString *why);
@@ -433,6 +434,44 @@ bool InterceptedConnection::encodedIn(const LentSecret &s, QByteArrayView bytes)
     return false;
 }
 
+// A query parameter `name=PLACEHOLDER` (exactly) of a secret set with `?name={}` and bound to
+// this host gets the real value, percent-encoded; the record shows `name=[secret]`. The URL
+// check that follows refuses a placeholder anywhere else in it.
+void InterceptedConnection::injectQuery(http::RequestHead &head)
+{
+    const qsizetype mark = head.target.indexOf('?');
+    if (mark < 0)
+        return;
+    QList<QByteArray> params = head.target.mid(mark + 1).split('&');
+    QByteArray target = head.target.left(mark + 1), shown = target;
+    bool swapped = false;
+    for (qsizetype i = 0; i < params.size(); ++i) {
+        QByteArray &param = params[i];
+        const qsizetype eq = param.indexOf('=');
+        QByteArray shownParam = param;
+        for (const LentSecret &s : m_secrets) {
+            if (s.queryName.isEmpty() || eq < 0 || param.left(eq) != s.queryName || param.mid(eq + 1) != s.placeholder ||
+                !secrethosts::matchesAny(s.hosts, m_sni))
+                continue;
+            QByteArray encoded = s.value->view().toPercentEncoding();
+            param = s.queryName + '=' + encoded;
+            wipe(encoded);
+            shownParam = s.queryName + "=[" + s.name.toUtf8() + ']';
+            swapped = true;
+            break;
+        }
+        target += (i ? "&" : "") + param;
+        shown += (i ? "&" : "") + shownParam;
+        wipe(param);
+    }
+    if (!swapped) {
+        wipe(target);
+        return;
+    }
+    head.target = std::move(target);
+    m_path = shown; // the record names the secret, never its value
+}
+
 // Basic credentials carrying the placeholder of a secret set as `Authorization: Basic {}` and
 // bound to this host get the real value inside them. Anything else is left as it came: the
 // placeholder check that follows sees what is still there, encoded or not.
@@ -531,6 +570,7 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
         deny(403, "Forbidden", QStringLiteral("the Host header (%1) differs from the TLS server name").arg(head.host));
         return false;
     }
+    injectQuery(head);
     // The URL, raw and percent-decoded.
     const QByteArray decodedTarget = QByteArray::fromPercentEncoding(head.target);
     if (auto name = placeholderIn(head.target.constData(), head.target.size()); name || (name = placeholderIn(decodedTarget.constData(), decodedTarget.size()))) {
@@ -557,8 +597,10 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
                 return false;
             }
             if (h.name.compare(s.headerName, Qt::CaseInsensitive) != 0) {
+                const QString where = s.headerName.isEmpty() ? QStringLiteral("query parameter %1").arg(QString::fromLatin1(s.queryName))
+                                                             : QStringLiteral("%1 header").arg(QString::fromLatin1(s.headerName));
                 deny(403, "Forbidden",
-                     QStringLiteral("secret %1 may only be sent in the %2 header, not in %3").arg(s.name, QString::fromLatin1(s.headerName), QString::fromLatin1(h.name)),
+                     QStringLiteral("secret %1 may only be sent in the %2, not in %3").arg(s.name, where, QString::fromLatin1(h.name)),
                      QStringLiteral("sandbox %1 sent the placeholder of secret %2 in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
                 return false;
             }
@@ -624,6 +666,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     QByteArray wire = http::serializeRequestHead(head);
     for (http::Header &h : head.headers)
         wipe(h.value); // the real value: cleansed as soon as it is on the wire
+    wipe(head.target);  // a query parameter may carry one
     // A small body already checked whole goes out with the head, in one write.
     if (checkedBody > 0) {
         wire.append(buf.constData(), qsizetype(checkedBody));

@@ -703,6 +703,7 @@ Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
         Result<HeaderTemplate> t = HeaderTemplate::parse(header);
         s.headerName = t ? t->name : QByteArray();
         s.basic = t && basicauth::isBasicTemplate(*t);
+        s.queryName = t ? t->query : QByteArray();
         s.envVar = q.value(7).toString();
         s.placeholder = q.value(8).toString().toLatin1();
         for (const QByteArray &form : base64Forms(s.placeholder)) {

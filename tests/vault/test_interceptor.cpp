@@ -4,6 +4,7 @@
 // records what it receives.
 #include "guestfront.h"
 #include "guesttrust.h"
+#include "headertemplate.h"
 #include "interceptor.h"
 #include "placeholder.h"
 #include "support.h"
@@ -36,6 +37,7 @@ const QByteArray kPass = QByteArrayLiteral("interception passphrase");
 const QByteArray kAlpha = QByteArrayLiteral("alpha-REAL-secret-value-0123456789");
 const QByteArray kBeta = QByteArrayLiteral("beta-REAL-secret-value-9876543210");
 const QByteArray kGamma = QByteArrayLiteral("ghp_GAMMArealGitToken0123456789abcdefXY");
+const QByteArray kDelta = QByteArrayLiteral("delta/REAL+key=value&0123456789"); // needs percent-encoding
 
 struct CurlResult {
     int code = -1;
@@ -77,6 +79,9 @@ private Q_SLOTS:
     void echoedRealValuesComeBackMasked();
     void encodedAnswersAreRefused();
     void gitCloneAndPushWithATokenInTheUrl();
+    void queryParameterGetsTheRealValue();
+    void queryPlaceholderElsewhereIsBlocked_data();
+    void queryPlaceholderElsewhereIsBlocked();
 
 private:
     CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
@@ -92,6 +97,7 @@ private:
     QByteArray m_alphaPh;
     QByteArray m_betaPh;
     QByteArray m_gammaPh;
+    QByteArray m_deltaPh;
     QString m_caFile;
     std::mutex m_eventsMutex;
     QList<InterceptEvent> m_events;
@@ -113,7 +119,10 @@ void TestInterceptor::initTestCase()
     auto b = m_vault->lendSecret(box, QStringLiteral("beta"), QStringLiteral("BETA_TOKEN"), 0);
     QVERIFY(m_vault->setSecret(QStringLiteral("gamma"), {QStringLiteral("api.bound.test")}, QStringLiteral("Authorization: Basic {}"), kGamma, 0));
     auto g = m_vault->lendSecret(box, QStringLiteral("gamma"), QStringLiteral("GIT_TOKEN"), 0);
-    QVERIFY(a && b && g);
+    QVERIFY(m_vault->setSecret(QStringLiteral("delta"), {QStringLiteral("api.bound.test")}, QStringLiteral("?key={}"), kDelta, 0));
+    auto d = m_vault->lendSecret(box, QStringLiteral("delta"), QStringLiteral("MAPS_KEY"), 0);
+    QVERIFY(a && b && g && d);
+    m_deltaPh = d.value();
     m_alphaPh = a.value();
     m_betaPh = b.value();
     m_gammaPh = g.value();
@@ -1003,6 +1012,54 @@ void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
     QVERIFY(config.open(QIODevice::ReadOnly));
     const QByteArray stored = config.readAll();
     QVERIFY(stored.contains(m_gammaPh) && !stored.contains(kGamma));
+}
+
+void TestInterceptor::queryParameterGetsTheRealValue()
+{
+    for (const char *bad : {"?key", "?={}", "?k y={}", "?key={}x", "?a&b={}"})
+        QVERIFY2(!HeaderTemplate::parse(QString::fromLatin1(bad)), bad);
+    QCOMPARE(HeaderTemplate::parse(QStringLiteral("?api_key={}"))->text(), QStringLiteral("?api_key={}"));
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("https://api.bound.test:%1/maps?q=x&key=%2&n=1").arg(m_front->port()).arg(QString::fromLatin1(m_deltaPh))});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().target, QByteArray("/maps?q=x&key=" + kDelta.toPercentEncoding() + "&n=1"));
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QVERIFY(ev.first().allowed);
+    QCOMPARE(ev.first().path, QStringLiteral("/maps?q=x&key=[delta]&n=1")); // the parameter's name, never a value
+}
+
+void TestInterceptor::queryPlaceholderElsewhereIsBlocked_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("query"); // %PH% the placeholder of delta
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("another parameter") << "api.bound.test" << "?token=%PH%" << "is in the URL";
+    QTest::newRow("inside the value") << "api.bound.test" << "?key=x%PH%" << "is in the URL";
+    QTest::newRow("in the path") << "api.bound.test" << "/%PH%?key=1" << "is in the URL";
+    QTest::newRow("encoded") << "api.bound.test" << "?key=%ENC%" << "is in the URL";
+    QTest::newRow("unbound host") << "other.bound.test" << "?key=%PH%" << "is in the URL";
+}
+
+void TestInterceptor::queryPlaceholderElsewhereIsBlocked()
+{
+    QFETCH(QString, host);
+    QFETCH(QString, query);
+    QFETCH(QString, reason);
+    query.replace(QLatin1String("%PH%"), QString::fromLatin1(m_deltaPh));
+    query.replace(QLatin1String("%ENC%"), QString::fromLatin1(QByteArray("k:" + m_deltaPh).toBase64(QByteArray::Base64UrlEncoding)));
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(host, {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                                     QStringLiteral("https://%1:%2/q%3").arg(host).arg(m_front->port()).arg(query)});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
