@@ -1,5 +1,7 @@
 #include "headertemplate.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace airlock {
@@ -17,6 +19,17 @@ Result<HeaderTemplate> HeaderTemplate::parse(const QString &text)
         return Error{QStringLiteral("invalid header template \"%1\"").arg(text), why, ErrorKind::InvalidParams};
     };
     const QByteArray raw = text.toUtf8();
+    if (raw.startsWith('?')) {
+        HeaderTemplate t;
+        t.query = raw.mid(1).chopped(raw.endsWith("={}") ? 3 : 0);
+        const bool unreserved = std::all_of(t.query.begin(), t.query.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' || c == '~';
+        });
+        if (!raw.endsWith("={}") || t.query.isEmpty() || !unreserved)
+            return bad(QStringLiteral("a query parameter is written \"?name={}\" with a name of letters, digits, - . _ or ~ "
+                                      "(airlockctl secret set ... --query name)"));
+        return t;
+    }
     const qsizetype colon = raw.indexOf(':');
     if (colon <= 0)
         return bad(QStringLiteral("write it as \"Name: value\" with {} where the secret goes, e.g. "
@@ -53,6 +66,8 @@ Result<HeaderTemplate> HeaderTemplate::parse(const QString &text)
 
 QString HeaderTemplate::text() const
 {
+    if (!query.isEmpty())
+        return QString::fromUtf8("?" + query + "={}");
     return QString::fromUtf8(name + ": " + prefix + "{}" + suffix);
 }
 

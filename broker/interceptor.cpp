@@ -1,10 +1,12 @@
 #include "interceptor.h"
+#include "basicauth.h"
 #include "core/logging.h"
 #include "epollloop.h"
 #include "httpframing.h"
 #include "hostpattern.h"
 #include "httphead.h"
 #include "leafminter.h"
+#include "responsemask.h"
 #include "sandboxca.h"
 #include "secrethosts.h"
 #include "tlsstream.h"
@@ -173,6 +175,9 @@ private:
     Next serveOne(http::RequestHead &head);
     QString strictnessError(const http::RequestHead &head, int *status) const;
     bool checkAndInject(http::RequestHead &head);
+    void injectBasic(http::RequestHead &head);
+    void injectQuery(http::RequestHead &head);
+    static bool encodedIn(const LentSecret &s, QByteArrayView bytes);
     bool bufferChunkedBody(qint64 *bodyBytes);
     bool ensureUpstream(QString *why);
     // `alert`, when given, also raises an alert event of `alertKind` for the person at the desktop.
@@ -182,6 +187,8 @@ private:
     bool readSmallBody(const http::BodyFraming &framing, qint64 *checkedBody);
     bool relayRequestBody(const http::BodyFraming &framing, QString *blocked, QString *malformed);
     bool relayResponse(Next *next);
+    bool down(QByteArrayView bytes, bool end);
+    void emitServed(bool relayed);
     void emitEvent(bool allowed, const QString &reason, const QString &alert = {},
                    const QString &alertKind = QStringLiteral("exfiltration"));
     QString lockedAlert() const;
@@ -197,6 +204,7 @@ private:
     TlsStream m_guest;
     TlsStream m_up;
     std::vector<LentSecret> m_secrets;
+    ResponseMask m_mask; // the values of the secrets bound to this host, should it echo one
     int m_longestPlaceholder = 0;
     bool m_locked = false;
     bool m_handshaken = false;
@@ -350,8 +358,13 @@ std::optional<InterceptedConnection::Step> InterceptedConnection::handshake()
         m_locked = true;
     } else {
         m_secrets = std::move(secrets.value());
-        for (const LentSecret &s : m_secrets)
+        for (const LentSecret &s : m_secrets) {
+            if (secrethosts::matchesAny(s.hosts, m_sni))
+                m_mask.add(s.name, s.value->view(), s.placeholder);
             m_longestPlaceholder = std::max(m_longestPlaceholder, int(s.placeholder.size()));
+            for (const QByteArray &form : s.encoded)
+                m_longestPlaceholder = std::max(m_longestPlaceholder, int(form.size()));
+        }
     }
     return std::nullopt;
 }
@@ -406,10 +419,81 @@ std::optional<QString> InterceptedConnection::placeholderIn(const char *data, qs
 {
     const QByteArrayView view(data, size);
     for (const LentSecret &s : m_secrets) {
-        if (view.indexOf(s.placeholder) >= 0)
+        if (view.indexOf(s.placeholder) >= 0 || encodedIn(s, view))
             return s.name;
     }
     return std::nullopt;
+}
+
+bool InterceptedConnection::encodedIn(const LentSecret &s, QByteArrayView bytes)
+{
+    for (const QByteArray &form : s.encoded) {
+        if (bytes.indexOf(form) >= 0)
+            return true;
+    }
+    return false;
+}
+
+// A query parameter `name=PLACEHOLDER` (exactly) of a secret set with `?name={}` and bound to
+// this host gets the real value, percent-encoded; the record shows `name=[secret]`. The URL
+// check that follows refuses a placeholder anywhere else in it.
+void InterceptedConnection::injectQuery(http::RequestHead &head)
+{
+    const qsizetype mark = head.target.indexOf('?');
+    if (mark < 0)
+        return;
+    QList<QByteArray> params = head.target.mid(mark + 1).split('&');
+    QByteArray target = head.target.left(mark + 1), shown = target;
+    bool swapped = false;
+    for (qsizetype i = 0; i < params.size(); ++i) {
+        QByteArray &param = params[i];
+        const qsizetype eq = param.indexOf('=');
+        QByteArray shownParam = param;
+        for (const LentSecret &s : m_secrets) {
+            if (s.queryName.isEmpty() || eq < 0 || param.left(eq) != s.queryName || param.mid(eq + 1) != s.placeholder ||
+                !secrethosts::matchesAny(s.hosts, m_sni))
+                continue;
+            QByteArray encoded = s.value->view().toPercentEncoding();
+            param = s.queryName + '=' + encoded;
+            wipe(encoded);
+            shownParam = s.queryName + "=[" + s.name.toUtf8() + ']';
+            swapped = true;
+            break;
+        }
+        target += (i ? "&" : "") + param;
+        shown += (i ? "&" : "") + shownParam;
+        wipe(param);
+    }
+    if (!swapped) {
+        wipe(target);
+        return;
+    }
+    head.target = std::move(target);
+    m_path = shown; // the record names the secret, never its value
+}
+
+// Basic credentials carrying the placeholder of a secret set as `Authorization: Basic {}` and
+// bound to this host get the real value inside them. Anything else is left as it came: the
+// placeholder check that follows sees what is still there, encoded or not.
+void InterceptedConnection::injectBasic(http::RequestHead &head)
+{
+    for (http::Header &h : head.headers) {
+        if (h.name.compare("Authorization", Qt::CaseInsensitive) != 0)
+            continue;
+        std::optional<QByteArray> credentials = basicauth::decode(h.value);
+        if (!credentials)
+            continue;
+        bool swapped = false;
+        for (const LentSecret &s : m_secrets) {
+            if (s.basic && credentials->contains(s.placeholder) && secrethosts::matchesAny(s.hosts, m_sni)) {
+                credentials->replace(s.placeholder, s.value->view());
+                swapped = true;
+            }
+        }
+        if (swapped)
+            h.value = basicauth::encode(*credentials);
+        wipe(*credentials);
+    }
 }
 
 bool InterceptedConnection::ensureUpstream(QString *why)
@@ -486,6 +570,7 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
         deny(403, "Forbidden", QStringLiteral("the Host header (%1) differs from the TLS server name").arg(head.host));
         return false;
     }
+    injectQuery(head);
     // The URL, raw and percent-decoded.
     const QByteArray decodedTarget = QByteArray::fromPercentEncoding(head.target);
     if (auto name = placeholderIn(head.target.constData(), head.target.size()); name || (name = placeholderIn(decodedTarget.constData(), decodedTarget.size()))) {
@@ -494,6 +579,7 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
         return false;
     }
     // Headers: swap the placeholder where its secret may go; anything else is an exfiltration attempt.
+    injectBasic(head);
     for (http::Header &h : head.headers) {
         if (auto name = placeholderIn(h.name.constData(), h.name.size())) {
             deny(403, "Forbidden", QStringLiteral("a header name carries the placeholder of secret %1").arg(*name),
@@ -501,7 +587,8 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
             return false;
         }
         for (const LentSecret &s : m_secrets) {
-            if (h.value.indexOf(s.placeholder) < 0)
+            const bool plain = h.value.indexOf(s.placeholder) >= 0;
+            if (!plain && !encodedIn(s, h.value))
                 continue;
             if (!secrethosts::matchesAny(s.hosts, m_sni)) {
                 deny(403, "Forbidden",
@@ -510,9 +597,18 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
                 return false;
             }
             if (h.name.compare(s.headerName, Qt::CaseInsensitive) != 0) {
+                const QString where = s.headerName.isEmpty() ? QStringLiteral("query parameter %1").arg(QString::fromLatin1(s.queryName))
+                                                             : QStringLiteral("%1 header").arg(QString::fromLatin1(s.headerName));
                 deny(403, "Forbidden",
-                     QStringLiteral("secret %1 may only be sent in the %2 header, not in %3").arg(s.name, QString::fromLatin1(s.headerName), QString::fromLatin1(h.name)),
+                     QStringLiteral("secret %1 may only be sent in the %2, not in %3").arg(s.name, where, QString::fromLatin1(h.name)),
                      QStringLiteral("sandbox %1 sent the placeholder of secret %2 in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
+                return false;
+            }
+            if (!plain) {
+                deny(403, "Forbidden",
+                     QStringLiteral("the placeholder of secret %1 is base64-encoded in the %2 header; only Basic credentials "
+                                    "of a secret set with 'Authorization: Basic {}' are decoded").arg(s.name, QString::fromLatin1(h.name)),
+                     QStringLiteral("sandbox %1 sent the placeholder of secret %2 base64-encoded in header %3 to %4").arg(m_sandbox, s.name, QString::fromLatin1(h.name), m_sni));
                 return false;
             }
             h.value.replace(s.placeholder, s.value->view());
@@ -553,6 +649,8 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
         head.headers.removeIf([](const http::Header &h) { return h.name.compare("Expect", Qt::CaseInsensitive) == 0; });
         m_guest.write(QByteArrayLiteral("HTTP/1.1 100 Continue\r\n\r\n"));
     }
+    if (!m_mask.isEmpty()) // a compressed answer could not be searched for real values (responsemask.h)
+        head.headers.removeIf([](const http::Header &h) { return h.name.compare("Accept-Encoding", Qt::CaseInsensitive) == 0; });
     const bool closeAfter = http::hasToken(head.header("Connection"), "close") ||
                             (head.version == "HTTP/1.0" && !http::hasToken(head.header("Connection"), "keep-alive"));
     buf.remove(0, head.headEnd);
@@ -568,6 +666,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     QByteArray wire = http::serializeRequestHead(head);
     for (http::Header &h : head.headers)
         wipe(h.value); // the real value: cleansed as soon as it is on the wire
+    wipe(head.target);  // a query parameter may carry one
     // A small body already checked whole goes out with the head, in one write.
     if (checkedBody > 0) {
         wire.append(buf.constData(), qsizetype(checkedBody));
@@ -595,10 +694,9 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
         return Next::Close;
     }
     Next next = closeAfter ? Next::Close : Next::KeepAlive;
-    if (!relayResponse(&next))
-        return Next::Close;
-    emitEvent(true, {});
-    return closeAfter ? Next::Close : next;
+    const bool relayed = relayResponse(&next);
+    emitServed(relayed);
+    return relayed && !closeAfter ? next : Next::Close;
 }
 
 // A body that ends within bufferedBodyLimit (Content-Length, or chunked and complete by then)
@@ -694,6 +792,33 @@ bool InterceptedConnection::relayRequestBody(const http::BodyFraming &framing, Q
     return false;
 }
 
+// Everything the guest gets of an answer passes here, through the mask; `end` is the answer's
+// last byte, when what the mask held back goes too.
+bool InterceptedConnection::down(QByteArrayView bytes, bool end)
+{
+    m_bytesDown += bytes.size();
+    QByteArray out = m_mask.feed(bytes);
+    if (end)
+        out += m_mask.finish();
+    return out.isEmpty() || m_guest.write(out);
+}
+
+// The request's record; an answer that carried a real value back raises an alert.
+void InterceptedConnection::emitServed(bool relayed)
+{
+    const QStringList masked = m_mask.takeMasked();
+    if (masked.isEmpty()) {
+        if (relayed)
+            emitEvent(true, {});
+        return;
+    }
+    const QString names = masked.join(QStringLiteral(", "));
+    const QString alert = QStringLiteral("the answer of %1 to %2 %3 carried the real value of secret %4; sandbox %5 got the "
+                                         "placeholder instead").arg(m_sni, QString::fromLatin1(m_method), QString::fromLatin1(m_path.left(200)), names, m_sandbox);
+    qCWarning(lcBroker) << "exfiltration alert from sandbox" << m_sandbox << ":" << alert;
+    emitEvent(relayed, QStringLiteral("the answer carried the real value of secret %1 (masked)").arg(names), alert);
+}
+
 bool InterceptedConnection::relayResponse(Next *next)
 {
     QByteArray &in = m_up.buffer();
@@ -714,17 +839,21 @@ bool InterceptedConnection::relayResponse(Next *next)
         const http::BodyFraming framing = http::responseFraming(m_method, head, &error);
         if (!error.isEmpty())
             return false;
-        // A small response already read whole goes out in one write (one TLS record).
-        qsizetype first = head.headEnd;
-        if (head.status >= 200 && framing.kind == http::BodyFraming::Length && in.size() - head.headEnd >= framing.length)
-            first += qsizetype(framing.length);
-        if (!m_guest.write(in.constData(), first))
+        const QByteArray coding = head.header("Content-Encoding").trimmed();
+        if (framing.kind != http::BodyFraming::None && !coding.isEmpty() && coding.compare("identity", Qt::CaseInsensitive) != 0) {
+            deny(502, "Bad Gateway", QStringLiteral("%1 answered with Content-Encoding %2 although none was asked for; an encoded answer "
+                                                    "cannot be searched for secrets").arg(m_sni, QString::fromLatin1(coding.left(40))));
             return false;
-        m_bytesDown += first;
+        }
+        // A small response already read whole goes out in one write (one TLS record).
+        const bool small = head.status >= 200 && framing.kind == http::BodyFraming::Length && in.size() - head.headEnd >= framing.length;
+        const qsizetype first = head.headEnd + (small ? qsizetype(framing.length) : 0);
+        if (!down(QByteArrayView(in.constData(), first), small || head.status < 200 || framing.kind == http::BodyFraming::None))
+            return false;
         in.remove(0, first);
         if (head.status < 200)
             continue;     // interim response (100, 103): the final one follows
-        if (first > head.headEnd)
+        if (small)
             return true;
         if (http::hasToken(head.header("Connection"), "close") || head.version == "HTTP/1.0")
             *next = Next::Close;
@@ -737,10 +866,9 @@ bool InterceptedConnection::relayResponse(Next *next)
                 if (in.isEmpty() && !m_up.fill())
                     return false;
                 const qsizetype n = qsizetype(std::min<qint64>(left, in.size()));
-                if (!m_guest.write(in.constData(), n))
-                    return false;
-                m_bytesDown += n;
                 left -= n;
+                if (!down(QByteArrayView(in.constData(), n), left == 0))
+                    return false;
                 in.remove(0, n);
             }
             return true;
@@ -751,9 +879,8 @@ bool InterceptedConnection::relayResponse(Next *next)
                 if (in.isEmpty() && !m_up.fill())
                     return false;
                 const qsizetype n = decoder.feed(in.constData(), in.size());
-                if (decoder.error() || !m_guest.write(in.constData(), n))
+                if (decoder.error() || !down(QByteArrayView(in.constData(), n), decoder.done()))
                     return false;
-                m_bytesDown += n;
                 in.remove(0, n);
             }
             return true;
@@ -762,13 +889,12 @@ bool InterceptedConnection::relayResponse(Next *next)
             *next = Next::Close;
             for (;;) {
                 if (!in.isEmpty()) {
-                    if (!m_guest.write(in))
+                    if (!down(in, false))
                         return false;
-                    m_bytesDown += in.size();
                     in.clear();
                 }
                 if (!m_up.fill())
-                    return true;
+                    return down({}, true);
             }
         }
         return false;

@@ -18,7 +18,7 @@ namespace airlock {
 
 struct SandboxLoans {
     QStringList hosts;                             // every host pattern its secrets are bound to
-    QList<QPair<QString, QByteArray>> placeholders; // (secret name, placeholder)
+    QList<QPair<QString, QByteArray>> placeholders; // (secret name, placeholder or one of its base64Forms)
 };
 
 class LoanSnapshot {

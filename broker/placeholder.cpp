@@ -22,4 +22,21 @@ QByteArray makePlaceholder(int length)
     return out;
 }
 
+QList<QByteArray> base64Forms(QByteArrayView bytes)
+{
+    const qsizetype n = bytes.size();
+    QList<QByteArray> forms;
+    for (qsizetype k = 0; k < 3; ++k) {
+        // k bytes before, 2 after: base64 digit j holds bits [6j, 6j + 6), the value's bits are [8k, 8(k + n)).
+        QByteArray padded(k, '\0');
+        padded.append(bytes.data(), n);
+        padded.append(2, '\0');
+        const qsizetype from = (8 * k + 5) / 6, to = 8 * (k + n) / 6;
+        for (auto alphabet : {QByteArray::Base64Encoding, QByteArray::Base64UrlEncoding}) {
+            forms.append(padded.toBase64(alphabet).mid(from, to - from));
+        }
+    }
+    return forms;
+}
+
 } // namespace airlock

@@ -672,7 +672,7 @@ void TransparentProxy::startRelay(Flow &f)
         f.upPending = f.head;
         f.upRead = f.head.size();
         f.headSent = f.head.size();
-        f.scanTail = f.head.right(kMaxSecretLength);
+        f.scanTail = f.head.right(kMaxSecretForm);
     }
     f.userDown = f.check && f.check->wantsServer();
     pump(f);
@@ -691,7 +691,7 @@ bool TransparentProxy::takeUp(Flow &f, QByteArrayView fresh)
     if (f.scanUp) {
         // The new bytes, and the seam with the previous read (a placeholder may straddle it):
         // no copy of the whole read.
-        const QByteArray seam = f.scanTail + fresh.first(std::min<qsizetype>(fresh.size(), kMaxSecretLength));
+        const QByteArray seam = f.scanTail + fresh.first(std::min<qsizetype>(fresh.size(), kMaxSecretForm));
         std::optional<QString> secret = m_handoff->placeholderIn(f.target.sandbox, fresh);
         if (!secret)
             secret = m_handoff->placeholderIn(f.target.sandbox, seam);
@@ -701,7 +701,7 @@ bool TransparentProxy::takeUp(Flow &f, QByteArrayView fresh)
             return refuseLater(f, QStringLiteral("later bytes on the connection (a request or a body) carry the placeholder of secret "
                                                  "%1, which is not lent to plain HTTP to %2 (exfiltration blocked)").arg(*secret, host));
         }
-        f.scanTail = fresh.size() >= kMaxSecretLength ? fresh.last(kMaxSecretLength).toByteArray() : seam.right(kMaxSecretLength);
+        f.scanTail = fresh.size() >= kMaxSecretForm ? fresh.last(kMaxSecretForm).toByteArray() : seam.right(kMaxSecretForm);
     }
     if (f.check) {
         if (!f.check->client(fresh))

@@ -1,5 +1,6 @@
 #include "vault.h"
 #include "aesgcm.h"
+#include "basicauth.h"
 #include "core/crashpoint.h"
 #include "core/logging.h"
 #include "headertemplate.h"
@@ -629,7 +630,13 @@ Status Vault::reloadLoans(Store &db, qint64 sandboxId)
             if (!loans.hosts.contains(h))
                 loans.hosts.append(h);
         }
-        loans.placeholders.append({q.value(1).toString(), q.value(3).toString().toLatin1()});
+        const QByteArray placeholder = q.value(3).toString().toLatin1();
+        loans.placeholders.append({q.value(1).toString(), placeholder});
+        for (const QByteArray &form : base64Forms(placeholder)) {
+            const QPair<QString, QByteArray> entry{q.value(1).toString(), form}; // base64-encoded, as much a leak
+            if (!loans.placeholders.contains(entry))
+                loans.placeholders.append(entry);
+        }
     }
     if (!sandboxId) {
         m_loans.replace(std::move(all));
@@ -695,8 +702,14 @@ Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
         s.hosts = hostsFromJson(hostsJson);
         Result<HeaderTemplate> t = HeaderTemplate::parse(header);
         s.headerName = t ? t->name : QByteArray();
+        s.basic = t && basicauth::isBasicTemplate(*t);
+        s.queryName = t ? t->query : QByteArray();
         s.envVar = q.value(7).toString();
         s.placeholder = q.value(8).toString().toLatin1();
+        for (const QByteArray &form : base64Forms(s.placeholder)) {
+            if (!s.encoded.contains(form)) // the two alphabets often agree
+                s.encoded.append(form);
+        }
         s.value = std::make_shared<const SecureBytes>(std::move(value.value()));
         out.push_back(std::move(s));
     }

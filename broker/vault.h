@@ -39,6 +39,9 @@ struct LentSecret {
     QStringList hosts;
     QByteArray headerName;
     std::shared_ptr<const SecureBytes> value;
+    QList<QByteArray> encoded; // base64Forms(placeholder): how it looks inside base64 text
+    bool basic = false;        // template "Authorization: Basic {}": swapped inside Basic credentials too
+    QByteArray queryName;      // template "?name={}": swapped in that query parameter (headerName empty)
 };
 
 // The vault: a random 256-bit vault key,

@@ -30,8 +30,12 @@ int set(Context &ctx, const Args &args)
                        {QStringLiteral("hosts"), QJsonArray::fromStringList(hosts)},
                        {QStringLiteral("value"), QString::fromUtf8(value)}};
     OPENSSL_cleanse(value.data(), size_t(value.size()));
+    if (args.has(QStringLiteral("--header")) && args.has(QStringLiteral("--query")))
+        return ctx.fail(QStringLiteral("a secret travels in one place: give --header or --query, not both"), kUsage);
     if (args.has(QStringLiteral("--header")))
         params.insert(QStringLiteral("header"), args.value(QStringLiteral("--header")));
+    if (args.has(QStringLiteral("--query"))) // the query form of the template (broker/headertemplate.h)
+        params.insert(QStringLiteral("header"), QStringLiteral("?%1={}").arg(args.value(QStringLiteral("--query"))));
     return ctx.show<proto::SecretInfo>(proto::method::SecretSet, params, [&name](const proto::SecretInfo &s) {
         std::printf("secret %s set: sent only to %s as \"%s\"\n", qPrintable(name), qPrintable(s.hosts.join(QStringLiteral(", "))),
                     qPrintable(s.header));
@@ -66,9 +70,9 @@ int remove(Context &ctx, const Args &args)
 
 void registerSecretCommands(Registry &registry)
 {
-    registry.add({QStringLiteral("secret set"), QStringLiteral("NAME --host PATTERN [--host PATTERN]... [--header 'Authorization: Bearer {}']"),
+    registry.add({QStringLiteral("secret set"), QStringLiteral("NAME --host PATTERN [--host PATTERN]... [--header 'Authorization: Bearer {}' | --query PARAM]"),
                   QStringLiteral("store a secret (value from stdin, never printed)"),
-                  {QStringLiteral("--host"), QStringLiteral("--header")}, {}, 1, 1, true, set});
+                  {QStringLiteral("--host"), QStringLiteral("--header"), QStringLiteral("--query")}, {}, 1, 1, true, set});
     registry.add({QStringLiteral("secret ls"), {}, QStringLiteral("secrets with their hosts, header and users"),
                   {}, {}, 0, 0, true, list});
     registry.add({QStringLiteral("secret rm"), QStringLiteral("NAME"), QStringLiteral("remove an unused secret"),

@@ -35,6 +35,7 @@ constexpr quint32 kOutsideIp = 0xCB00711E; // 203.0.113.30
 const QByteArray kRealKey = "sk-live-REAL-4f9c1e7a2b8d6053e1c4a9f7b2d80e6c";
 const QByteArray kOtherKey = "other-REAL-93b1d7f0c2e4a6b8d0f1e3a5c7b9d2f4";
 const QByteArray kPassphrase = "correct horse battery staple secretsvm";
+const QByteArray kGitToken = "ghp_REALgitToken5e3a9c1f7b2d4e6a8c0b1d3f5e7a9c";
 
 } // namespace
 
@@ -51,6 +52,7 @@ private:
     QString m_box;
     QByteArray m_placeholder;      // API_KEY in the guest
     QByteArray m_otherPlaceholder; // OTHER_KEY in the guest
+    QByteArray m_gitPlaceholder;   // GIT_TOKEN in the guest (Authorization: Basic {})
     QLocalSocket m_events;         // subscribed to "alert"
     QByteArray m_eventBuffer;
 
@@ -111,6 +113,10 @@ private Q_SLOTS:
     void aForkBorrowsWhatItsOriginBorrows();
     void aStartNobodyWaitsForStillInstallsTheCa();
     void aLockedVaultGetsAReadable403();
+    // Basic credentials, base64 placeholders, masked answers (broker/basicauth.h, responsemask.h).
+    void basicCredentialsFromCurlGetTheRealValue();
+    void aBase64PlaceholderElsewhereIsBlockedAndAlerted();
+    void anEchoedRealValueComesBackMasked();
 };
 
 void TestSecretsVm::initTestCase()
@@ -138,6 +144,12 @@ void TestSecretsVm::initTestCase()
     X509_free(cert);
     EVP_PKEY_free(key);
     QCOMPARE(m_https->port(), quint16(443));
+    m_https->setResponder([](const TlsTestServer::Request &r) { // /echo: an upstream that echoes credentials
+        if (!r.target.startsWith("/echo"))
+            return QByteArray();
+        const QByteArray body = "x-api-key=" + r.header("x-api-key") + "\nauthorization=" + r.header("Authorization") + "\n";
+        return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+    });
     QVERIFY2(plainUp, "cannot listen on 203.0.113.30:80 in the test namespace");
     QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.30 api.test.example other.test.example plain.test.example\n",
                                         m_pki->caPem(), &error),
@@ -152,6 +164,9 @@ void TestSecretsVm::initTestCase()
     QVERIFY2(v.exitCode == 0, v.err.constData());
     v = ctl({u"secret"_s, u"set"_s, u"SVM_OTHER"_s, u"--host"_s, u"other.test.example"_s, u"--header"_s, u"x-api-key: {}"_s},
             kOtherKey + '\n');
+    QVERIFY2(v.exitCode == 0, v.err.constData());
+    v = ctl({u"secret"_s, u"set"_s, u"SVM_GIT"_s, u"--host"_s, u"api.test.example"_s, u"--header"_s, u"Authorization: Basic {}"_s},
+            kGitToken + '\n');
     QVERIFY2(v.exitCode == 0, v.err.constData());
 
     m_events.connectToServer(m_daemon.socketPath());
@@ -194,7 +209,7 @@ void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
 {
     m_box = uniqueName(u"svm"_s);
     const CtlResult created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
-                             u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--start"_s});
+                             u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--secret"_s, u"SVM_GIT=GIT_TOKEN"_s, u"--start"_s});
     QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
     const CtlResult env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
     QCOMPARE(env.exitCode, 0);
@@ -206,6 +221,8 @@ void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
     }
     m_placeholder = vars.value("API_KEY");
     m_otherPlaceholder = vars.value("OTHER_KEY");
+    m_gitPlaceholder = vars.value("GIT_TOKEN");
+    QCOMPARE(m_gitPlaceholder.size(), kGitToken.size());
     QCOMPARE(m_placeholder.size(), kRealKey.size());
     QCOMPARE(m_otherPlaceholder.size(), kOtherKey.size());
     QVERIFY(m_placeholder != kRealKey);
@@ -420,6 +437,55 @@ void TestSecretsVm::aLockedVaultGetsAReadable403()
     const QString message = locked.first().value("message"_L1).toString();
     QVERIFY2(message.contains("api.test.example"_L1) && message.contains("vault unlock"_L1), qPrintable(message));
     QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
+}
+
+void TestSecretsVm::basicCredentialsFromCurlGetTheRealValue()
+{
+    // curl -u, and a token in the URL (as git and package managers take it): both become Basic.
+    const CtlResult r = guestSh(u"curl -sS --max-time 60 -u \"x-access-token:$GIT_TOKEN\" -w '\\n%{http_code}\\n' "
+                                "https://api.test.example/basic-u; curl -sS --max-time 60 -w '\\n%{http_code}' "
+                                "\"https://x-access-token:$GIT_TOKEN@api.test.example/basic-url\""_s);
+    QVERIFY2(r.out.count("200") >= 2, QByteArray(r.out + r.err + m_daemon.log().right(3000)).constData());
+    const QByteArray expected = "Basic " + QByteArray("x-access-token:" + kGitToken).toBase64();
+    for (const QByteArray &path : {QByteArray("/basic-u"), QByteArray("/basic-url")}) {
+        const auto got = requestsTo(path);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got.first().header("Authorization"), expected);
+    }
+}
+
+void TestSecretsVm::aBase64PlaceholderElsewhereIsBlockedAndAlerted()
+{
+    alerts(0); // drain
+    m_eventBuffer.clear();
+    // The placeholder base64-encoded in another header, and Basic credentials to a host the
+    // secret is not bound to: both refused with an alert, nothing sent on.
+    const CtlResult r = guestSh(u"enc=$(printf 'x:%s' \"$GIT_TOKEN\" | base64 | tr -d '\\n'); "
+                                "curl -sS --max-time 60 -H \"X-Note: $enc\" -w '\\n%{http_code}\\n' https://api.test.example/b64-note; "
+                                "curl -sS --max-time 60 -u \"git:$GIT_TOKEN\" -w '\\n%{http_code}' https://other.test.example/b64-other"_s);
+    QVERIFY2(r.out.count("\n403") == 2, QByteArray(r.out + r.err).constData());
+    QVERIFY(requestsTo("/b64-note").isEmpty() && requestsTo("/b64-other").isEmpty());
+    int exfiltration = 0;
+    for (const QJsonObject &a : alerts(3000))
+        exfiltration += a.value("kind"_L1).toString() == "exfiltration"_L1 && a.value("sandbox"_L1).toString() == m_box;
+    QVERIFY2(exfiltration >= 2, qPrintable(u"%1 exfiltration alerts"_s.arg(exfiltration)));
+}
+
+void TestSecretsVm::anEchoedRealValueComesBackMasked()
+{
+    alerts(0); // drain
+    m_eventBuffer.clear();
+    const CtlResult r = guestSh(u"curl -sS --max-time 60 -H \"x-api-key: $API_KEY\" -u \"x:$GIT_TOKEN\" https://api.test.example/echo-headers"_s);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(requestsTo("/echo-headers").value(0).header("x-api-key"), kRealKey); // the upstream had it
+    QVERIFY2(r.out.contains(QByteArray("x-api-key=" + m_placeholder + "\n")), r.out.constData());  // the guest got the placeholder
+    QVERIFY(!r.out.contains(kRealKey) && !r.out.contains(QByteArray("x:" + kGitToken).toBase64()));
+    QString message;
+    for (const QJsonObject &a : alerts(3000))
+        if (a.value("kind"_L1).toString() == "exfiltration"_L1 && a.value("sandbox"_L1).toString() == m_box)
+            message = a.value("message"_L1).toString();
+    QVERIFY2(message.contains("api.test.example"_L1) && message.contains("/echo-headers"_L1) && message.contains("SVM_API"_L1),
+             qPrintable(message));
 }
 
 QTEST_GUILESS_MAIN(TestSecretsVm)

@@ -4,7 +4,9 @@
 // records what it receives.
 #include "guestfront.h"
 #include "guesttrust.h"
+#include "headertemplate.h"
 #include "interceptor.h"
+#include "placeholder.h"
 #include "support.h"
 #include "tlstestserver.h"
 #include "vault.h"
@@ -34,6 +36,8 @@ namespace {
 const QByteArray kPass = QByteArrayLiteral("interception passphrase");
 const QByteArray kAlpha = QByteArrayLiteral("alpha-REAL-secret-value-0123456789");
 const QByteArray kBeta = QByteArrayLiteral("beta-REAL-secret-value-9876543210");
+const QByteArray kGamma = QByteArrayLiteral("ghp_GAMMArealGitToken0123456789abcdefXY");
+const QByteArray kDelta = QByteArrayLiteral("delta/REAL+key=value&0123456789"); // needs percent-encoding
 
 struct CurlResult {
     int code = -1;
@@ -66,9 +70,21 @@ private Q_SLOTS:
     void slowConnectionsDoNotGrowThreadsPastThePool();
     void fullQueueRefusesCleanly();
     void noWorkerThreadIsRefusedCleanly();
+    // Basic credentials and base64-encoded placeholders (broker/basicauth.h, base64Forms).
+    void basicCredentialsGetTheRealValue();
+    void base64PlaceholderElsewhereIsBlocked_data();
+    void base64PlaceholderElsewhereIsBlocked();
+    void plainFlowGuardFindsBase64Placeholders();
+    // Answers of bound hosts (broker/responsemask.h).
+    void echoedRealValuesComeBackMasked();
+    void encodedAnswersAreRefused();
+    void gitCloneAndPushWithATokenInTheUrl();
+    void queryParameterGetsTheRealValue();
+    void queryPlaceholderElsewhereIsBlocked_data();
+    void queryPlaceholderElsewhereIsBlocked();
 
 private:
-    CurlResult curl(const QString &host, const QStringList &args);
+    CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
     QList<InterceptEvent> events();
 
     QTemporaryDir m_dir;
@@ -80,6 +96,8 @@ private:
     std::unique_ptr<Front> m_front;
     QByteArray m_alphaPh;
     QByteArray m_betaPh;
+    QByteArray m_gammaPh;
+    QByteArray m_deltaPh;
     QString m_caFile;
     std::mutex m_eventsMutex;
     QList<InterceptEvent> m_events;
@@ -99,9 +117,15 @@ void TestInterceptor::initTestCase()
     const qint64 box = testsupport::addSandbox(db, QStringLiteral("box"));
     auto a = m_vault->lendSecret(box, QStringLiteral("alpha"), QStringLiteral("ALPHA_KEY"), 0);
     auto b = m_vault->lendSecret(box, QStringLiteral("beta"), QStringLiteral("BETA_TOKEN"), 0);
-    QVERIFY(a && b);
+    QVERIFY(m_vault->setSecret(QStringLiteral("gamma"), {QStringLiteral("api.bound.test")}, QStringLiteral("Authorization: Basic {}"), kGamma, 0));
+    auto g = m_vault->lendSecret(box, QStringLiteral("gamma"), QStringLiteral("GIT_TOKEN"), 0);
+    QVERIFY(m_vault->setSecret(QStringLiteral("delta"), {QStringLiteral("api.bound.test")}, QStringLiteral("?key={}"), kDelta, 0));
+    auto d = m_vault->lendSecret(box, QStringLiteral("delta"), QStringLiteral("MAPS_KEY"), 0);
+    QVERIFY(a && b && g && d);
+    m_deltaPh = d.value();
     m_alphaPh = a.value();
     m_betaPh = b.value();
+    m_gammaPh = g.value();
     auto pem = m_vault->issueSandboxCa(box);
     QVERIFY2(pem, qPrintable(pem.error().message()));
     m_caFile = m_dir.filePath(QStringLiteral("sandbox-ca.pem"));
@@ -168,10 +192,10 @@ QList<InterceptEvent> TestInterceptor::events()
     return m_events;
 }
 
-CurlResult TestInterceptor::curl(const QString &host, const QStringList &args)
+CurlResult TestInterceptor::curl(const QString &host, const QStringList &args, quint16 frontPort)
 {
     QProcess p;
-    const QString resolve = QStringLiteral("%1:%2:127.0.0.1").arg(host).arg(m_front->port());
+    const QString resolve = QStringLiteral("%1:%2:127.0.0.1").arg(host).arg(frontPort ? frontPort : m_front->port());
     p.start(QStringLiteral("curl"), QStringList{QStringLiteral("-sS"), QStringLiteral("--cacert"), m_caFile,
                                                  QStringLiteral("--resolve"), resolve, QStringLiteral("--max-time"),
                                                  QStringLiteral("20")} + args);
@@ -719,6 +743,323 @@ void TestInterceptor::noWorkerThreadIsRefusedCleanly()
     QCOMPARE(seen.size(), 3);
     for (const InterceptEvent &e : seen)
         QVERIFY2(e.reason.contains(QLatin1String("no intercept worker could be started")), qPrintable(e.reason));
+}
+
+void TestInterceptor::basicCredentialsGetTheRealValue()
+{
+    // As git sends a token from https://user:TOKEN@host/: curl -u makes the same Basic header.
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(m_front->port());
+    const int before = int(m_good->requests().size());
+    CurlResult r = curl(QStringLiteral("api.bound.test"),
+                        {QStringLiteral("-u"), QStringLiteral("x-access-token:") + QString::fromLatin1(m_gammaPh), base + QStringLiteral("/repo.git/info/refs")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    // The token as the user name works too (GitHub accepts either), and the plain form still does.
+    r = curl(QStringLiteral("api.bound.test"), {QStringLiteral("-u"), QString::fromLatin1(m_gammaPh) + QStringLiteral(":x-oauth-basic"), base + QStringLiteral("/user")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    r = curl(QStringLiteral("api.bound.test"), {QStringLiteral("-H"), QStringLiteral("Authorization: Bearer ") + QString::fromLatin1(m_gammaPh), base + QStringLiteral("/api")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 3);
+    QCOMPARE(got.at(0).header("Authorization"), QByteArray("Basic ") + QByteArray("x-access-token:" + kGamma).toBase64());
+    QCOMPARE(got.at(1).header("Authorization"), QByteArray("Basic ") + QByteArray(kGamma + ":x-oauth-basic").toBase64());
+    QCOMPARE(got.at(2).header("Authorization"), QByteArray("Bearer ") + kGamma);
+    for (const InterceptEvent &e : events())
+        QVERIFY2(e.allowed && e.alertKind.isEmpty(), qPrintable(e.reason));
+}
+
+void TestInterceptor::base64PlaceholderElsewhereIsBlocked_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QStringList>("args"); // %PH% the placeholder of gamma, %B64% "git:" + it in base64, %ALPHA64% the same of alpha
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("another header") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("X-Note: %B64%"), QStringLiteral("/")}
+                                    << "may only be sent in the Authorization header";
+    QTest::newRow("url") << "api.bound.test" << QStringList{QStringLiteral("/x?c=%B64%")} << "is in the URL";
+    QTest::newRow("url, base64url") << "api.bound.test" << QStringList{QStringLiteral("/x?c=%B64URL%")} << "is in the URL";
+    QTest::newRow("body") << "api.bound.test" << QStringList{QStringLiteral("--data"), QStringLiteral("blob=%B64%"), QStringLiteral("/post")}
+                          << "request body carries the placeholder of secret gamma";
+    QTest::newRow("basic to an unbound host") << "other.bound.test" << QStringList{QStringLiteral("-u"), QStringLiteral("git:%PH%"), QStringLiteral("/")}
+                                              << "secret gamma is not bound to this host";
+    QTest::newRow("basic for a secret not declared basic") << "api.bound.test"
+                                                           << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Basic %ALPHA64%"), QStringLiteral("/")}
+                                                           << "may only be sent in the x-api-key header";
+    QTest::newRow("bearer of base64") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Bearer %B64%"), QStringLiteral("/")}
+                                      << "is base64-encoded in the Authorization header";
+    QTest::newRow("basic without padding") << "api.bound.test" << QStringList{QStringLiteral("-H"), QStringLiteral("Authorization: Basic %B64NOPAD%"), QStringLiteral("/")}
+                                           << "is base64-encoded in the Authorization header";
+}
+
+void TestInterceptor::base64PlaceholderElsewhereIsBlocked()
+{
+    QFETCH(QString, host);
+    QFETCH(QStringList, args);
+    QFETCH(QString, reason);
+    // "git:" (4 bytes) and "gi:" (3 bytes) shift the placeholder to other base64 alignments.
+    const QByteArray b64 = QByteArray("git:" + m_gammaPh).toBase64();
+    const QByteArray b64url = QByteArray("gi:" + m_gammaPh + "?").toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    const QByteArray nopad = QByteArray("g:" + m_gammaPh).toBase64(QByteArray::OmitTrailingEquals);
+    QVERIFY(!nopad.endsWith('=') && nopad.size() % 4 != 0);
+    for (QString &a : args) {
+        a.replace(QLatin1String("%PH%"), QString::fromLatin1(m_gammaPh)).replace(QLatin1String("%B64URL%"), QString::fromLatin1(b64url));
+        a.replace(QLatin1String("%B64NOPAD%"), QString::fromLatin1(nopad)).replace(QLatin1String("%B64%"), QString::fromLatin1(b64));
+        a.replace(QLatin1String("%ALPHA64%"), QString::fromLatin1(QByteArray("u:" + m_alphaPh).toBase64()));
+        if (a.startsWith(QLatin1Char('/')))
+            a = QStringLiteral("https://%1:%2%3").arg(host).arg(m_front->port()).arg(a);
+    }
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(host, QStringList{QStringLiteral("-w"), QStringLiteral("\n%{http_code}")} + args);
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before); // nothing reached the server
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
+}
+
+void TestInterceptor::plainFlowGuardFindsBase64Placeholders()
+{
+    m_vault->lock(); // needs no key
+    for (const QByteArray &lead : {QByteArray(), QByteArray("a"), QByteArray("ab")}) {
+        const QByteArray encoded = QByteArray(lead + m_betaPh + "tail").toBase64();
+        QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=" + encoded + " HTTP/1.1\r\n")),
+                 std::optional<QString>(QStringLiteral("beta")));
+    }
+    QCOMPARE(m_interceptor->placeholderOwner(QStringLiteral("box"), QByteArray("GET /?d=" + QByteArray("unrelated data").toBase64())), std::nullopt);
+    QVERIFY(m_vault->unlock(kPass));
+}
+
+namespace {
+// An upstream that echoes what it was sent: in a response header, in the body (the second copy
+// straddles the first TLS record boundary, so the broker reads it in two pieces), chunked or not.
+QByteArray echoResponse(const TlsTestServer::Request &r)
+{
+    if (r.target.startsWith("/gzip"))
+        return "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd";
+    const QByteArray key = r.header("x-api-key"), auth = r.header("Authorization");
+    const QByteArray seen = "accept-encoding=" + r.header("Accept-Encoding") + "\n";
+    QByteArray head = "HTTP/1.1 200 OK\r\nX-Echo: " + key + "\r\n";
+    if (r.target.startsWith("/chunked")) {
+        const QByteArray body = seen + "key=" + key + "\nauth=" + auth + "\n";
+        return head + "Transfer-Encoding: chunked\r\n\r\n" + QByteArray::number(body.size(), 16) + "\r\n" + body + "\r\n0\r\n\r\n";
+    }
+    QByteArray body = seen + "auth=" + auth + "\n";
+    const qsizetype headSize = head.size() + 30; // "Content-Length: NNNNN\r\n\r\n" and some
+    body += QByteArray(std::max<qsizetype>(0, 16384 - 7 - headSize - body.size()), '.') + key + "\n" + QByteArray(40000, '-') + "end\n";
+    return head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+} // namespace
+
+void TestInterceptor::echoedRealValuesComeBackMasked()
+{
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer echo(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    echo.setResponder(echoResponse);
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
+    QVERIFY(own.ready);
+    const QString base = QStringLiteral("https://api.bound.test:%1").arg(own.front.port());
+    const QStringList creds{QStringLiteral("--compressed"), QStringLiteral("-D"), QStringLiteral("-"), QStringLiteral("-H"),
+                            QStringLiteral("x-api-key: ") + QString::fromLatin1(m_alphaPh), QStringLiteral("-u"),
+                            QStringLiteral("x-access-token:") + QString::fromLatin1(m_gammaPh)};
+    const QByteArray realAuth = QByteArray("x-access-token:" + kGamma).toBase64();
+    for (const QString &path : {QStringLiteral("/echo"), QStringLiteral("/chunked-echo")}) {
+        const CurlResult r = curl(QStringLiteral("api.bound.test"), creds + QStringList{base + path}, own.front.port());
+        QVERIFY2(r.code == 0, r.err.constData());
+        // The upstream did get the real values, and was not asked for a compressed answer.
+        QCOMPARE(echo.requests().last().header("x-api-key"), kAlpha);
+        QCOMPARE(echo.requests().last().header("Authorization"), QByteArray("Basic " + realAuth));
+        QVERIFY2(r.out.contains("accept-encoding=\n"), r.out.left(300).constData());
+        // The guest sees none of them: the placeholder stands where each value was.
+        QVERIFY2(!r.out.contains(kAlpha) && !r.out.contains(realAuth), r.out.left(300).constData());
+        QVERIFY(r.out.contains(QByteArray("X-Echo: " + m_alphaPh)));
+        QVERIFY(r.out.contains(QByteArray("key=" + m_alphaPh)) || r.out.contains(QByteArray("." + m_alphaPh + "\n-")));
+        // Within base64 the digits that depend on the value alone are swapped (the one or two at
+        // its edges also hold bits of its neighbours, so they stay).
+        const QList<QByteArray> forms = base64Forms(m_gammaPh);
+        QVERIFY(std::any_of(forms.begin(), forms.end(), [&](const QByteArray &f) { return r.out.contains(QByteArray("auth=Basic " + realAuth.left(20) + f)); }));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(own.events().size(), 2, 3000);
+    for (const InterceptEvent &e : own.events()) {
+        QVERIFY(e.allowed);
+        QCOMPARE(e.alertKind, QStringLiteral("exfiltration"));
+        QVERIFY2(e.alertMessage.contains(QLatin1String("api.bound.test")) && e.alertMessage.contains(QLatin1String("echo")) &&
+                     e.alertMessage.contains(QLatin1String("secret alpha, gamma")),
+                 qPrintable(e.alertMessage));
+    }
+}
+
+void TestInterceptor::encodedAnswersAreRefused()
+{
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer echo(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    echo.setResponder(echoResponse);
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
+    QVERIFY(own.ready);
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                               QStringLiteral("https://api.bound.test:%1/gzip").arg(own.front.port())}, own.front.port());
+    QVERIFY2(r.out.endsWith("\n502"), r.out.constData());
+    QVERIFY2(r.out.contains("cannot be searched for secrets"), r.out.constData());
+}
+
+namespace {
+// `git http-backend` as a CGI behind Basic auth: only the real token gets in.
+QByteArray gitBackend(const TlsTestServer::Request &r, const QString &root)
+{
+    if (r.header("Authorization") != QByteArray("Basic " + QByteArray("x-access-token:" + kGamma).toBase64()))
+        return "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"git\"\r\nContent-Length: 0\r\n\r\n";
+    const qsizetype q = r.target.indexOf('?');
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("GIT_PROJECT_ROOT"), root);
+    env.insert(QStringLiteral("GIT_HTTP_EXPORT_ALL"), QStringLiteral("1"));
+    env.insert(QStringLiteral("REMOTE_USER"), QStringLiteral("x-access-token")); // receive-pack needs an authenticated user
+    env.insert(QStringLiteral("REQUEST_METHOD"), QString::fromLatin1(r.method));
+    env.insert(QStringLiteral("PATH_INFO"), QString::fromLatin1(q < 0 ? r.target : r.target.left(q)));
+    env.insert(QStringLiteral("QUERY_STRING"), q < 0 ? QString() : QString::fromLatin1(r.target.mid(q + 1)));
+    env.insert(QStringLiteral("CONTENT_TYPE"), QString::fromLatin1(r.header("Content-Type")));
+    env.insert(QStringLiteral("CONTENT_LENGTH"), QString::number(r.body.size()));
+    env.insert(QStringLiteral("HTTP_CONTENT_ENCODING"), QString::fromLatin1(r.header("Content-Encoding")));
+    env.insert(QStringLiteral("GIT_PROTOCOL"), QString::fromLatin1(r.header("Git-Protocol")));
+    QProcess cgi;
+    cgi.setProcessEnvironment(env);
+    cgi.start(QStringLiteral("git"), {QStringLiteral("http-backend")});
+    cgi.write(r.body);
+    cgi.closeWriteChannel();
+    cgi.waitForFinished(30000);
+    const QByteArray out = cgi.readAllStandardOutput();
+    const qsizetype end = out.indexOf("\r\n\r\n");
+    if (end < 0)
+        return "HTTP/1.1 500 CGI\r\nContent-Length: 0\r\n\r\n";
+    QByteArray status = "200 OK", headers;
+    for (const QByteArray &line : out.left(end).split('\n')) {
+        if (line.startsWith("Status: "))
+            status = line.mid(8).trimmed();
+        else
+            headers += line.trimmed() + "\r\n";
+    }
+    const QByteArray body = out.mid(end + 4);
+    return "HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+int git(const QStringList &args, const QString &dir, QByteArray *output = nullptr, const QString &caFile = {})
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    env.insert(QStringLiteral("HOME"), dir);
+    if (!caFile.isEmpty())
+        env.insert(QStringLiteral("GIT_SSL_CAINFO"), caFile); // as the guest's environment names its bundle
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral("git"), QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                                                QStringLiteral("user.email=t@example.invalid")} + args);
+    p.waitForFinished(60000);
+    if (output)
+        *output = p.readAll();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+} // namespace
+
+void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
+{
+    QVERIFY2(QFile::exists(QStringLiteral("/usr/lib/git-core/git-http-backend")), "git is required (installers/packages.txt)");
+    const QString root = m_dir.filePath(QStringLiteral("git-root")), work = m_dir.filePath(QStringLiteral("git-work"));
+    QVERIFY(QDir().mkpath(root) && QDir().mkpath(work));
+    QCOMPARE(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral("-b"), QStringLiteral("main"),
+                  root + QStringLiteral("/repo.git")}, root), 0);
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer forge(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), forge.port());
+    QVERIFY(own.ready);
+    // The guest's view: the placeholder in the URL (git turns it into Basic), the sandbox CA.
+    const QString url = QStringLiteral("https://x-access-token:%1@api.bound.test:%2/repo.git").arg(QString::fromLatin1(m_gammaPh)).arg(own.front.port());
+    const QStringList tls{QStringLiteral("-c"), QStringLiteral("http.curloptResolve=api.bound.test:%1:127.0.0.1").arg(own.front.port())};
+    QByteArray out;
+    QVERIFY2(git(tls + QStringList{QStringLiteral("clone"), QStringLiteral("-q"), url, QStringLiteral("clone")}, work, &out, m_caFile) == 0, out.constData());
+    const QString clone = work + QStringLiteral("/clone");
+    QFile file(clone + QStringLiteral("/README"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("pushed through the interceptor\n");
+    file.close();
+    QCOMPARE(git({QStringLiteral("add"), QStringLiteral("README")}, clone), 0);
+    QCOMPARE(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")}, clone), 0);
+    QVERIFY2(git(tls + QStringList{QStringLiteral("push"), QStringLiteral("-q"), QStringLiteral("origin"), QStringLiteral("HEAD:main")}, clone, &out, m_caFile) == 0,
+             out.constData());
+    QVERIFY2(git(tls + QStringList{QStringLiteral("fetch"), QStringLiteral("-q"), QStringLiteral("origin")}, clone, &out, m_caFile) == 0, out.constData());
+    // The commit is in the forge's repository; the token reached it only through the broker.
+    QVERIFY(git({QStringLiteral("--git-dir"), root + QStringLiteral("/repo.git"), QStringLiteral("log"), QStringLiteral("--format=%s"), QStringLiteral("main")},
+                root, &out) == 0);
+    QCOMPARE(out.trimmed(), QByteArray("first"));
+    int authorised = 0;
+    for (const TlsTestServer::Request &r : forge.requests())
+        authorised += r.header("Authorization") == QByteArray("Basic " + QByteArray("x-access-token:" + kGamma).toBase64());
+    QVERIFY2(authorised >= 3, qPrintable(QString::number(authorised))); // clone, push, fetch
+    QFile config(clone + QStringLiteral("/.git/config"));
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    const QByteArray stored = config.readAll();
+    QVERIFY(stored.contains(m_gammaPh) && !stored.contains(kGamma));
+}
+
+void TestInterceptor::queryParameterGetsTheRealValue()
+{
+    for (const char *bad : {"?key", "?={}", "?k y={}", "?key={}x", "?a&b={}"})
+        QVERIFY2(!HeaderTemplate::parse(QString::fromLatin1(bad)), bad);
+    QCOMPARE(HeaderTemplate::parse(QStringLiteral("?api_key={}"))->text(), QStringLiteral("?api_key={}"));
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(QStringLiteral("api.bound.test"),
+                              {QStringLiteral("https://api.bound.test:%1/maps?q=x&key=%2&n=1").arg(m_front->port()).arg(QString::fromLatin1(m_deltaPh))});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QList<TlsTestServer::Request> got = m_good->requests().mid(before);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(got.first().target, QByteArray("/maps?q=x&key=" + kDelta.toPercentEncoding() + "&n=1"));
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QVERIFY(ev.first().allowed);
+    QCOMPARE(ev.first().path, QStringLiteral("/maps?q=x&key=[delta]&n=1")); // the parameter's name, never a value
+}
+
+void TestInterceptor::queryPlaceholderElsewhereIsBlocked_data()
+{
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("query"); // %PH% the placeholder of delta
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("another parameter") << "api.bound.test" << "?token=%PH%" << "is in the URL";
+    QTest::newRow("inside the value") << "api.bound.test" << "?key=x%PH%" << "is in the URL";
+    QTest::newRow("in the path") << "api.bound.test" << "/%PH%?key=1" << "is in the URL";
+    QTest::newRow("encoded") << "api.bound.test" << "?key=%ENC%" << "is in the URL";
+    QTest::newRow("unbound host") << "other.bound.test" << "?key=%PH%" << "is in the URL";
+}
+
+void TestInterceptor::queryPlaceholderElsewhereIsBlocked()
+{
+    QFETCH(QString, host);
+    QFETCH(QString, query);
+    QFETCH(QString, reason);
+    query.replace(QLatin1String("%PH%"), QString::fromLatin1(m_deltaPh));
+    query.replace(QLatin1String("%ENC%"), QString::fromLatin1(QByteArray("k:" + m_deltaPh).toBase64(QByteArray::Base64UrlEncoding)));
+    const int before = int(m_good->requests().size());
+    const CurlResult r = curl(host, {QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                                     QStringLiteral("https://%1:%2/q%3").arg(host).arg(m_front->port()).arg(query)});
+    QVERIFY2(r.out.endsWith("\n403"), r.out.constData());
+    QVERIFY2(r.out.contains(reason.toUtf8()), r.out.constData());
+    QCOMPARE(m_good->requests().size(), before);
+    const QList<InterceptEvent> ev = events();
+    QCOMPARE(ev.size(), 1);
+    QCOMPARE(ev.at(0).alertKind, QStringLiteral("exfiltration"));
 }
 
 QTEST_GUILESS_MAIN(TestInterceptor)
