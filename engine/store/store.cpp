@@ -230,6 +230,10 @@ ALTER TABLE images ADD COLUMN owner_uid INTEGER
         {4, QStringLiteral("rules.raw_tcp"), QStringLiteral(R"SQL(
 ALTER TABLE rules ADD COLUMN raw_tcp INTEGER NOT NULL DEFAULT 0
 )SQL")},
+        // An ephemeral sandbox is removed once it stops (SandboxEngine::discardEphemerals).
+        {5, QStringLiteral("sandboxes.ephemeral"), QStringLiteral(R"SQL(
+ALTER TABLE sandboxes ADD COLUMN ephemeral INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }
