@@ -208,7 +208,7 @@ void TestRun::runOnAFolderTakesThePatchesAndLeavesNothing()
     QVERIFY2(run.waitFor("Directory for the patches", 10000), run.transcript().constData());
     run.type(patches.toLocal8Bit() + "\r");
     QCOMPARE(run.finish(240000), 0);
-    QVERIFY2(run.transcript().contains("removed " + name.toUtf8()), run.transcript().constData());
+    QVERIFY2(run.transcript().contains(QByteArray("removed " + name.toUtf8())), run.transcript().constData());
 
     // The patch applies to the original and says what the agent did.
     const QStringList files = QDir(patches).entryList(QDir::Files);
@@ -264,7 +264,7 @@ void TestRun::scriptedRunIntoABranchThenACrashLeavesNothing()
         run.waitForReadyRead(1000);
         out += run.readAllStandardOutput();
     }
-    QVERIFY2(out.contains("RUN-42"), (out + run.readAllStandardError()).constData());
+    QVERIFY2(out.contains("RUN-42"), QByteArray(out + run.readAllStandardError()).constData());
     run.closeWriteChannel(); // the end of stdin detaches
     QVERIFY(run.waitForFinished(240000));
     QVERIFY2(run.exitCode() == 0, run.readAllStandardError().constData());
