@@ -320,11 +320,13 @@ int run(Context &ctx, const Args &args)
 
 void registerRunCommands(Registry &registry)
 {
+    QStringList options = createValueOptions() + QStringList{QStringLiteral("--name"), QStringLiteral("--changes")};
+    options.removeAll(QStringLiteral("--template")); // TEMPLATE is run's argument
     registry.add({QStringLiteral("run"),
                   QStringLiteral("TEMPLATE [--workspace DIR] [--rm] [--ephemeral] [--name N] [--changes patches:DIR|bundle:FILE|branch[:NAME]|none] "
                                  "[create options]"),
                   QStringLiteral("create (or reuse) a sandbox from a template, attach its console, then take its commits"),
-                  createValueOptions() + QStringList{QStringLiteral("--name"), QStringLiteral("--changes")}, {QStringLiteral("--rm"), QStringLiteral("--ephemeral")},
+                  options, {QStringLiteral("--rm"), QStringLiteral("--ephemeral")},
                   1, 1, true, run});
 }
 

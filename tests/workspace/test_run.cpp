@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <tuple>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
@@ -118,6 +119,7 @@ class TestRun : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void runRefusesBadRequestsBeforeMakingAnything();
     void runOnAFolderTakesThePatchesAndLeavesNothing();
     void ephemeralKeepsNoSnapshotAndIsGoneAfterStop();
     void scriptedRunIntoABranchThenACrashLeavesNothing();
@@ -186,6 +188,35 @@ bool TestRun::absent(const QString &name) const
     const QString db = DaemonHarness::sharedDataDir() + QStringLiteral("/airlock.db");
     return ls.exitCode == 0 && view.error.isEmpty() && view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty() &&
            storeRows(db, QStringLiteral("sandboxes"), QStringLiteral("name"), name) == 0;
+}
+
+void TestRun::runRefusesBadRequestsBeforeMakingAnything()
+{
+    const QString name = uniqueName(QStringLiteral("runbad"));
+    const QString taken = m_tmp.filePath(QStringLiteral("taken.bundle"));
+    QFile f(taken);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("mine\n") == 5);
+    f.close();
+    const QList<std::tuple<QStringList, int, QByteArray>> cases = {
+        {{QStringLiteral("--changes"), QStringLiteral("zip:x")}, 2, "--changes is patches:DIR, bundle:FILE, branch[:NAME] or none"},
+        {{QStringLiteral("--rm")}, 2, "without a terminal, say what --rm should keep"},
+        {{QStringLiteral("--changes"), QStringLiteral("branch")}, 2, "needs the host repository"},
+        {{QStringLiteral("--workspace"), m_repo, QStringLiteral("--changes"), QStringLiteral("branch:main")}, 2,
+         "the branch main already exists"},
+        {{QStringLiteral("--workspace"), m_repo, QStringLiteral("--changes"), QStringLiteral("branch:bad..name")}, 2,
+         "is not a valid branch name"},
+        {{QStringLiteral("--changes"), QStringLiteral("bundle:") + taken}, 2, "already exists; name a new file"},
+        {{QStringLiteral("--workspace"), m_tmp.filePath(QStringLiteral("no-such-dir"))}, 1, "no such directory"},
+    };
+    for (const auto &[extra, code, message] : cases) {
+        const CtlResult r = m_daemon->ctl(QStringList{QStringLiteral("run"), QStringLiteral("tinyshell"), QStringLiteral("--name"), name} + extra);
+        QVERIFY2(r.exitCode == code && r.err.startsWith("airlockctl: run : ") && r.err.contains(message), r.err.constData());
+    }
+    const CtlResult unknown = m_daemon->ctl({QStringLiteral("run"), QStringLiteral("no-such-template"), QStringLiteral("--name"), name,
+                                             QStringLiteral("--changes"), QStringLiteral("none")});
+    QVERIFY2(unknown.exitCode == 1 && unknown.err.contains("no template \"no-such-template\"; there are: tinyshell"), unknown.err.constData());
+    QVERIFY2(absent(name), "a refused run left a sandbox");
+    QCOMPARE(runGit(m_repo, {QStringLiteral("for-each-ref"), QStringLiteral("refs/heads/bad..name")}).text(), QString());
 }
 
 void TestRun::runOnAFolderTakesThePatchesAndLeavesNothing()
