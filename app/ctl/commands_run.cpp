@@ -237,6 +237,42 @@ QString defaultName(const QString &templateName)
     return templateName.left(27) + QLatin1Char('-') + QString::number(QRandomGenerator::global()->bounded(0x10000), 16).rightJustified(4, QLatin1Char('0'));
 }
 
+// Asks again while the answer names a destination the export would refuse.
+Changes askUntilUsable(const QString &name, const QString &repoTop)
+{
+    Changes changes = askChanges(name, repoTop);
+    for (QString problem = destinationProblem(changes, name, repoTop); !problem.isEmpty();
+         problem = destinationProblem(changes, name, repoTop)) {
+        std::fprintf(stderr, "%s\n", qPrintable(problem));
+        changes = askChanges(name, repoTop);
+    }
+    return changes;
+}
+
+// After the console: the commits taken as chosen, then with `remove` the sandbox removed.
+int endSession(Context &ctx, const QString &name, const Changes &changes, const QString &repoTop, bool remove, QJsonObject *report)
+{
+    if (!readyForExport(ctx, name, changes) || !takeChanges(ctx, name, changes, repoTop, report)) {
+        if (remove)
+            std::fprintf(stderr, "the sandbox %s is kept so that nothing is lost: airlockctl export %s DEST, then airlockctl rm %s\n",
+                         qPrintable(name), qPrintable(name), qPrintable(name));
+        return kFailed;
+    }
+    if (remove) {
+        // A stopped one answers Conflict, which is fine; an ephemeral one is gone with the kill.
+        const Result<QJsonValue> killed = ctx.client.call(proto::method::SandboxKill, proto::NameParams{name}.toJson());
+        const bool discarded = killed && killed->toObject().value(QLatin1String("state")).toString() == QLatin1String("removed");
+        if (!discarded && !ctx.callFor<proto::NameParams>(proto::method::SandboxRemove, proto::NameParams{name}.toJson()))
+            return kFailed;
+        if (!ctx.json)
+            std::printf("removed %s\n", qPrintable(name));
+    } else if (!ctx.json) {
+        std::printf("%s is kept: airlockctl console %s to go back, airlockctl export %s DEST for its commits\n",
+                    qPrintable(name), qPrintable(name), qPrintable(name));
+    }
+    return 0;
+}
+
 int run(Context &ctx, const Args &args)
 {
     Changes changes;
@@ -284,32 +320,10 @@ int run(Context &ctx, const Args &args)
 
     if (const int rc = attachConsole(ctx, name); rc != 0)
         return rc;
-    if (changes.kind == Changes::Ask && interactive) {
-        changes = askChanges(name, repoTop);
-        for (QString problem = destinationProblem(changes, name, repoTop); !problem.isEmpty();
-             problem = destinationProblem(changes, name, repoTop)) {
-            std::fprintf(stderr, "%s\n", qPrintable(problem));
-            changes = askChanges(name, repoTop);
-        }
-    }
-    if (!readyForExport(ctx, name, changes) || !takeChanges(ctx, name, changes, repoTop, &report)) {
-        if (remove)
-            std::fprintf(stderr, "the sandbox %s is kept so that nothing is lost: airlockctl export %s DEST, then airlockctl rm %s\n",
-                         qPrintable(name), qPrintable(name), qPrintable(name));
-        return kFailed;
-    }
-    if (remove) {
-        // A stopped one answers Conflict, which is fine; an ephemeral one is gone with the kill.
-        const Result<QJsonValue> killed = ctx.client.call(proto::method::SandboxKill, proto::NameParams{name}.toJson());
-        const bool discarded = killed && killed->toObject().value(QLatin1String("state")).toString() == QLatin1String("removed");
-        if (!discarded && !ctx.callFor<proto::NameParams>(proto::method::SandboxRemove, proto::NameParams{name}.toJson()))
-            return kFailed;
-        if (!ctx.json)
-            std::printf("removed %s\n", qPrintable(name));
-    } else if (!ctx.json) {
-        std::printf("%s keeps running: airlockctl console %s to go back, airlockctl export %s DEST for its commits\n",
-                    qPrintable(name), qPrintable(name), qPrintable(name));
-    }
+    if (changes.kind == Changes::Ask && interactive)
+        changes = askUntilUsable(name, repoTop);
+    if (const int rc = endSession(ctx, name, changes, repoTop, remove, &report); rc != 0)
+        return rc;
     report.insert(QStringLiteral("removed"), remove);
     if (ctx.json)
         ctx.printJson(report);
