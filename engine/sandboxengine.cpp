@@ -256,6 +256,8 @@ Status SandboxEngine::reconcile()
 {
     if (Status s = reconcileOperations(); !s)
         return s;
+    if (Result<QStringList> gone = discardEphemerals(true); !gone)
+        qCWarning(lcEngine) << "reconcile:" << gone.error().message();
     return removeOrphans();
 }
 
@@ -823,10 +825,10 @@ Status SandboxEngine::recordSandbox(const CreateRequest &r, SandboxSpec &spec, c
     if (!network)
         return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), network);
     const Result<qint64> id = m_store.write(
-        QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created) "
-                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created, ephemeral) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {r.name, qint64(r.owner), r.image, r.cpus, r.memoryMib, r.diskGib, spec.mac, spec.networkName,
-         QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), now()});
+         QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), now(), r.ephemeral ? 1 : 0});
     if (!id)
         return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), id);
     if (Status s = lendSecrets(r, spec, envJson, *id); !s)

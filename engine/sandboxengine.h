@@ -33,6 +33,7 @@ struct CreateRequest {
     QMap<QString, QString> env;
     uid_t owner = 0;
     qint64 baseLayer = 0; // fork: the frozen layer the new disk builds on (0: the image)
+    bool ephemeral = false; // removed, disk and all, once it stops (ephemeral.cpp)
     // Called inside create's transaction once the sandbox row exists (the engine's store, the
     // new id): lends the sandbox its secrets and returns variables to add to the guest's
     // environment. A failure undoes the whole create.
@@ -97,6 +98,14 @@ public:
 
     Status reconcile();
     int sandboxCount();
+
+    // Ephemeral sandboxes (ephemeral.cpp). Removes those whose domain is off (all of them
+    // with `evenRunning`, after a restart) and returns their names.
+    Result<QStringList> discardEphemerals(bool evenRunning = false);
+    // Conflict, saying why, when `name` is ephemeral: `what` it cannot do ("keep snapshots").
+    Status refuseIfEphemeral(const QString &name, const QString &what);
+    // stopped, missing or crashed: the guest is off (unknown is not).
+    static bool hasStopped(const QString &state);
 
     // Network guarding (networkhooks.h, sandboxnetworks.cpp): set before start().
     void setNetworkHooks(NetworkHooks *hooks) { m_hooks = hooks; }

@@ -9,15 +9,13 @@
 
 namespace airlock {
 
-namespace {
 // Only a confirmed answer releases a guard: libvirt says the domain does not exist, or says
 // it is shut off or crashed (QEMU is gone). "unknown" (no answer: libvirtd restarting, a
 // broken connection) keeps the guest guarded, since it may still send packets.
-bool hasStopped(const QString &state)
+bool SandboxEngine::hasStopped(const QString &state)
 {
     return state == QLatin1String("stopped") || state == QLatin1String("missing") || state == QLatin1String("crashed");
 }
-} // namespace
 
 Result<SandboxNet> SandboxEngine::networkOf(const QString &name)
 {

@@ -274,6 +274,8 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     qint64 sid = 0;
     if (Status s = requireSandbox(sandbox, uid, &sid); !s)
         return s.error();
+    if (Status s = refuseIfEphemeral(sandbox, QStringLiteral("keep snapshots")); !s)
+        return s.error();
     const auto row = m_store.firstRow(
         QStringLiteral("SELECT l.id, l.volume, l.parent_id FROM sandboxes s JOIN layers l ON l.id = s.top_layer WHERE s.id = ?"), {sid});
     if (!row)

@@ -21,5 +21,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerSecretCommands(registry);
     airlock::ctl::registerWorkspaceCommands(registry);
     airlock::ctl::registerTemplateCommands(registry);
+    airlock::ctl::registerRunCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

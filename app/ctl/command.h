@@ -10,6 +10,9 @@
 #include <functional>
 #include <optional>
 
+namespace airlock::proto { struct TemplateSecret; }
+namespace airlock::workspace { enum class ExportFormat; }
+
 namespace airlock::ctl {
 
 // Exit codes of every command: 2 for usage, 1 for everything else.
@@ -137,5 +140,23 @@ void registerWorkspaceCommands(Registry &registry);
 int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath);
 
 void registerTemplateCommands(Registry &registry);
+
+// The pieces `run` (commands_run.cpp) shares with the commands that own them.
+// create's options (--image, --cpus, --env, ...) into sandbox.create params: 0, or the exit code of a bad one.
+int addCreateOptions(const Context &ctx, const Args &args, QJsonObject &params);
+QStringList createValueOptions();
+// create --workspace without the printing: sandbox.create's reply plus {workspace}, or nullopt (said why).
+std::optional<QJsonObject> createSandboxWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath);
+// The interactive console until Ctrl-], the end of stdin or the guest stopping.
+int attachConsole(Context &ctx, const QString &name);
+// Builds the image from its recipe, with progress, unless it exists; false once said why.
+bool ensureImage(Context &ctx, const QString &name);
+// Unlocks (or creates) the vault, asking for the passphrase on a terminal; false once said why.
+bool ensureVaultUnlocked(Context &ctx);
+// Stores the template's secret unless the vault has it, asking for its value (hidden) on a terminal.
+bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted);
+// export's text for people.
+void printExported(const QJsonObject &exported, workspace::ExportFormat format);
+void registerRunCommands(Registry &registry);
 
 } // namespace airlock::ctl

@@ -57,17 +57,26 @@ void writeOut(const QByteArray &data)
     }
 }
 
-int console(Context &ctx, const Args &args)
+} // namespace
+
+int attachConsole(Context &ctx, const QString &name)
 {
-    const QString name = args.positional.at(0);
     const QString topic = proto::topic::console(name);
-    ctx.client.onEvent = [topic](const QJsonObject &event) {
-        if (event.value(QLatin1String("topic")).toString() != topic)
-            return;
-        if (const Result<proto::ConsoleOutput> out = proto::ConsoleOutput::fromJson(event.value(QLatin1String("data")).toObject()))
-            writeOut(out->data);
+    bool ended = false; // the guest stopped (the agent powered it off, or someone stopped it)
+    ctx.client.onEvent = [topic, name, &ended](const QJsonObject &event) {
+        const QString about = event.value(QLatin1String("topic")).toString();
+        const QJsonObject data = event.value(QLatin1String("data")).toObject();
+        if (about == proto::topic::Sandbox) {
+            const Result<proto::SandboxRow> row = proto::SandboxRow::fromJson(data);
+            ended = ended || (row && row->name == name &&
+                              (row->state == proto::SandboxState::Stopped || row->state == proto::SandboxState::Crashed ||
+                               row->state == proto::SandboxState::Removed));
+        } else if (about == topic) {
+            if (const Result<proto::ConsoleOutput> out = proto::ConsoleOutput::fromJson(data))
+                writeOut(out->data);
+        }
     };
-    if (!ctx.call(proto::method::Subscribe, proto::TopicsParams{{topic}}.toJson()))
+    if (!ctx.call(proto::method::Subscribe, proto::TopicsParams{{topic, QString(proto::topic::Sandbox)}}.toJson()))
         return kFailed;
     const auto attached = ctx.callFor<proto::ConsoleAttachResult>(proto::method::ConsoleAttach, proto::NameParams{name}.toJson());
     if (!attached)
@@ -111,20 +120,23 @@ int console(Context &ctx, const Args &args)
             if (detach >= 0)
                 break;
         }
-        if (!stdinOpen && drain.elapsed() > 3000)
+        if ((!stdinOpen && drain.elapsed() > 3000) || ended)
             break;
+    }
+    if (ended) {
+        std::fprintf(stderr, "\r\n%s stopped\r\n", qPrintable(name));
+        return 0;
     }
     ctx.client.call(proto::method::ConsoleDetach, proto::NameParams{name}.toJson());
     std::fprintf(stderr, "\r\ndetached from %s\r\n", qPrintable(name));
     return 0;
 }
 
-} // namespace
-
 void registerConsoleCommands(Registry &registry)
 {
     registry.add({QStringLiteral("console"), QStringLiteral("NAME"),
-                  QStringLiteral("the sandbox's console, interactive; Ctrl-] detaches"), {}, {}, 1, 1, true, console});
+                  QStringLiteral("the sandbox's console, interactive; Ctrl-] detaches"), {}, {}, 1, 1, true,
+                  [](Context &ctx, const Args &args) { return attachConsole(ctx, args.positional.at(0)); }});
 }
 
 } // namespace airlock::ctl

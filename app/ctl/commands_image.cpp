@@ -44,6 +44,12 @@ void showProgressOf(Context &ctx, const QString &name)
     };
 }
 
+void printBuilt(const proto::ImageInfo &i)
+{
+    std::printf("image %s ready (%s)%s\n", qPrintable(i.name), qPrintable(humanSize(i.sizeBytes)),
+                i.cached.value_or(false) ? " [cached]" : "");
+}
+
 int imageBuild(Context &ctx, const Args &args)
 {
     const QString recipe = args.positional.at(0);
@@ -51,11 +57,30 @@ int imageBuild(Context &ctx, const Args &args)
     if (args.has(QStringLiteral("--name")))
         params.name = args.value(QStringLiteral("--name"));
     showProgressOf(ctx, params.name.value_or(recipe));
-    return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), [](const proto::ImageInfo &i) {
-        std::printf("image %s ready (%s)%s\n", qPrintable(i.name), qPrintable(humanSize(i.sizeBytes)),
-                    i.cached.value_or(false) ? " [cached]" : "");
-    });
+    return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), printBuilt);
 }
+
+} // namespace
+
+bool ensureImage(Context &ctx, const QString &name)
+{
+    const std::optional<QList<proto::ImageInfo>> images = ctx.callFor<QList<proto::ImageInfo>>(proto::method::ImageList);
+    if (!images)
+        return false;
+    for (const proto::ImageInfo &i : *images)
+        if (i.name == name)
+            return true;
+    std::fprintf(stderr, "image %s is not built yet: building it from its recipe (this takes a while)\n", qPrintable(name));
+    showProgressOf(ctx, name);
+    const std::optional<proto::ImageInfo> built =
+        ctx.callFor<proto::ImageInfo>(proto::method::ImageBuild, proto::ImageBuildParams{name, std::nullopt}.toJson());
+    ctx.client.onEvent = nullptr;
+    if (built && !ctx.json)
+        printBuilt(*built);
+    return built.has_value();
+}
+
+namespace {
 
 int imageRm(Context &ctx, const Args &args)
 {

@@ -29,9 +29,10 @@ void printSandbox(const Sandbox &s)
                 qPrintable(s.ip));
 }
 
-int create(Context &ctx, const Args &args)
+} // namespace
+
+int addCreateOptions(const Context &ctx, const Args &args, QJsonObject &params)
 {
-    QJsonObject params{{QStringLiteral("name"), args.positional.at(0)}};
     if (args.has(QStringLiteral("--image")))
         params.insert(QStringLiteral("image"), args.value(QStringLiteral("--image")));
     if (args.has(QStringLiteral("--template")))
@@ -67,6 +68,25 @@ int create(Context &ctx, const Args &args)
     const QStringList presets = args.values(QStringLiteral("--preset"));
     if (!presets.isEmpty())
         params.insert(QStringLiteral("presets"), QJsonArray::fromStringList(presets));
+    if (args.has(QStringLiteral("--ephemeral")))
+        params.insert(QStringLiteral("ephemeral"), true);
+    return 0;
+}
+
+QStringList createValueOptions()
+{
+    return {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
+            QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
+            QStringLiteral("--workspace"), QStringLiteral("--boot-timeout")};
+}
+
+namespace {
+
+int create(Context &ctx, const Args &args)
+{
+    QJsonObject params{{QStringLiteral("name"), args.positional.at(0)}};
+    if (const int bad = addCreateOptions(ctx, args, params))
+        return bad;
     if (args.has(QStringLiteral("--start")))
         params.insert(QStringLiteral("start"), true);
     if (args.has(QStringLiteral("--workspace")))
@@ -213,12 +233,9 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--workspace PATH] [--boot-timeout S]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
                   QStringLiteral("create a sandbox"),
-                  {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
-                   QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
-                   QStringLiteral("--workspace"), QStringLiteral("--boot-timeout")},
-                  {QStringLiteral("--start")}, 1, 1, true, create});
+                  createValueOptions(), {QStringLiteral("--start"), QStringLiteral("--ephemeral")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});
     const QList<std::pair<const char *, const char *>> simpleOnes = {
         {"start", "boot a sandbox and wait for its guest agent"}, {"stop", "shut a sandbox down (destroyed after a timeout)"},

@@ -34,20 +34,30 @@ int callWithPassphrase(Context &ctx, const QString &method, QByteArray &passphra
     return callForState(ctx, method, proto::VaultUnlockParams{text, false}.toJson());
 }
 
-int init(Context &ctx, const Args &)
+// The passphrase for init (asked twice on a terminal) or unlock; 0, or the exit code of a failure.
+int readPassphrase(Context &ctx, bool isNew, QByteArray *passphrase)
 {
-    QByteArray passphrase, repeat;
-    if (!readSecretLine(QStringLiteral("New vault passphrase: "), &passphrase) || passphrase.isEmpty())
+    if (!readSecretLine(isNew ? QStringLiteral("New vault passphrase: ") : QStringLiteral("Vault passphrase: "), passphrase) ||
+        passphrase->isEmpty())
         return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
-    if (::isatty(0)) {
+    if (isNew && ::isatty(0)) {
+        QByteArray repeat;
         readSecretLine(QStringLiteral("Repeat it: "), &repeat);
-        if (repeat != passphrase) {
-            wipe(passphrase);
-            wipe(repeat);
+        const bool same = repeat == *passphrase;
+        wipe(repeat);
+        if (!same) {
+            wipe(*passphrase);
             return ctx.fail(QStringLiteral("the two passphrases differ; nothing was created"));
         }
-        wipe(repeat);
     }
+    return 0;
+}
+
+int init(Context &ctx, const Args &)
+{
+    QByteArray passphrase;
+    if (const int failed = readPassphrase(ctx, true, &passphrase))
+        return failed;
     return callWithPassphrase(ctx, proto::method::VaultInit, passphrase);
 }
 
@@ -57,8 +67,8 @@ int unlock(Context &ctx, const Args &args)
         return callForState(ctx, proto::method::VaultUnlock, proto::VaultUnlockParams{std::nullopt, true}.toJson());
     }
     QByteArray passphrase;
-    if (!readSecretLine(QStringLiteral("Vault passphrase: "), &passphrase) || passphrase.isEmpty())
-        return ctx.fail(QStringLiteral("no passphrase on standard input; type it, or pipe it in (one line)"));
+    if (const int failed = readPassphrase(ctx, false, &passphrase))
+        return failed;
     return callWithPassphrase(ctx, proto::method::VaultUnlock, passphrase);
 }
 
@@ -81,6 +91,31 @@ int changePassphrase(Context &ctx, const Args &)
 }
 
 } // namespace
+
+bool ensureVaultUnlocked(Context &ctx)
+{
+    const std::optional<proto::VaultStatus> status = ctx.callFor<proto::VaultStatus>(proto::method::VaultStatus);
+    if (!status)
+        return false;
+    if (status->vault == VaultState::Unlocked)
+        return true;
+    const bool isNew = status->vault == VaultState::Uninitialised;
+    if (!::isatty(0)) {
+        ctx.fail(QStringLiteral("the vault is %1; %2 it first (airlockctl vault %2)").arg(proto::toString(status->vault),
+                                                                                           isNew ? QStringLiteral("init") : QStringLiteral("unlock")));
+        return false;
+    }
+    std::fprintf(stderr, "the vault is %s: %s\n", qPrintable(proto::toString(status->vault)),
+                 isNew ? "choose a passphrase to create it" : "unlock it");
+    QByteArray passphrase;
+    if (readPassphrase(ctx, isNew, &passphrase) != 0)
+        return false;
+    QString text = QString::fromUtf8(passphrase);
+    wipe(passphrase);
+    return ctx.callFor<proto::VaultStatus>(isNew ? proto::method::VaultInit : proto::method::VaultUnlock,
+                                           proto::VaultUnlockParams{text, false}.toJson())
+        .has_value();
+}
 
 void registerVaultCommands(Registry &registry)
 {

@@ -43,18 +43,25 @@ int exportChanges(Context &ctx, const Args &args)
     auto r = workspace::exportWorkspace(ctx.client, sandbox, args.positional.at(1), *format, args.value(QStringLiteral("--base")));
     if (!r)
         return failWith(ctx, r.error());
-    const QJsonObject o = r.value();
-    if (ctx.json) {
-        ctx.printJson(o);
-        return 0;
-    }
+    if (ctx.json)
+        ctx.printJson(r.value());
+    else
+        printExported(r.value(), *format);
+    return 0;
+}
+
+} // namespace
+
+void printExported(const QJsonObject &o, workspace::ExportFormat format)
+{
+    const QString sandbox = o.value(QLatin1String("sandbox")).toString();
     const int commits = o.value(QLatin1String("commits")).toInt();
     const QString range = o.value(QLatin1String("base")).toString().left(12) + QStringLiteral("..") +
                           o.value(QLatin1String("head")).toString().left(12);
     const QString path = o.value(QLatin1String("path")).toString();
     std::printf("exported %d commit%s (%s) from %s to %s\n", commits, commits == 1 ? "" : "s", qPrintable(range),
                 qPrintable(sandbox), qPrintable(path));
-    if (*format == workspace::ExportFormat::Bundle) {
+    if (format == workspace::ExportFormat::Bundle) {
         const QString branch = o.value(QLatin1String("branch")).toString();
         std::printf("review:  git -C YOUR-REPO fetch %s %s && git -C YOUR-REPO log -p HEAD..FETCH_HEAD\n", qPrintable(path),
                     qPrintable(branch.isEmpty() ? QStringLiteral("HEAD") : branch));
@@ -65,12 +72,9 @@ int exportChanges(Context &ctx, const Args &args)
     if (const int n = o.value(QLatin1String("uncommitted")).toInt(); n > 0)
         std::fprintf(stderr, "note: %d uncommitted change%s in the sandbox's /workspace %s not exported\n", n, n == 1 ? "" : "s",
                      n == 1 ? "was" : "were");
-    return 0;
 }
 
-} // namespace
-
-int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath)
+std::optional<QJsonObject> createSandboxWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath)
 {
     catchInterrupts();
     // A person at a terminal sees the copy advance (a big repository takes a while under TCG).
@@ -82,13 +86,25 @@ int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QSt
     auto r = workspace::createWithWorkspace(ctx.client, createParams, repoPath, progress, [] { return g_interrupted != 0; });
     if (showProgress)
         std::fputs("\r\033[K", stderr);
-    if (!r)
-        return failWith(ctx, r.error());
+    if (!r) {
+        failWith(ctx, r.error());
+        return std::nullopt;
+    }
     const QJsonObject o = r.value();
     const QJsonObject ws = o.value(QLatin1String("workspace")).toObject();
     if (const int n = ws.value(QLatin1String("uncommitted")).toInt(); n > 0)
         std::fprintf(stderr, "note: %d uncommitted change%s in %s stayed behind: only commits are copied\n", n, n == 1 ? "" : "s",
                      qPrintable(ws.value(QLatin1String("source")).toString()));
+    return o;
+}
+
+int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath)
+{
+    const std::optional<QJsonObject> created = createSandboxWithWorkspace(ctx, createParams, repoPath);
+    if (!created)
+        return kFailed;
+    const QJsonObject &o = *created;
+    const QJsonObject ws = o.value(QLatin1String("workspace")).toObject();
     if (ctx.json) {
         ctx.printJson(o);
         return 0;

@@ -100,7 +100,12 @@ Status SandboxService::start()
     m_diskWatch.start();
     if (m_hooks) {
         m_sweep.setInterval(2000);
-        connect(&m_sweep, &QTimer::timeout, this, [this] { onEngine([](SandboxEngine &e) { e.releaseStoppedNetworks(); }); });
+        connect(&m_sweep, &QTimer::timeout, this, [this] {
+            onEngine([this](SandboxEngine &e) {
+                e.releaseStoppedNetworks();
+                discardEphemerals(e);
+            });
+        });
         m_sweep.start();
     }
     return ok();
@@ -523,6 +528,22 @@ void SandboxService::replyRow(const Call &call, SandboxEngine &engine, const QSt
     row ? call.reply(row->toJson()) : call.fail(row.error());
 }
 
+bool SandboxService::discardEphemerals(SandboxEngine &engine, const QString &name)
+{
+    const Result<QStringList> gone = engine.discardEphemerals();
+    if (!gone) {
+        qCWarning(lcEngine) << gone.error().message();
+        return false;
+    }
+    for (const QString &sandbox : *gone) {
+        if (m_secrets)
+            m_secrets->forget(sandbox);
+        m_consoles->close(sandbox);
+        publishState(engine, sandbox, 0);
+    }
+    return gone->contains(name);
+}
+
 void SandboxService::waitForRow(const Call &call, SandboxEngine &engine, const QString &name, int timeoutS)
 {
     const Result<proto::SandboxRow> row = rowOf(engine, name, call.peer().uid);
@@ -711,6 +732,7 @@ SandboxCreatePlan readCreate(const Call &call)
     plan.request.owner = call.peer().uid;
     plan.templateName = p.value(QLatin1String("template")).toString();
     plan.start = p.value(QLatin1String("start")).toBool();
+    plan.request.ephemeral = p.value(QLatin1String("ephemeral")).toBool();
     plan.bootTimeoutS = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
     for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject o = v.toObject();
@@ -958,6 +980,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             m_secrets->forget(sandbox); // its CA and decrypted secrets leave memory
         if (method == QLatin1String("remove"))
             m_consoles->close(sandbox);
+        if (method == QLatin1String("kill") && discardEphemerals(e, sandbox))
+            return call.reply(proto::SandboxRow::removed(sandbox).toJson());
         if (method == QLatin1String("start") && wait)
             return waitForRow(call, e, sandbox, bootTimeout);
         if (method == QLatin1String("start"))
@@ -985,6 +1009,8 @@ void SandboxService::stopSandbox(const Call &call)
                 return call.fail(s.error());
             onEngine([this, call, sandbox, uid](SandboxEngine &engine) {
                 engine.releaseStoppedNetworks();
+                if (discardEphemerals(engine, sandbox))
+                    return call.reply(proto::SandboxRow::removed(sandbox).toJson());
                 publishState(engine, sandbox, uid);
                 replyRow(call, engine, sandbox);
             });

@@ -78,6 +78,9 @@ private:
     static Result<proto::SandboxRow> rowOf(SandboxEngine &engine, const QString &name, uid_t uid);
     // The caller's answer: the sandbox's row as it is now.
     void replyRow(const Call &call, SandboxEngine &engine, const QString &name);
+    // Removes the ephemeral sandboxes that stopped (their secrets and console go too) and
+    // tells their owners; true when `name` was one of them.
+    bool discardEphemerals(SandboxEngine &engine, const QString &name = {});
     // The row, sent once the guest agent answers (waitForAgent).
     void waitForRow(const Call &call, SandboxEngine &engine, const QString &name, int timeoutS);
     // sandbox.list rows with the egress broker's count of held requests.

@@ -60,11 +60,13 @@ struct SandboxCreateParams {
     QStringList presets;
     bool start = false;
     std::optional<int> bootTimeoutS;
+    bool ephemeral = false; // removed, disk and all, once it stops
     static void fields(auto &s, auto &f)
     {
         f("name", s.name)("image", s.image)("template", s.templateName)("cpus", s.cpus)("memory_mib", s.memoryMib);
         f("disk_gib", s.diskGib)("env", s.env, Omitted)("secrets", s.secrets, Omitted)("presets", s.presets, Omitted);
         f("start", s.start, Omitted)("boot_timeout_s", s.bootTimeoutS);
+        f("ephemeral", s.ephemeral, Omitted);
     }
     AIRLOCK_PAYLOAD(SandboxCreateParams)
 };

@@ -234,6 +234,10 @@ ALTER TABLE rules ADD COLUMN raw_tcp INTEGER NOT NULL DEFAULT 0
         {5, QStringLiteral("rules.until_stop"), QStringLiteral(R"SQL(
 ALTER TABLE rules ADD COLUMN until_stop INTEGER NOT NULL DEFAULT 0
 )SQL")},
+        // An ephemeral sandbox is removed once it stops (SandboxEngine::discardEphemerals).
+        {6, QStringLiteral("sandboxes.ephemeral"), QStringLiteral(R"SQL(
+ALTER TABLE sandboxes ADD COLUMN ephemeral INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }
