@@ -263,7 +263,7 @@ void TestProtocol::egressEventWireIsFixed()
                               R"("sni":"registry.npmjs.org","time":"2026-11-30T15:43:37.123Z"})"));
     const QByteArray rule = QJsonDocument(sampleRule().toJson()).toJson(QJsonDocument::Compact);
     QCOMPARE(rule, QByteArray(R"({"action":"allow","expires":"2026-12-01T00:00:00Z","id":9,"once":true,"owner_uid":1000,)"
-                              R"("pattern":"*.npmjs.org","port":443,"raw_tcp":true,"sandbox":"dev","scope":"sandbox"})"));
+                              R"("pattern":"*.npmjs.org","port":443,"raw_tcp":true,"sandbox":"dev","scope":"sandbox","until_stop":false})"));
 }
 
 void TestProtocol::nullRuleIsNoRule()
