@@ -86,6 +86,8 @@ private Q_SLOTS:
 private:
     CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
     QList<InterceptEvent> events();
+    // An HTTPS upstream for api.bound.test that echoes what reached it (echoResponse).
+    std::unique_ptr<TlsTestServer> boundEcho();
 
     QTemporaryDir m_dir;
     std::unique_ptr<Vault> m_vault;
@@ -849,15 +851,22 @@ QByteArray echoResponse(const TlsTestServer::Request &r)
 }
 } // namespace
 
-void TestInterceptor::echoedRealValuesComeBackMasked()
+std::unique_ptr<TlsTestServer> TestInterceptor::boundEcho()
 {
     X509 *cert = nullptr;
     EVP_PKEY *key = nullptr;
     m_pki->issue({"api.bound.test"}, &cert, &key);
-    TlsTestServer echo(cert, key);
+    auto echo = std::make_unique<TlsTestServer>(cert, key);
     X509_free(cert);
     EVP_PKEY_free(key);
-    echo.setResponder(echoResponse);
+    echo->setResponder(echoResponse);
+    return echo;
+}
+
+void TestInterceptor::echoedRealValuesComeBackMasked()
+{
+    const std::unique_ptr<TlsTestServer> server = boundEcho();
+    TlsTestServer &echo = *server;
     OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
     QVERIFY(own.ready);
     const QString base = QStringLiteral("https://api.bound.test:%1").arg(own.front.port());
@@ -893,13 +902,8 @@ void TestInterceptor::echoedRealValuesComeBackMasked()
 
 void TestInterceptor::encodedAnswersAreRefused()
 {
-    X509 *cert = nullptr;
-    EVP_PKEY *key = nullptr;
-    m_pki->issue({"api.bound.test"}, &cert, &key);
-    TlsTestServer echo(cert, key);
-    X509_free(cert);
-    EVP_PKEY_free(key);
-    echo.setResponder(echoResponse);
+    const std::unique_ptr<TlsTestServer> server = boundEcho();
+    TlsTestServer &echo = *server;
     OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), echo.port());
     QVERIFY(own.ready);
     const CurlResult r = curl(QStringLiteral("api.bound.test"),
