@@ -34,22 +34,24 @@ Result<ImageRecipe> ImageRecipe::find(const QString &name)
         const QString dir = base + QLatin1Char('/') + name;
         if (!QFileInfo(dir + QStringLiteral("/build.sh")).isExecutable())
             continue;
-        ImageRecipe r{name, dir, {}};
+        // The recipe's files and the shared ones beside it (common/): a change to either
+        // is a new image.
         QCryptographicHash hash(QCryptographicHash::Sha256);
-        QStringList files;
-        QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext())
-            files << it.next();
-        files.sort();
-        for (const QString &f : files) {
-            QFile file(f);
-            if (!file.open(QIODevice::ReadOnly))
-                continue;
-            hash.addData(QDir(dir).relativeFilePath(f).toUtf8());
-            hash.addData(file.readAll());
+        for (const QString &part : {dir, base + QStringLiteral("/common")}) {
+            QStringList files;
+            QDirIterator it(part, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+            files.sort();
+            for (const QString &f : files) {
+                QFile file(f);
+                if (!file.open(QIODevice::ReadOnly))
+                    continue;
+                hash.addData(QDir(base).relativeFilePath(f).toUtf8());
+                hash.addData(file.readAll());
+            }
         }
-        r.digest = QString::fromLatin1(hash.result().toHex());
-        return r;
+        return ImageRecipe{name, dir, QString::fromLatin1(hash.result().toHex())};
     }
     return Error{QStringLiteral("no image recipe named \"%1\"").arg(name),
                  QStringLiteral("recipes live in %1; try `airlockctl image build tiny`").arg(searchPath().join(QStringLiteral(", "))),

@@ -11,7 +11,7 @@ namespace airlock {
 struct ImageRecipe {
     QString name;
     QString dir;
-    QString digest; // sha256 over the recipe's files: same digest, same image
+    QString digest; // sha256 over the recipe's files and common/'s: same digest, same image
 
     static Result<ImageRecipe> find(const QString &name);
     static QStringList searchPath();

@@ -126,6 +126,7 @@ rm -rf "$nm"/@openai/codex/node_modules/@openai/codex-linux-x64/vendor/*/codex-r
 progress 65 "configuring the guest"
 install -m 0755 "$here/guest-init" "$root/sbin/init"
 install -m 0755 "$here/shutdown" "$root/sbin/shutdown"
+install -m 0755 "$here/../common/guest-agent" "$root/sbin/airlock-guest-agent"
 echo airlock > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tairlock\n' > "$root/etc/hosts"
 : > "$root/etc/resolv.conf"
@@ -144,31 +145,7 @@ progress 75 "building the initramfs"
 for deb in "$work"/debs/*.deb; do dpkg-deb -x "$deb" "$work/x"; done
 kver=$(ls "$work/x/lib/modules")
 ir="$work/initramfs"
-mkdir -p "$ir"/{bin,dev,proc,sys,newroot,lib/modules}
-cp "$work/x/bin/busybox" "$ir/bin/busybox"
-for applet in sh mount umount insmod switch_root mkdir sleep cat echo grep poweroff; do ln -s busybox "$ir/bin/$applet"; done
-wanted="virtio_pci virtio_blk virtio_net virtio_console virtio-rng"
-moddir="$work/x/lib/modules/$kver"
-depmod -b "$work/x" "$kver"
-order=()
-add_module() { # $1: path relative to $moddir, after what it depends on
-    local m=$1 dep have
-    for have in "${order[@]:-}"; do [ "$have" = "$m" ] && return; done
-    for dep in $(awk -F': ' -v m="$m" '$1==m {print $2}' "$moddir/modules.dep"); do add_module "$dep"; done
-    order+=("$m")
-}
-for name in $wanted; do
-    path=$(awk -F: -v n="/$name.ko" 'index($1, n) && substr($1, length($1)-length(n)+1)==n {print $1; exit}' "$moddir/modules.dep")
-    [ -n "$path" ] || die "module $name not found in $kver"
-    add_module "$path"
-done
-: > "$ir/lib/modules/order"
-for m in "${order[@]}"; do
-    cp "$moddir/$m" "$ir/lib/modules/"
-    basename "$m" >> "$ir/lib/modules/order"
-done
-install -m 0755 "$here/initramfs-init" "$ir/init"
-(cd "$ir" && find . | cpio -o -H newc --quiet | gzip -6) > "$out/initrd.img"
+"$here/../common/make-initramfs" "$work/x" "$ir" "$out/initrd.img"
 cp "$work/x/boot/vmlinuz-$kver" "$out/vmlinuz"
 
 progress 80 "making the ext4 root disk"

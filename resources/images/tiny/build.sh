@@ -83,35 +83,11 @@ echo "root:x:0:" > "$root/etc/group"
 echo "airlock" > "$root/etc/hostname"
 install -m 0755 "$here/guest-init" "$root/sbin/init"
 install -m 0755 "$here/shutdown" "$root/sbin/shutdown"
+install -m 0755 "$here/../common/guest-agent" "$root/sbin/airlock-guest-agent"
 
 progress 70 "building the initramfs"
 ir="$work/initramfs"
-mkdir -p "$ir"/{bin,dev,proc,sys,newroot,lib/modules}
-cp "$work/x/bin/busybox" "$ir/bin/busybox"
-for applet in sh mount umount insmod switch_root mkdir sleep cat echo grep poweroff; do ln -s busybox "$ir/bin/$applet"; done
-# The virtio modules and what they depend on, in modules.dep order (dependencies first).
-wanted="virtio_pci virtio_blk virtio_net virtio_console virtio-rng"
-moddir="$work/x/lib/modules/$kver"
-depmod -b "$work/x" "$kver" # modules.dep is made at install time, not shipped
-order=()
-add_module() { # $1: path relative to $moddir
-    local m=$1 dep
-    for have in "${order[@]:-}"; do [ "$have" = "$m" ] && return; done
-    for dep in $(awk -F': ' -v m="$m" '$1==m {print $2}' "$moddir/modules.dep"); do add_module "$dep"; done
-    order+=("$m")
-}
-for name in $wanted; do
-    path=$(awk -F: -v n="/$name.ko" 'index($1, n) && substr($1, length($1)-length(n)+1)==n {print $1; exit}' "$moddir/modules.dep")
-    [ -n "$path" ] || { echo "module $name not found in $kver" >&2; exit 1; }
-    add_module "$path"
-done
-: > "$ir/lib/modules/order"
-for m in "${order[@]}"; do
-    cp "$moddir/$m" "$ir/lib/modules/"
-    echo "$(basename "$m")" >> "$ir/lib/modules/order"
-done
-install -m 0755 "$here/initramfs-init" "$ir/init"
-(cd "$ir" && find . | cpio -o -H newc --quiet | gzip -6) > "$out/initrd.img"
+"$here/../common/make-initramfs" "$work/x" "$ir" "$out/initrd.img"
 
 progress 80 "making the ext4 root disk"
 cp "$work/x/boot/vmlinuz-$kver" "$out/vmlinuz"
