@@ -124,12 +124,16 @@ skeleton() { # SRC DST
 }
 
 make_mount_namespace() {
-    if [ -e "$mnt" ] && nsenter --mount="$mnt" true 2>/dev/null; then
+    # "ready" is written once every mount below is in place: a run that failed half-way
+    # leaves a namespace without it, which is made again rather than used.
+    if [ -e "$mnt_dir/ready" ] && nsenter --mount="$mnt" true 2>/dev/null; then
         return 0
     fi
     mkdir -p "$mnt_dir"
+    rm -f "$mnt_dir/ready"
     # The handle must live on a private mount, or the namespace would keep itself alive.
     mountpoint -q "$mnt_dir" || { mount --bind "$mnt_dir" "$mnt_dir"; mount --make-private "$mnt_dir"; }
+    umount "$mnt" 2>/dev/null || true
     touch "$mnt"
     unshare --mount="$mnt" --propagation private true
     if [ ! -e "$test_root/etc/libvirtd.conf" ]; then
@@ -139,7 +143,9 @@ make_mount_namespace() {
     fi
     [ -d "$test_root/lib" ] || skeleton /var/lib/libvirt "$test_root/lib"
     mkdir -p "$test_root/lib/dnsmasq" "$test_root/lib/images" "$test_root/log/qemu" "$test_root/cache" "$test_root/airlock"
+    # /run/libvirt exists only once some libvirtd has run on this boot: make the mount point.
     nsenter --mount="$mnt" sh -e -c "
+        mkdir -p /run/libvirt
         mount -t tmpfs -o mode=0755 $private_run_source /run/libvirt
         mount --bind '$test_root/etc' /etc/libvirt
         mount --bind '$test_root/lib' /var/lib/libvirt
@@ -150,6 +156,7 @@ make_mount_namespace() {
         mkdir -p /run/airlock /var/lib/airlock
         mount -t tmpfs -o mode=0755 airlock-test-sock /run/airlock
         mount --bind '$test_root/airlock' /var/lib/airlock"
+    touch "$mnt_dir/ready"
 }
 
 # Started from inside the test environment (a test that stopped the tests' libvirtd to
