@@ -37,7 +37,7 @@ Result<ImageRecipe> ImageRecipe::find(const QString &name)
         // The recipe's files and the shared ones beside it (common/): a change to either
         // is a new image.
         QCryptographicHash hash(QCryptographicHash::Sha256);
-        for (const QString &part : {dir, base + QStringLiteral("/common")}) {
+        for (const QString &part : QStringList{dir, base + QStringLiteral("/common")}) {
             QStringList files;
             QDirIterator it(part, QDir::Files, QDirIterator::Subdirectories);
             while (it.hasNext())
