@@ -1,7 +1,7 @@
 #include "presets.h"
+#include "core/resourcedir.h"
 #include "hostpattern.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -124,18 +124,6 @@ Result<QList<Preset>> loadPresets(const QString &dirPath)
     return out;
 }
 
-QString presetsDirectory()
-{
-    const QString env = qEnvironmentVariable("AIRLOCK_PRESETS_DIR");
-    if (!env.isEmpty())
-        return env;
-    if (QCoreApplication::instance()) {
-        const QString installed = QDir(QCoreApplication::applicationDirPath())
-                                      .absoluteFilePath(QStringLiteral("../share/airlock/egress-presets"));
-        if (QDir(installed).exists())
-            return QDir::cleanPath(installed);
-    }
-    return QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets");
-}
+QString presetsDirectory() { return resourceDirectory("AIRLOCK_PRESETS_DIR", QStringLiteral("egress-presets")); }
 
 } // namespace airlock

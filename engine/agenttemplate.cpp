@@ -1,6 +1,6 @@
 #include "agenttemplate.h"
+#include "core/resourcedir.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -158,17 +158,6 @@ Result<AgentTemplate> AgentTemplate::find(const QString &name, const QString &di
                  ErrorKind::NotFound};
 }
 
-QString AgentTemplate::directory()
-{
-    const QString env = qEnvironmentVariable("AIRLOCK_TEMPLATES_DIR");
-    if (!env.isEmpty())
-        return env;
-    if (QCoreApplication::instance()) {
-        const QString installed = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../share/airlock/templates"));
-        if (QDir(installed).exists())
-            return QDir::cleanPath(installed);
-    }
-    return QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/templates");
-}
+QString AgentTemplate::directory() { return resourceDirectory("AIRLOCK_TEMPLATES_DIR", QStringLiteral("templates")); }
 
 } // namespace airlock
