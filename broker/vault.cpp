@@ -601,6 +601,23 @@ Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &ori
     return env;
 }
 
+Result<QList<GitCredentialLoan>> Vault::gitCredentialLoans(Store &db, qint64 sandboxId)
+{
+    Result<QList<QSqlRecord>> rows = db.rows(QStringLiteral("SELECT ss.env_var, s.hosts_json, s.header FROM sandbox_secrets ss "
+                                                            "JOIN secrets s ON s.id = ss.secret_id WHERE ss.sandbox_id = ? "
+                                                            "ORDER BY ss.env_var"),
+                                             {sandboxId});
+    if (!rows)
+        return sqlError(QStringLiteral("cannot read the sandbox's loans"), rows);
+    QList<GitCredentialLoan> loans;
+    for (const QSqlRecord &r : rows.value()) {
+        Result<HeaderTemplate> t = HeaderTemplate::parse(r.value(2).toString());
+        if (t && basicauth::isBasicTemplate(*t))
+            loans.append({r.value(0).toString(), hostsFromJson(r.value(1).toString())});
+    }
+    return loans;
+}
+
 void Vault::forgetSandbox(const QString &sandboxName)
 {
     {

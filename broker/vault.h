@@ -2,6 +2,7 @@
 #include "core/result.h"
 #include "store/store.h"
 #include "core/vaultstate.h"
+#include "gitcredentials.h"
 #include "loansnapshot.h"
 #include "securebytes.h"
 
@@ -90,6 +91,9 @@ public:
     // A fork borrows what its origin borrows, under the same placeholders (its disk may hold
     // them already). Returns variable -> placeholder; empty when the origin borrows nothing.
     Result<QMap<QString, QString>> inheritLoans(Store &store, const QString &originSandbox, qint64 forkId);
+    // The sandbox's loans of secrets sent as Basic credentials (`Authorization: Basic {}`):
+    // what the guest's git needs to offer their placeholders (gitcredentials.h). No key needed.
+    Result<QList<GitCredentialLoan>> gitCredentialLoans(Store &store, qint64 sandboxId);
 
     // The host patterns of every secret the sandbox borrows (no key needed: works while locked).
     // This and placeholders() answer from memory (LoanSnapshot): the proxy's loop asks them

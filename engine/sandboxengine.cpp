@@ -757,6 +757,13 @@ Status SandboxEngine::defineSandboxNetwork(SandboxSpec &spec)
 // its UUID to update it rather than refuse a second domain of the name.
 Status SandboxEngine::defineDomain(const SandboxSpec &spec, bool inPlace)
 {
+    // x86's kernel keeps 2048 bytes of its command line (with the NUL) and drops the rest:
+    // an environment cut short there would lose variables without a word.
+    constexpr qsizetype kMaxKernelCommandLine = 2047;
+    if (const qsizetype length = kernelCommandLine(spec).size(); length > kMaxKernelCommandLine)
+        return Error{QStringLiteral("the environment of %1 does not fit on the guest kernel's command line (%2 bytes, at most %3)")
+                         .arg(spec.name).arg(length).arg(kMaxKernelCommandLine),
+                     QStringLiteral("pass fewer or shorter --env values, or lend fewer secrets"), ErrorKind::InvalidParams};
     QString xml = domainXml(spec);
     if (VirDomain existing = inPlace ? lookupDomain(m_libvirt.get(), spec.domainName) : VirDomain()) {
         char uuid[VIR_UUID_STRING_BUFLEN] = {};

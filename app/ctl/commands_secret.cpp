@@ -1,6 +1,7 @@
 // secret set|ls|rm. A value goes in on stdin and is never printed back.
 #include "ctl/command.h"
 #include "ctl/secretinput.h"
+#include "ctl/secretkinds.h"
 #include "protocol/names.h"
 #include "protocol/sandbox.h"
 #include "protocol/images.h"
@@ -31,9 +32,20 @@ QJsonObject secretSetParams(const QString &name, const QStringList &hosts, const
 int set(Context &ctx, const Args &args)
 {
     const QString name = args.positional.at(0);
-    const QStringList hosts = args.values(QStringLiteral("--host"));
+    QStringList hosts = args.values(QStringLiteral("--host"));
+    QString kindHeader;
+    if (args.has(QStringLiteral("--kind"))) {
+        QString error;
+        const std::optional<SecretKind> kind = findSecretKind(args.value(QStringLiteral("--kind")), &error);
+        if (!kind)
+            return ctx.fail(error, kUsage);
+        if (hosts.isEmpty()) // --host narrows or widens a kind's hosts (a self-hosted forge)
+            hosts = kind->shape.hosts;
+        kindHeader = kind->shape.header;
+    }
     if (hosts.isEmpty())
-        return ctx.fail(QStringLiteral("name at least one --host the secret may be sent to (e.g. --host api.example.com)"),
+        return ctx.fail(QStringLiteral("name at least one --host the secret may be sent to (e.g. --host api.example.com), "
+                                       "or give --kind (airlockctl secret kinds)"),
                         kUsage);
     QByteArray value;
     readSecretValue(QStringLiteral("Value of %1: ").arg(name), &value);
@@ -43,8 +55,9 @@ int set(Context &ctx, const Args &args)
     if (args.has(QStringLiteral("--header")) && args.has(QStringLiteral("--query")))
         return ctx.fail(QStringLiteral("a secret travels in one place: give --header or --query, not both"), kUsage);
     // --query NAME is the query form of the template (broker/headertemplate.h).
-    const QString header = args.has(QStringLiteral("--query")) ? QStringLiteral("?%1={}").arg(args.value(QStringLiteral("--query")))
-                                                               : args.value(QStringLiteral("--header"));
+    const QString header = args.has(QStringLiteral("--query"))    ? QStringLiteral("?%1={}").arg(args.value(QStringLiteral("--query")))
+                           : args.has(QStringLiteral("--header")) ? args.value(QStringLiteral("--header"))
+                                                                  : kindHeader;
     const QJsonObject params = secretSetParams(name, hosts, header, value);
     return ctx.show<proto::SecretInfo>(proto::method::SecretSet, params, [&name](const proto::SecretInfo &s) {
         std::printf("secret %s set: sent only to %s as \"%s\"\n", qPrintable(name), qPrintable(s.hosts.join(QStringLiteral(", "))),
@@ -62,6 +75,31 @@ void printSecrets(const QList<proto::SecretInfo> &all)
     for (const proto::SecretInfo &s : all)
         std::printf("%-20s %-32s %-30s %s\n", qPrintable(s.name), qPrintable(s.hosts.join(QLatin1Char(','))), qPrintable(s.header),
                     qPrintable(s.usedBy.join(QLatin1Char(','))));
+}
+
+int kinds(Context &ctx, const Args &)
+{
+    QString error;
+    const QList<SecretKind> all = secretKinds(&error);
+    if (all.isEmpty())
+        return ctx.fail(error);
+    if (ctx.json) {
+        QJsonArray rows;
+        for (const SecretKind &k : all) {
+            QJsonObject row = k.shape.toJson();
+            row.insert(QStringLiteral("description"), k.description);
+            rows.append(row);
+        }
+        ctx.printJson(rows);
+        return 0;
+    }
+    std::printf("%-10s %-24s %-26s %-14s %s\n", "KIND", "HOSTS", "HEADER", "LEND AS", "WHAT");
+    for (const SecretKind &k : all)
+        std::printf("%-10s %-24s %-26s %-14s %s\n", qPrintable(k.shape.name), qPrintable(k.shape.hosts.join(QLatin1Char(','))),
+                    qPrintable(k.shape.header), qPrintable(k.shape.env), qPrintable(k.description));
+    if (!error.isEmpty())
+        std::fprintf(stderr, "airlockctl: %s\n", qPrintable(error));
+    return 0;
 }
 
 int list(Context &ctx, const Args &)
@@ -106,9 +144,13 @@ bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted)
 
 void registerSecretCommands(Registry &registry)
 {
-    registry.add({QStringLiteral("secret set"), QStringLiteral("NAME --host PATTERN [--host PATTERN]... [--header 'Authorization: Bearer {}' | --query PARAM]"),
+    registry.add({QStringLiteral("secret set"),
+                  QStringLiteral("NAME (--kind KIND | --host PATTERN [--host PATTERN]...) [--header 'Authorization: Bearer {}' | --query PARAM]"),
                   QStringLiteral("store a secret (value from stdin, never printed)"),
-                  {QStringLiteral("--host"), QStringLiteral("--header"), QStringLiteral("--query")}, {}, 1, 1, true, set});
+                  {QStringLiteral("--host"), QStringLiteral("--header"), QStringLiteral("--query"), QStringLiteral("--kind")}, {}, 1, 1, true,
+                  set});
+    registry.add({QStringLiteral("secret kinds"), {}, QStringLiteral("the shapes --kind knows (forge and registry tokens)"), {}, {}, 0, 0,
+                  false, kinds});
     registry.add({QStringLiteral("secret ls"), {}, QStringLiteral("secrets with their hosts, header and users"),
                   {}, {}, 0, 0, true, list});
     registry.add({QStringLiteral("secret rm"), QStringLiteral("NAME"), QStringLiteral("remove an unused secret"),

@@ -5,6 +5,7 @@
 #include "daemon/vaultservice.h"
 #include "api/jsonrpc.h"
 #include "guestagent.h"
+#include "gitcredentials.h"
 #include "guesttrust.h"
 
 #include <QSet>
@@ -142,21 +143,23 @@ Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId
         env.insert(l.envVar, QString::fromLatin1(placeholder.value()));
     }
     // The CA is name-constrained to the bound hosts, so it is made after the loans.
-    if (Status s = issueCa(store, sandboxId, &env); !s)
+    if (Status s = prepareGuest(store, sandboxId, &env); !s)
         return s.error();
     return env;
 }
 
-// The sandbox's own CA, and the environment that points the guest's TLS clients at the trust
-// bundle holding it.
-Status SecretBridge::issueCa(Store &store, qint64 sandboxId, QMap<QString, QString> *env)
+// The sandbox's own CA, the environment that points the guest's TLS clients at the trust
+// bundle holding it, and git's credential helper for the loans sent as Basic credentials.
+Status SecretBridge::prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env)
 {
     Result<QByteArray> ca = m_vault.vault().issueSandboxCa(store, sandboxId);
     if (!ca)
         return ca.error();
-    const QMap<QString, QString> trust = trustEnvironment(guestBundlePath());
-    for (auto it = trust.cbegin(); it != trust.cend(); ++it)
-        env->insert(it.key(), it.value());
+    Result<QList<GitCredentialLoan>> gitLoans = m_vault.vault().gitCredentialLoans(store, sandboxId);
+    if (!gitLoans)
+        return gitLoans.error();
+    env->insert(trustEnvironment(guestBundlePath()));
+    env->insert(gitCredentialEnvironment(gitLoans.value()));
     return ok();
 }
 
@@ -170,7 +173,7 @@ Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId
         return Error{QStringLiteral("cannot fork: %1 borrows secrets and the Airlock vault is %2")
                          .arg(origin, vaultStateName(vault.state())),
                      QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), ErrorKind::Unavailable};
-    if (Status s = issueCa(store, forkId, &env.value()); !s)
+    if (Status s = prepareGuest(store, forkId, &env.value()); !s)
         return s.error();
     return env;
 }

@@ -72,7 +72,7 @@ public:
     void exfiltration(const QString &sandbox, const QString &host, const QString &secret) override;
 
 private:
-    Status issueCa(Store &store, qint64 sandboxId, QMap<QString, QString> *env);
+    Status prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env);
     VaultService &m_vault;
     EgressService &m_egress;
     ApiServer &m_api;

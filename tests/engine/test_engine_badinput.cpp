@@ -76,6 +76,12 @@ void TestEngineBadInput::missingImageAndTooLittleMemory()
     const CtlResult env = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--env"), QStringLiteral("1BAD=x")});
     QCOMPARE(env.exitCode, 1);
     QVERIFY2(env.err.contains("invalid environment variable"), env.err.constData());
+    // More environment than the guest kernel's command line holds: refused, not cut short.
+    const CtlResult longEnv = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--env"),
+                                            QStringLiteral("BIG=") + QString(1600, QLatin1Char('x'))});
+    QCOMPARE(longEnv.exitCode, 1);
+    QVERIFY2(longEnv.err.contains("does not fit on the guest kernel's command line") && longEnv.err.contains("fewer or shorter --env"),
+             longEnv.err.constData());
     const CtlResult tmpl = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--template"), QStringLiteral("no-such-agent")});
     QCOMPARE(tmpl.exitCode, 1);
     QVERIFY2(tmpl.err.contains("no agent template named") && tmpl.err.contains("claude-code, codex, shell"), tmpl.err.constData());

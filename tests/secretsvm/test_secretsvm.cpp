@@ -115,6 +115,7 @@ private Q_SLOTS:
     void aLockedVaultGetsAReadable403();
     // Basic credentials, base64 placeholders, masked answers (broker/basicauth.h, responsemask.h).
     void basicCredentialsFromCurlGetTheRealValue();
+    void theGuestsGitOffersThePlaceholderToTheBoundHostOnly();
     void aBase64PlaceholderElsewhereIsBlockedAndAlerted();
     void anEchoedRealValueComesBackMasked();
 };
@@ -452,6 +453,19 @@ void TestSecretsVm::basicCredentialsFromCurlGetTheRealValue()
         QCOMPARE(got.size(), 1);
         QCOMPARE(got.first().header("Authorization"), expected);
     }
+}
+
+void TestSecretsVm::theGuestsGitOffersThePlaceholderToTheBoundHostOnly()
+{
+    // The guest's own git (its environment: GIT_CONFIG_COUNT and a credential helper), asked
+    // as git asks before it pushes: the placeholder for the secret's host, nothing for another.
+    const CtlResult bound = guestSh(u"printf 'protocol=https\\nhost=api.test.example\\n\\n' | GIT_TERMINAL_PROMPT=0 git credential fill"_s);
+    QVERIFY2(bound.exitCode == 0, QByteArray(bound.out + bound.err).constData());
+    QVERIFY2(bound.out.contains(QByteArray("username=x-access-token\npassword=" + m_gitPlaceholder + "\n")), bound.out.constData());
+    QVERIFY(!bound.out.contains(kGitToken));
+    const CtlResult other = guestSh(u"printf 'protocol=https\\nhost=other.test.example\\n\\n' | GIT_TERMINAL_PROMPT=0 git credential fill"_s);
+    QVERIFY(other.exitCode != 0);
+    QVERIFY2(!other.out.contains(m_gitPlaceholder), other.out.constData());
 }
 
 void TestSecretsVm::aBase64PlaceholderElsewhereIsBlockedAndAlerted()

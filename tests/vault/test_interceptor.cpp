@@ -2,6 +2,7 @@
 // socket standing in for the transparent proxy (it peeks the ClientHello for the SNI, as the
 // egress broker does) -> the Interceptor -> an HTTPS test server with its own test CA that
 // records what it receives.
+#include "gitcredentials.h"
 #include "guestfront.h"
 #include "guesttrust.h"
 #include "headertemplate.h"
@@ -78,7 +79,8 @@ private Q_SLOTS:
     // Answers of bound hosts (broker/responsemask.h).
     void echoedRealValuesComeBackMasked();
     void encodedAnswersAreRefused();
-    void gitCloneAndPushWithATokenInTheUrl();
+    void gitCloneAndPushWithALentToken_data();
+    void gitCloneAndPushWithALentToken();
     void queryParameterGetsTheRealValue();
     void queryPlaceholderElsewhereIsBlocked_data();
     void queryPlaceholderElsewhereIsBlocked();
@@ -952,11 +954,14 @@ QByteArray gitBackend(const TlsTestServer::Request &r, const QString &root)
     return "HTTP/1.1 " + status + "\r\n" + headers + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
-int git(const QStringList &args, const QString &dir, QByteArray *output = nullptr, const QString &caFile = {})
+int git(const QStringList &args, const QString &dir, QByteArray *output = nullptr, const QString &caFile = {},
+        const QMap<QString, QString> &guestEnv = {})
 {
     QProcess p;
     p.setWorkingDirectory(dir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (auto it = guestEnv.cbegin(); it != guestEnv.cend(); ++it)
+        env.insert(it.key(), it.value());
     env.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
     env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
     env.insert(QStringLiteral("HOME"), dir);
@@ -973,10 +978,19 @@ int git(const QStringList &args, const QString &dir, QByteArray *output = nullpt
 }
 } // namespace
 
-void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
+void TestInterceptor::gitCloneAndPushWithALentToken_data()
 {
+    QTest::addColumn<bool>("helper"); // the token from the credential helper the guest gets, or in the URL
+    QTest::newRow("token in the URL") << false;
+    QTest::newRow("credential helper of the guest's environment") << true;
+}
+
+void TestInterceptor::gitCloneAndPushWithALentToken()
+{
+    QFETCH(bool, helper);
     QVERIFY2(QFile::exists(QStringLiteral("/usr/lib/git-core/git-http-backend")), "git is required (installers/packages.txt)");
-    const QString root = m_dir.filePath(QStringLiteral("git-root")), work = m_dir.filePath(QStringLiteral("git-work"));
+    const QString tag = helper ? QStringLiteral("helper") : QStringLiteral("url");
+    const QString root = m_dir.filePath(QStringLiteral("git-root-") + tag), work = m_dir.filePath(QStringLiteral("git-work-") + tag);
     QVERIFY(QDir().mkpath(root) && QDir().mkpath(work));
     QCOMPARE(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral("-b"), QStringLiteral("main"),
                   root + QStringLiteral("/repo.git")}, root), 0);
@@ -989,11 +1003,21 @@ void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
     forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
     OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), forge.port());
     QVERIFY(own.ready);
-    // The guest's view: the placeholder in the URL (git turns it into Basic), the sandbox CA.
-    const QString url = QStringLiteral("https://x-access-token:%1@api.bound.test:%2/repo.git").arg(QString::fromLatin1(m_gammaPh)).arg(own.front.port());
+    // The guest's view: the placeholder in the URL (git turns it into Basic), or the
+    // environment a sandbox borrowing the token gets (GIT_TOKEN and git's credential helper);
+    // the sandbox CA either way.
+    QMap<QString, QString> guestEnv;
+    QString url = QStringLiteral("https://api.bound.test:%1/repo.git").arg(own.front.port());
+    if (helper) {
+        guestEnv = gitCredentialEnvironment({{QStringLiteral("GIT_TOKEN"), {QStringLiteral("*.bound.test")}}});
+        guestEnv.insert(QStringLiteral("GIT_TOKEN"), QString::fromLatin1(m_gammaPh));
+    } else {
+        url.replace(QStringLiteral("https://"), QStringLiteral("https://x-access-token:%1@").arg(QString::fromLatin1(m_gammaPh)));
+    }
     const QStringList tls{QStringLiteral("-c"), QStringLiteral("http.curloptResolve=api.bound.test:%1:127.0.0.1").arg(own.front.port())};
     QByteArray out;
-    QVERIFY2(git(tls + QStringList{QStringLiteral("clone"), QStringLiteral("-q"), url, QStringLiteral("clone")}, work, &out, m_caFile) == 0, out.constData());
+    QVERIFY2(git(tls + QStringList{QStringLiteral("clone"), QStringLiteral("-q"), url, QStringLiteral("clone")}, work, &out, m_caFile, guestEnv) == 0,
+             out.constData());
     const QString clone = work + QStringLiteral("/clone");
     QFile file(clone + QStringLiteral("/README"));
     QVERIFY(file.open(QIODevice::WriteOnly));
@@ -1001,9 +1025,11 @@ void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
     file.close();
     QCOMPARE(git({QStringLiteral("add"), QStringLiteral("README")}, clone), 0);
     QCOMPARE(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")}, clone), 0);
-    QVERIFY2(git(tls + QStringList{QStringLiteral("push"), QStringLiteral("-q"), QStringLiteral("origin"), QStringLiteral("HEAD:main")}, clone, &out, m_caFile) == 0,
+    QVERIFY2(git(tls + QStringList{QStringLiteral("push"), QStringLiteral("-q"), QStringLiteral("origin"), QStringLiteral("HEAD:main")}, clone, &out,
+                 m_caFile, guestEnv) == 0,
              out.constData());
-    QVERIFY2(git(tls + QStringList{QStringLiteral("fetch"), QStringLiteral("-q"), QStringLiteral("origin")}, clone, &out, m_caFile) == 0, out.constData());
+    QVERIFY2(git(tls + QStringList{QStringLiteral("fetch"), QStringLiteral("-q"), QStringLiteral("origin")}, clone, &out, m_caFile, guestEnv) == 0,
+             out.constData());
     // The commit is in the forge's repository; the token reached it only through the broker.
     QVERIFY(git({QStringLiteral("--git-dir"), root + QStringLiteral("/repo.git"), QStringLiteral("log"), QStringLiteral("--format=%s"), QStringLiteral("main")},
                 root, &out) == 0);
@@ -1015,7 +1041,25 @@ void TestInterceptor::gitCloneAndPushWithATokenInTheUrl()
     QFile config(clone + QStringLiteral("/.git/config"));
     QVERIFY(config.open(QIODevice::ReadOnly));
     const QByteArray stored = config.readAll();
-    QVERIFY(stored.contains(m_gammaPh) && !stored.contains(kGamma));
+    QVERIFY(!stored.contains(kGamma));
+    QCOMPARE(stored.contains(m_gammaPh), !helper); // with the helper nothing of the token is written down
+    if (helper) {
+        // The helper answers only for the loan's hosts: git asks, and gets nothing, for another.
+        QProcess fill;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = guestEnv.cbegin(); it != guestEnv.cend(); ++it)
+            env.insert(it.key(), it.value());
+        env.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
+        env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+        env.insert(QStringLiteral("HOME"), work);
+        fill.setProcessEnvironment(env);
+        fill.start(QStringLiteral("git"), {QStringLiteral("credential"), QStringLiteral("fill")});
+        fill.write("protocol=https\nhost=elsewhere.test\n\n");
+        fill.closeWriteChannel();
+        QVERIFY(fill.waitForFinished(30000));
+        QVERIFY(fill.exitCode() != 0);
+        QVERIFY(!fill.readAllStandardOutput().contains(m_gammaPh));
+    }
 }
 
 void TestInterceptor::queryParameterGetsTheRealValue()

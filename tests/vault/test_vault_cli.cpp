@@ -38,6 +38,7 @@ private Q_SLOTS:
     void secretsAreWriteOnly();
     void badInputsFailClearly();
     void usedSecretCannotBeRemoved();
+    void aSecretKindNeedsNoHostOrHeader();
 
 private:
     Run ctl(const QStringList &args, const QByteArray &input = {});
@@ -238,6 +239,34 @@ void TestVaultCli::usedSecretCannotBeRemoved()
     r = ctl({QStringLiteral("secret"), QStringLiteral("rm"), QStringLiteral("anthropic")});
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("secret"), QStringLiteral("ls")}).json().toArray().size(), 0);
+}
+
+void TestVaultCli::aSecretKindNeedsNoHostOrHeader()
+{
+    Run r = ctl({QStringLiteral("--json"), QStringLiteral("secret"), QStringLiteral("kinds")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QStringList kinds;
+    for (const QJsonValue &k : r.json().toArray())
+        kinds << k.toObject().value(QLatin1String("name")).toString();
+    QCOMPARE(kinds, (QStringList{QStringLiteral("github"), QStringLiteral("gitlab"), QStringLiteral("npm")}));
+    r = ctl({QStringLiteral("--json"), QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("gh"), QStringLiteral("--kind"),
+             QStringLiteral("github")},
+            kValue);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().toObject().value(QLatin1String("hosts")).toArray(), QJsonArray{QStringLiteral("github.com")});
+    QCOMPARE(r.json().toObject().value(QLatin1String("header")).toString(), QStringLiteral("Authorization: Basic {}"));
+    // A self-hosted forge: the kind's shape, the caller's host.
+    r = ctl({QStringLiteral("--json"), QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("forge"), QStringLiteral("--kind"),
+             QStringLiteral("gitlab"), QStringLiteral("--host"), QStringLiteral("git.example.org")},
+            kValue);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().toObject().value(QLatin1String("hosts")).toArray(), QJsonArray{QStringLiteral("git.example.org")});
+    QCOMPARE(r.json().toObject().value(QLatin1String("header")).toString(), QStringLiteral("Authorization: Basic {}"));
+    r = ctl({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("x"), QStringLiteral("--kind"), QStringLiteral("nosuch")}, kValue);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("no secret kind named \"nosuch\"") && r.err.contains("github, gitlab, npm"), r.err.constData());
+    for (const char *name : {"gh", "forge"})
+        QCOMPARE(ctl({QStringLiteral("secret"), QStringLiteral("rm"), QString::fromLatin1(name)}).code, 0);
 }
 
 QTEST_GUILESS_MAIN(TestVaultCli)
