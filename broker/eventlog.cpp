@@ -296,10 +296,16 @@ void EventLog::storeFailed(const std::vector<EgressEvent> &events, const QString
     }
     m_notStored.fetch_add(lost, std::memory_order_relaxed);
     const Error e = explainDiskFull(Error{QStringLiteral("egress events are not being stored"), why}, m_databasePath);
+    // The log (for whoever runs airlockd) names the mount; status, which every admitted
+    // peer reads, says what is wrong without the host's paths.
+    const QString shown = diskIsFull(m_databasePath, why)
+                              ? QStringLiteral("egress events are not being stored: the disk holding the event log is full; "
+                                               "they are counted until there is room again")
+                              : QStringLiteral("egress events are not being stored: %1").arg(why);
     std::lock_guard lock(m_mutex);
     if (m_storeError.isEmpty()) // once per outage, not once per batch
         qCWarning(lcBroker).noquote() << e.message();
-    m_storeError = e.message();
+    m_storeError = shown;
 }
 
 QString EventLog::storeError() const

@@ -16,10 +16,12 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSqlRecord>
+#include <QStorageInfo>
 #include <QThread>
 #include <QUuid>
 #include <libvirt/virterror.h>
 #include <unistd.h>
+#include <vector>
 
 namespace airlock {
 
@@ -644,6 +646,33 @@ QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
     }
 }
 
+QString SandboxEngine::pausedReason(const QString &sandbox, const QString &domainName)
+{
+    VirDomain d = lookupDomain(m_libvirt.get(), domainName);
+    int state = 0, reason = 0;
+    if (!d || virDomainGetState(d.get(), &state, &reason, 0) < 0 || state != VIR_DOMAIN_PAUSED ||
+        reason != VIR_DOMAIN_PAUSED_IOERROR)
+        return {};
+    // QEMU reports per disk whether the error was ENOSPC (reset when the guest resumes).
+    bool noSpace = false;
+    const int n = virDomainGetDiskErrors(d.get(), nullptr, 0, 0);
+    if (n > 0) {
+        std::vector<virDomainDiskError> errors(static_cast<size_t>(n));
+        const int got = virDomainGetDiskErrors(d.get(), errors.data(), unsigned(n), 0);
+        for (int i = 0; i < got; ++i) {
+            noSpace = noSpace || errors[size_t(i)].error == VIR_DOMAIN_DISK_ERROR_NO_SPACE;
+            free(errors[size_t(i)].disk);
+        }
+    }
+    const QString dir = m_pool ? m_pool->path() : poolDirectory();
+    const QString pool = m_pool ? m_pool->name() : QStringLiteral("airlock");
+    if (noSpace || diskIsFull(dir))
+        return QStringLiteral("paused: the host disk holding its overlay (pool %1, %2) is full; free space there (see `df -h %2`), "
+                              "then `airlockctl resume %3`").arg(pool, dir, sandbox);
+    return QStringLiteral("paused: an I/O error on the host disk holding its overlay (pool %1, %2); check that disk "
+                          "(`dmesg`), then `airlockctl resume %3`").arg(pool, dir, sandbox);
+}
+
 Status SandboxEngine::validateCreate(const CreateRequest &r)
 {
     if (!validName(r.name))
@@ -894,15 +923,19 @@ Result<QJsonArray> SandboxEngine::list(uid_t uid)
         if (state != QLatin1String("running") && state != QLatin1String("paused"))
             m_startedAt.remove(name);
         const qint64 started = m_startedAt.value(name, 0);
-        out.append(QJsonObject{{QStringLiteral("name"), name},
-                               {QStringLiteral("state"), state},
-                               {QStringLiteral("image"), q.value(1).toString()},
-                               {QStringLiteral("ip"), q.value(2).toString()},
-                               {QStringLiteral("pending"), 0},
-                               {QStringLiteral("cpus"), q.value(3).toInt()},
-                               {QStringLiteral("memory_mib"), q.value(4).toInt()},
-                               {QStringLiteral("disk_gib"), q.value(6).toInt()},
-                               {QStringLiteral("uptime_s"), started ? (nowMs - started) / 1000 : 0}});
+        const QString why = state == QLatin1String("paused") ? pausedReason(name, objectName(name)) : QString();
+        QJsonObject row{{QStringLiteral("name"), name},
+                        {QStringLiteral("state"), state},
+                        {QStringLiteral("image"), q.value(1).toString()},
+                        {QStringLiteral("ip"), q.value(2).toString()},
+                        {QStringLiteral("pending"), 0},
+                        {QStringLiteral("cpus"), q.value(3).toInt()},
+                        {QStringLiteral("memory_mib"), q.value(4).toInt()},
+                        {QStringLiteral("disk_gib"), q.value(6).toInt()},
+                        {QStringLiteral("uptime_s"), started ? (nowMs - started) / 1000 : 0}};
+        if (!why.isEmpty())
+            row.insert(QStringLiteral("paused_reason"), why);
+        out.append(row);
     }
     return out;
 }
@@ -989,6 +1022,15 @@ Status SandboxEngine::setPaused(const QString &name, uid_t uid, bool paused)
     if (!dom || stateOf(m_libvirt.get(), objectName(name)) != from)
         return Error{QStringLiteral("sandbox %1 is not %2").arg(name, from),
                      paused ? QStringLiteral("only a running sandbox can be paused") : QString(), ErrorKind::Conflict};
+    // A guest QEMU stopped for a full disk would stop again at its next write.
+    if (!paused) {
+        const QString why = pausedReason(name, objectName(name));
+        const QStorageInfo disk(m_pool ? m_pool->path() : poolDirectory());
+        if (!why.isEmpty() && disk.isValid() && disk.bytesAvailable() < kResumeFreeBytes)
+            return Error{QStringLiteral("cannot resume sandbox %1 (%2 MiB free, %3 MiB needed)")
+                             .arg(name).arg(disk.bytesAvailable() >> 20).arg(kResumeFreeBytes >> 20),
+                         why, ErrorKind::Conflict};
+    }
     if ((paused ? virDomainSuspend(dom.get()) : virDomainResume(dom.get())) < 0)
         return LibvirtConnection::lastError(
             QStringLiteral("cannot %1 sandbox %2").arg(paused ? QStringLiteral("pause") : QStringLiteral("resume"), name));

@@ -117,6 +117,12 @@ public:
     // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" only when
     // libvirt answers that no such domain exists, "unknown" when it cannot answer.
     static QString stateOf(virConnectPtr conn, const QString &domainName);
+    // Free space below which a guest QEMU paused for a full disk is not resumed: it would
+    // stop again at its next write.
+    static constexpr qint64 kResumeFreeBytes = 16 * 1024 * 1024;
+    // Why QEMU paused `domainName` on its own ("" when it did not: paused by a user, or not
+    // paused): an I/O error on the host disk holding its overlay, a full one above all.
+    QString pausedReason(const QString &sandbox, const QString &domainName);
 
 private:
     struct ImageFiles {

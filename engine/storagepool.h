@@ -20,6 +20,7 @@ public:
     // Finds the pool, or defines, builds and starts it at `dir`; makes sure it is active.
     Status ensure(const QString &dir);
     QString path() const { return m_path; }
+    QString name() const { return m_name; }
     Status refresh();
 
     // A qcow2 overlay `name` of `capacityBytes` whose backing store is `backingPath`.

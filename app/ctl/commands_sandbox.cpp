@@ -27,6 +27,9 @@ void printSandbox(const Sandbox &s)
         return;
     std::printf("%s: %s, image %s, ip %s\n", qPrintable(s.name), qPrintable(proto::toString(s.state)), qPrintable(s.image),
                 qPrintable(s.ip));
+    if constexpr (requires { s.pausedReason; })
+        if (s.pausedReason)
+            std::printf("  %s\n", qPrintable(*s.pausedReason));
 }
 
 } // namespace
@@ -101,6 +104,9 @@ int ls(Context &ctx, const Args &)
         for (const proto::SandboxRow &r : rows)
             std::printf("%-24s %-9s %-12s %-16s %lld\n", qPrintable(r.name), qPrintable(proto::toString(r.state)),
                         qPrintable(r.image), qPrintable(r.ip), static_cast<long long>(r.pending));
+        for (const proto::SandboxRow &r : rows) // why a guest stopped on its own, after the table
+            if (r.pausedReason)
+                std::printf("%s: %s\n", qPrintable(r.name), qPrintable(*r.pausedReason));
     });
 }
 

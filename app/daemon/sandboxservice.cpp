@@ -222,11 +222,24 @@ void SandboxService::watchDisks()
         if (!all)
             return;
         QSet<QString> running;
+        QHash<QString, QString> hostPaused;
         for (const QJsonValue &v : all.value()) {
             const QJsonObject o = v.toObject();
             if (o.value(QLatin1String("state")).toString() == QLatin1String("running"))
                 running.insert(o.value(QLatin1String("name")).toString());
+            if (const QString why = o.value(QLatin1String("paused_reason")).toString(); !why.isEmpty())
+                hostPaused.insert(o.value(QLatin1String("name")).toString(), why);
         }
+        // QEMU pauses a guest by itself: nobody called, so the change is told from here.
+        for (auto it = hostPaused.cbegin(); it != hostPaused.cend(); ++it)
+            if (m_hostPaused.value(it.key()) != it.value()) {
+                m_api.postAlert(it.key(), QStringLiteral("host_disk"), it.value());
+                publishState(e, it.key(), 0);
+            }
+        for (auto it = m_hostPaused.cbegin(); it != m_hostPaused.cend(); ++it)
+            if (!hostPaused.contains(it.key()))
+                publishState(e, it.key(), 0);
+        m_hostPaused = hostPaused;
         QStringList toAsk;
         {
             QMutexLocker lock(&m_diskLock);

@@ -156,6 +156,8 @@ private:
     };
     mutable QMutex m_diskLock;
     QHash<QString, DiskReading> m_disks; // by sandbox name
+    // Sandboxes QEMU paused for their host disk, with the reason last told (engine thread only).
+    QHash<QString, QString> m_hostPaused;
 };
 
 } // namespace airlock

@@ -29,6 +29,8 @@ struct SandboxRow {
     int diskGib = 0;
     qint64 uptimeS = 0;
     std::optional<DiskUsage> disk; // disk_used_bytes, disk_total_bytes, disk_full (sandbox.list)
+    // Why QEMU paused it on its own (the host disk holding its overlay is full), and what to do.
+    std::optional<QString> pausedReason;
 
     static SandboxRow removed(const QString &name);
     // All but disk, which SandboxRow::toJson and fromJson add when there.
@@ -36,6 +38,7 @@ struct SandboxRow {
     {
         f("name", s.name)("state", s.state)("image", s.image)("ip", s.ip)("pending", s.pending);
         f("cpus", s.cpus)("memory_mib", s.memoryMib)("disk_gib", s.diskGib)("uptime_s", s.uptimeS);
+        f("paused_reason", s.pausedReason);
     }
     AIRLOCK_PAYLOAD(SandboxRow)
 };

@@ -4,8 +4,12 @@
 // Filler files take the free space away at each step: an image build and a snapshot of a
 // running sandbox. Each must fail with an error that names the full disk,
 // leave nothing half-made, and the daemon must keep answering and enforcing; once the space
-// is back, the same step works.
+// is back, the same step works. A guest whose own writes fill the disk is paused by QEMU:
+// airlockd says why and resumes it only once there is room. The egress event log on a full
+// disk of its own (a small tmpfs) counts what it cannot store and writes again afterwards.
+#include "../support/storerows.h"
 #include "daemonharness.h"
+#include "eventlog.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,9 +19,12 @@
 #include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QStorageInfo>
 #include <QTest>
 #include <QUuid>
+#include <chrono>
+#include <mutex>
 #include <fcntl.h>
 #include <libvirt/libvirt.h>
 #include <unistd.h>
@@ -116,6 +123,8 @@ private Q_SLOTS:
     void initTestCase();
     void imageBuildOnAFullDiskLeavesNothing();
     void snapshotOnAFullDiskKeepsTheSandbox();
+    void guestPausedByAFullDiskSaysWhy();
+    void eventLogOnAFullDiskCountsAndResumes();
     void cleanupTestCase();
 
 private:
@@ -126,11 +135,12 @@ private:
     QString dbPath() const { return m_mount + u"/data/airlock.db"_s; }
     // What must hold after every step: the store is sound and the daemon answers.
     void checkStoreAndStatus();
-    QString sandboxState() const
+    QString sandboxState() const { return sandboxRow().value("state"_L1).toString(); }
+    QJsonObject sandboxRow() const
     {
         for (const QJsonValue &v : m_daemon.ctl({u"ls"_s}).json().toArray())
             if (v.toObject().value("name"_L1).toString() == m_box)
-                return v.toObject().value("state"_L1).toString();
+                return v.toObject();
         return {};
     }
 
@@ -138,6 +148,7 @@ private:
     QString m_image, m_mount, m_poolName, m_box;
     QString m_libvirtdNs; // libvirtd's mount namespace when it is not ours
     bool m_mounted = false;
+    QString m_eventDisk; // the event log's tmpfs, when mounted
     int m_fillers = 0;
     DaemonHarness m_daemon;
 };
@@ -274,8 +285,184 @@ void TestEngineFullDisk::snapshotOnAFullDiskKeepsTheSandbox()
     checkStoreAndStatus();
 }
 
+// The guest writes until the host's disk has no room: QEMU pauses it (werror=enospc), and
+// `ls` says why and what to do; resume is refused while the disk is full, works once space
+// is back, and the guest goes on.
+void TestEngineFullDisk::guestPausedByAFullDiskSaysWhy()
+{
+    QCOMPARE(sandboxState(), u"running"_s);
+    QVERIFY(!sandboxRow().contains("paused_reason"_L1));
+    // The writer waits while the disk is filled: an idle guest's own writes may get it paused
+    // before any later command reaches its agent. The agent may be busy a moment after the
+    // snapshot's thaw: it says "try again".
+    const QString script = u"(sleep 15; dd if=/dev/zero of=/root/fill bs=1M count=256 oflag=direct) </dev/null >/dev/null 2>&1 & "
+                           u"echo started"_s;
+    CtlResult writer = m_daemon.guestSh(m_box, script);
+    for (QElapsedTimer asking; writer.out != "started\n" && writer.err.contains("try again");) {
+        if (!asking.isValid())
+            asking.start();
+        if (asking.elapsed() > 90000)
+            break;
+        QTest::qWait(2000);
+        writer = m_daemon.guestSh(m_box, script);
+    }
+    QVERIFY2(writer.out == "started\n", writer.err.constData());
+    fill(0);
+    QElapsedTimer waited;
+    waited.start();
+    QJsonObject row = sandboxRow();
+    while (row.value("state"_L1).toString() != "paused"_L1 && waited.elapsed() < 180000) {
+        QTest::qWait(1000);
+        row = sandboxRow();
+    }
+    qInfo("paused by QEMU after %lld ms: %s", waited.elapsed(), qPrintable(row.value("paused_reason"_L1).toString()));
+    QCOMPARE(row.value("state"_L1).toString(), u"paused"_s);
+    const QString why = row.value("paused_reason"_L1).toString();
+    QVERIFY2(why.startsWith("paused: the host disk holding its overlay (pool "_L1 + m_poolName + u", "_s + m_mount) &&
+                 why.contains(" is full; free space there"_L1) && why.endsWith(u"then `airlockctl resume %1`"_s.arg(m_box)),
+             qPrintable(why));
+    const CtlResult text = m_daemon.ctlText({u"ls"_s});
+    QVERIFY2(text.out.contains((m_box + u": "_s + why).toUtf8()), text.out.constData());
+
+    const CtlResult refused = m_daemon.ctl({u"resume"_s, m_box});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(u"cannot resume sandbox %1 ("_s.arg(m_box).toUtf8()) &&
+                 refused.err.contains("16 MiB needed") && refused.err.contains(why.toUtf8()),
+             refused.err.constData());
+    QCOMPARE(sandboxState(), u"paused"_s);
+    checkStoreAndStatus();
+
+    unfill();
+    const CtlResult resumed = m_daemon.ctl({u"resume"_s, m_box});
+    QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
+    QVERIFY2(!resumed.json().toObject().contains("paused_reason"_L1), resumed.out.constData());
+    const CtlResult alive = m_daemon.guestSh(m_box, u"kill $(pidof dd) 2>/dev/null; rm -f /root/fill; cat /root/note"_s);
+    QVERIFY2(alive.out == "after\n", alive.err.constData());
+    QCOMPARE(sandboxState(), u"running"_s);
+    QVERIFY(!sandboxRow().contains("paused_reason"_L1));
+}
+
+// The event log's disk of its own fills: recording never waits and every event still
+// reaches the listener (the stream clients see) with the decision it was given; the loss is
+// counted and explained without the host's paths; with room again the log writes on and
+// records how many events it could not keep.
+void TestEngineFullDisk::eventLogOnAFullDiskCountsAndResumes()
+{
+    using namespace airlock;
+    m_eventDisk = m_tmp.filePath(u"events"_s);
+    QVERIFY(QDir().mkpath(m_eventDisk));
+    QString error;
+    QVERIFY2(run(u"mount"_s, {u"-t"_s, u"tmpfs"_s, u"-o"_s, u"size=2m"_s, u"tmpfs"_s, m_eventDisk}, &error), qPrintable(error));
+    const QString db = m_eventDisk + u"/events.db"_s;
+    {
+        Result<Store> store = Store::open(db);
+        QVERIFY2(store, qPrintable(store ? QString() : store.error().message()));
+    }
+    std::mutex seenLock;
+    QHash<qint64, Decision> streamed;
+    EventLog log;
+    QVERIFY(log.start(db, [&](const std::vector<EgressEvent> &batch) {
+        std::lock_guard lock(seenLock);
+        for (const EgressEvent &e : batch)
+            streamed.insert(e.id, e.decision);
+    }));
+    QHash<qint64, Decision> recorded;
+    const auto record = [&](const QString &host) {
+        EgressEvent e;
+        e.id = log.nextId();
+        e.sandbox = u"box"_s;
+        e.time = QDateTime::currentDateTimeUtc();
+        e.proto = u"tcp"_s;
+        e.host = host;
+        e.ip = u"198.18.0.9"_s;
+        e.port = 443;
+        e.decision = recorded.size() % 3 ? Decision::Denied : Decision::Allowed;
+        e.reason = u"a reason long enough to take some room in the table, row %1"_s.arg(e.id);
+        recorded.insert(e.id, e.decision);
+        const auto t0 = std::chrono::steady_clock::now();
+        log.record(e);
+        return std::chrono::steady_clock::now() - t0;
+    };
+    for (int i = 0; i < 20; ++i)
+        record(u"before.test"_s);
+    log.flush();
+    QCOMPARE(log.notStored(), 0);
+
+    // Fill what the tmpfs has left.
+    {
+        QFile filler(m_eventDisk + u"/filler"_s);
+        QVERIFY(filler.open(QIODevice::WriteOnly));
+        const QByteArray block(4096, 'x');
+        while (filler.write(block) == block.size() && filler.flush()) {
+        }
+    }
+    std::chrono::nanoseconds slowest{0};
+    int whileFull = 0;
+    for (; log.notStored() == 0 && whileFull < 200000; ++whileFull) {
+        slowest = std::max(slowest, record(u"full.test"_s));
+        if (whileFull % 50 == 49)
+            log.flush();
+    }
+    for (int i = 0; i < 20; ++i, ++whileFull) // a few more, all while it stays full
+        slowest = std::max(slowest, record(u"full.test"_s));
+    log.flush();
+    qInfo("%d events recorded with the disk full, %lld not stored, slowest record() %lld us", whileFull, log.notStored(),
+          qint64(std::chrono::duration_cast<std::chrono::microseconds>(slowest).count()));
+    QVERIFY2(log.notStored() > 0, "the full disk never refused a batch");
+    QVERIFY2(slowest < std::chrono::milliseconds(100), "record() waited for the disk");
+    const QString shown = log.storeError();
+    QCOMPARE(shown, u"egress events are not being stored: the disk holding the event log is full; they are counted until "
+                    u"there is room again"_s);
+    QVERIFY(!shown.contains(m_eventDisk) && !shown.contains(u'/'));
+
+    QVERIFY(QFile::remove(m_eventDisk + u"/filler"_s));
+    for (int i = 0; i < 20; ++i)
+        record(u"after.test"_s);
+    log.flush();
+    log.flush();
+    QCOMPARE(log.storeError(), QString());
+    const qint64 lost = log.notStored();
+    log.stop();
+
+    // Everything recorded was streamed with its own decision, stored or not.
+    {
+        std::lock_guard lock(seenLock);
+        for (auto it = recorded.cbegin(); it != recorded.cend(); ++it)
+            QVERIFY2(streamed.value(it.key(), Decision::Dropped) == it.value(), qPrintable(QString::number(it.key())));
+    }
+    // The whole table: each row as recorded, none allowed that was not; the loss on record.
+    Result<Store> store = Store::open(db);
+    QVERIFY(store);
+    const auto rows = store->rows(u"SELECT id, host, decision, count, reason FROM egress_events ORDER BY id"_s);
+    QVERIFY(rows);
+    QHash<QString, int> hosts;
+    qint64 lossCount = 0;
+    for (const QSqlRecord &r : *rows) {
+        const qint64 id = r.value(0).toLongLong();
+        const QString decision = r.value(2).toString();
+        if (decision == "dropped"_L1) {
+            QVERIFY2(r.value(4).toString().contains("could not be written"_L1), qPrintable(r.value(4).toString()));
+            lossCount += r.value(3).toLongLong();
+            continue;
+        }
+        QVERIFY2(recorded.contains(id), qPrintable(QString::number(id)));
+        QCOMPARE(decision, recorded.value(id) == Decision::Allowed ? u"allowed"_s : u"denied"_s);
+        ++hosts[r.value(1).toString()];
+    }
+    qInfo("stored: %d before, %d while full, %d after; %lld in loss rows", hosts.value(u"before.test"_s),
+          hosts.value(u"full.test"_s), hosts.value(u"after.test"_s), lossCount);
+    QCOMPARE(hosts.value(u"before.test"_s), 20);
+    QCOMPARE(hosts.value(u"after.test"_s), 20);
+    QCOMPARE(lossCount, lost);
+    QCOMPARE(qint64(hosts.value(u"full.test"_s)) + lossCount, qint64(whileFull));
+}
+
 void TestEngineFullDisk::cleanupTestCase()
 {
+    if (!m_eventDisk.isEmpty()) {
+        QString error;
+        run(u"umount"_s, {m_eventDisk}, &error);
+    }
     unfill();
     if (m_daemon.running()) {
         m_daemon.ctl({u"kill"_s, m_box}, 120000);

@@ -103,6 +103,17 @@ void TestGuiProtocol::sandboxEventsUpdateTheirRow()
     QCOMPARE(cell(model, 0, SandboxModel::State), QStringLiteral("paused"));
     QCOMPARE(cell(model, 0, SandboxModel::Resources), QStringLiteral("2 CPU(s) / 4096 MiB"));
     QVERIFY(!model->isRunning(QStringLiteral("agent-1")));
+    QCOMPARE(model->index(0, SandboxModel::State).data(Qt::ToolTipRole), QVariant());
+
+    // QEMU paused it for the host's disk: the state says so and the tooltip what to do.
+    proto::SandboxRow full = paused;
+    full.pausedReason = u"paused: the host disk holding its overlay (pool airlock, /p) is full; free space there "
+                        u"(see `df -h /p`), then `airlockctl resume agent-1`"_s;
+    send(proto::topic::Sandbox, full);
+    QCOMPARE(cell(model, 0, SandboxModel::State), QStringLiteral("paused (host disk full)"));
+    QCOMPARE(model->index(0, SandboxModel::State).data(Qt::ToolTipRole).toString(), *full.pausedReason);
+    send(proto::topic::Sandbox, paused); // resumed and paused again by a person: no reason left
+    QCOMPARE(cell(model, 0, SandboxModel::State), QStringLiteral("paused"));
 
     // A state the protocol does not know (the old "deleted") is refused whole: the row stays.
     QJsonObject unknown = paused.toJson();

@@ -151,6 +151,16 @@ void TestProtocol::sandboxPayloads()
     eventRow.disk.reset(); // the `sandbox` event: no disk fields
     checkPayload(eventRow, rowKeys.mid(0, 9));
     QCOMPARE(eventRow.toJson().keys().size(), 9);
+    // paused_reason is optional: only a guest QEMU paused on its own has one.
+    SandboxRow paused = sampleRow();
+    paused.state = SandboxState::Paused;
+    paused.pausedReason = u"paused: the host disk holding its overlay (pool airlock, /p) is full"_s;
+    QCOMPARE(paused.toJson().value("paused_reason"_L1).toString(), *paused.pausedReason);
+    QCOMPARE(SandboxRow::fromJson(paused.toJson()).value(), paused);
+    QVERIFY(!sampleRow().toJson().contains("paused_reason"_L1));
+    QJsonObject badReason = paused.toJson();
+    badReason.insert(u"paused_reason"_s, 3);
+    QCOMPARE(SandboxRow::fromJson(badReason).error().why, u"\"paused_reason\" must be a string"_s);
 
     const SandboxCreateParams create{.name = u"dev"_s, .image = u"agents"_s, .templateName = u"claude"_s, .cpus = 2,
                                      .memoryMib = 1024, .diskGib = 8, .env = {{u"A"_s, u"1"_s}},

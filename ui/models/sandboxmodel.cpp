@@ -140,6 +140,10 @@ QVariant SandboxModel::data(const QModelIndex &index, int role) const
     const Row &r = m_rows[size_t(index.row())];
     const QString name = r.row.name;
     const int pending = std::max(m_pending.value(name), int(r.row.pending));
+    // QEMU paused it for its host disk: the state says so, the tooltip says what to do.
+    if (role == Qt::DisplayRole && index.column() == State && r.row.pausedReason)
+        return r.row.pausedReason->contains(QLatin1String(" is full")) ? tr("paused (host disk full)")
+                                                                        : tr("paused (host disk error)");
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Name: return name;
@@ -157,6 +161,8 @@ QVariant SandboxModel::data(const QModelIndex &index, int role) const
         case Pending: return pending > 0 ? QVariant(pending) : QVariant();
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == State && r.row.pausedReason)
+        return *r.row.pausedReason;
     if (role == Qt::ToolTipRole && index.column() == Pending && pending > 0)
         return tr("%n connection request(s) wait for your decision", nullptr, pending);
     if (role == Qt::FontRole && index.column() == Pending && pending > 0) {
