@@ -134,6 +134,7 @@ private:
     std::unique_ptr<SandboxEngine> m_engine;
     std::unique_ptr<SandboxEngine> m_builder;
     std::unique_ptr<ConsoleHub> m_consoles;
+    std::unique_ptr<ConsoleHub> m_procs; // the process-report channels (org.airlock.proc.0)
     QThreadPool m_pool;
     ExecSlots m_execSlots;  // before m_execPool: its threads give slots back until it is gone
     QThreadPool m_execPool; // sandbox.exec only, ExecSlots::kThreads threads
