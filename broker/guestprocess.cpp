@@ -128,9 +128,9 @@ std::optional<GuestProcess> GuestProcess::fromStored(const QString &text)
     return p;
 }
 
-quint64 GuestProcessTable::keyOf(bool udp, quint16 localPort, quint32 remoteIp, quint16 remotePort)
+quint64 GuestProcessTable::keyOf(quint16 localPort, quint32 remoteIp, quint16 remotePort)
 {
-    return (quint64(udp) << 63) | (quint64(localPort) << 48) | (quint64(remoteIp) << 16) | remotePort;
+    return (quint64(localPort) << 48) | (quint64(remoteIp) << 16) | remotePort;
 }
 
 std::chrono::milliseconds GuestProcessTable::feed(const QString &sandbox, QByteArrayView bytes, Clock::time_point now)
@@ -158,29 +158,29 @@ void GuestProcessTable::add(const QString &sandbox, const GuestSocketReport &rep
 void GuestProcessTable::addLocked(Sandbox &s, const GuestSocketReport &r, Clock::time_point now)
 {
     expire(s, now);
-    const quint64 key = keyOf(r.udp, r.localPort, r.remoteIp, r.remotePort);
-    s.byKey.insert(key, Entry{key, now, r.process});
-    s.order.emplace_back(key, now);
+    const quint64 key = keyOf(r.localPort, r.remoteIp, r.remotePort);
+    const quint64 seq = s.nextSeq++;
+    s.byKey[r.udp].insert(key, Entry{seq, now, r.process});
+    s.order.push_back(Ordered{r.udp, key, seq, now});
     ++s.reports;
     // Bounded: the oldest sockets go first (stale order entries count too, so order stays bounded).
-    while (s.byKey.size() > m_limits.maxSockets || qsizetype(s.order.size()) > 2 * m_limits.maxSockets) {
-        const auto [oldKey, at] = s.order.front();
-        s.order.pop_front();
-        const auto it = s.byKey.constFind(oldKey);
-        if (it != s.byKey.cend() && it->at == at)
-            s.byKey.erase(it);
-    }
+    while (s.sockets() > m_limits.maxSockets || qsizetype(s.order.size()) > 2 * m_limits.maxSockets)
+        popOldest(s);
+}
+
+void GuestProcessTable::popOldest(Sandbox &s)
+{
+    const Ordered o = s.order.front();
+    s.order.pop_front();
+    const auto it = s.byKey[o.udp].constFind(o.key);
+    if (it != s.byKey[o.udp].cend() && it->seq == o.seq)
+        s.byKey[o.udp].erase(it);
 }
 
 void GuestProcessTable::expire(Sandbox &s, Clock::time_point now)
 {
-    while (!s.order.empty() && now - s.order.front().second > m_limits.keep) {
-        const auto [oldKey, at] = s.order.front();
-        s.order.pop_front();
-        const auto it = s.byKey.constFind(oldKey);
-        if (it != s.byKey.cend() && it->at == at)
-            s.byKey.erase(it);
-    }
+    while (!s.order.empty() && now - s.order.front().at > m_limits.keep)
+        popOldest(s);
 }
 
 std::optional<GuestProcess> GuestProcessTable::find(const QString &sandbox, bool udp, quint16 localPort, quint32 remoteIp,
@@ -190,8 +190,8 @@ std::optional<GuestProcess> GuestProcessTable::find(const QString &sandbox, bool
     const auto s = m_sandboxes.constFind(sandbox);
     if (s == m_sandboxes.cend())
         return std::nullopt;
-    const auto it = s->byKey.constFind(keyOf(udp, localPort, remoteIp, remotePort));
-    if (it == s->byKey.cend() || now - it->at > m_limits.keep)
+    const auto it = s->byKey[udp].constFind(keyOf(localPort, remoteIp, remotePort));
+    if (it == s->byKey[udp].cend() || now - it->at > m_limits.keep)
         return std::nullopt;
     return it->process;
 }
@@ -208,7 +208,7 @@ GuestProcessTable::Stats GuestProcessTable::stats(const QString &sandbox) const
     const auto s = m_sandboxes.constFind(sandbox);
     if (s == m_sandboxes.cend())
         return {};
-    return Stats{s->reports, s->reader.junk(), s->byKey.size()};
+    return Stats{s->reports, s->reader.junk(), s->sockets()};
 }
 
 } // namespace airlock

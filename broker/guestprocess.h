@@ -117,20 +117,29 @@ public:
 
 private:
     struct Entry {
-        quint64 key = 0;
+        quint64 seq = 0; // which report: the order's entry for an older one leaves it alone
         Clock::time_point at;
         GuestProcess process;
     };
+    struct Ordered {
+        bool udp;
+        quint64 key;
+        quint64 seq;
+        Clock::time_point at;
+    };
     struct Sandbox {
         guestprocess::LineReader reader;
-        QHash<quint64, Entry> byKey;
-        std::deque<std::pair<quint64, Clock::time_point>> order; // oldest first; may name keys reported again since
+        QHash<quint64, Entry> byKey[2]; // [udp]
+        std::deque<Ordered> order;      // oldest first; may name sockets reported again since
+        quint64 nextSeq = 0;
         Clock::time_point windowStart;
         qint64 windowBytes = 0;
         qint64 reports = 0;
+        qsizetype sockets() const { return byKey[0].size() + byKey[1].size(); }
     };
-    static quint64 keyOf(bool udp, quint16 localPort, quint32 remoteIp, quint16 remotePort);
+    static quint64 keyOf(quint16 localPort, quint32 remoteIp, quint16 remotePort);
     void addLocked(Sandbox &s, const GuestSocketReport &report, Clock::time_point now);
+    static void popOldest(Sandbox &s);
     void expire(Sandbox &s, Clock::time_point now);
 
     Limits m_limits;

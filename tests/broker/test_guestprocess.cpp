@@ -48,7 +48,7 @@ void TestGuestProcess::refusesWhatIsNotAReport_data()
     QTest::newRow("other version") << QByteArray(kGood).replace("v1\t", "v2\t");
     QTest::newRow("other protocol") << QByteArray(kGood).replace("\ttcp\t", "\tsctp\t");
     QTest::newRow("a field short") << kGood.left(kGood.lastIndexOf('\t'));
-    QTest::newRow("a field more") << kGood + "\textra";
+    QTest::newRow("a field more") << QByteArray(kGood + "\textra");
     QTest::newRow("port 0") << QByteArray(kGood).replace("\t40312\t", "\t0\t");
     QTest::newRow("port too big") << QByteArray(kGood).replace("\t40312\t", "\t65536\t");
     QTest::newRow("signed port") << QByteArray(kGood).replace("\t40312\t", "\t+4031\t");
@@ -58,8 +58,8 @@ void TestGuestProcess::refusesWhatIsNotAReport_data()
     QTest::newRow("address octet 256") << QByteArray(kGood).replace("198.18.0.7", "198.18.0.256");
     QTest::newRow("IPv6 address") << QByteArray(kGood).replace("198.18.0.7", "::1");
     QTest::newRow("empty comm") << QByteArray(kGood).replace("\tcurl\t", "\t\t");
-    QTest::newRow("comm of 17") << QByteArray(kGood).replace("\tcurl\t", "\t" + QByteArray(17, 'c') + "\t");
-    QTest::newRow("cmdline of 257") << kGood.left(kGood.lastIndexOf('\t') + 1) + QByteArray(257, 'x');
+    QTest::newRow("comm of 17") << QByteArray(kGood).replace("\tcurl\t", QByteArray("\t" + QByteArray(17, 'c') + "\t"));
+    QTest::newRow("cmdline of 257") << QByteArray(kGood.left(kGood.lastIndexOf('\t') + 1) + QByteArray(257, 'x'));
     QTest::newRow("control byte") << QByteArray(kGood).replace("https", "ht\x1btps");
     QTest::newRow("UTF-8") << QByteArray(kGood).replace("example", "exämple");
     QTest::newRow("NUL") << QByteArray(kGood).replace("example", QByteArray("ex\0mple", 7));
@@ -76,7 +76,7 @@ void TestGuestProcess::longLinesAreSkippedWhole()
     // A line over the limit is dropped up to its newline: its tail is not read as a report.
     guestprocess::LineReader reader;
     int reports = 0;
-    const QByteArray flood = QByteArray(guestprocess::kMaxLine + 10, 'x') + kGood + '\n' + kGood + '\n';
+    const QByteArray flood = QByteArray(guestprocess::kMaxLine + 10, 'x') + QByteArray(kGood + '\n') + QByteArray(kGood + '\n');
     reader.feed(flood, [&](const GuestSocketReport &) { ++reports; });
     QCOMPARE(reports, 1);
     QCOMPARE(reader.junk(), 1);
@@ -91,7 +91,7 @@ void TestGuestProcess::longLinesAreSkippedWhole()
 void TestGuestProcess::findsBySocket()
 {
     GuestProcessTable table;
-    table.feed(QStringLiteral("a"), kGood + '\n');
+    table.feed(QStringLiteral("a"), QByteArray(kGood + '\n'));
     const auto found = table.find(QStringLiteral("a"), false, 40312, 0xC6120007, 443);
     QVERIFY(found);
     QCOMPARE(found->comm, QStringLiteral("curl"));
@@ -128,7 +128,7 @@ void TestGuestProcess::oldReportsExpire()
 {
     GuestProcessTable table(GuestProcessTable::Limits{100, 60s, 1 << 30});
     const auto t0 = GuestProcessTable::Clock::now();
-    table.feed(QStringLiteral("a"), kGood + '\n', t0);
+    table.feed(QStringLiteral("a"), QByteArray(kGood + '\n'), t0);
     QVERIFY(table.find(QStringLiteral("a"), false, 40312, 0xC6120007, 443, t0 + 59s));
     QVERIFY(!table.find(QStringLiteral("a"), false, 40312, 0xC6120007, 443, t0 + 61s));
 }
