@@ -143,9 +143,9 @@ QVariant PendingModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole)
-        return tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e))
+        return QString(tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e))
             .arg(e.sandbox, e.host.isEmpty() ? e.ip : e.host, e.ip)
-            .arg(e.port) + (e.process.isEmpty() ? QString() : QLatin1Char('\n') + e.process);
+            .arg(e.port) + (e.process.isEmpty() ? QString() : QString(QLatin1Char('\n') + e.process)));
     if (role == Qt::ForegroundRole && index.column() == Default)
         return decisionColor(Decision::Pending);
     if (role == Qt::FontRole && index.column() == Target) {
