@@ -90,6 +90,7 @@ Status SandboxService::start()
             m_accel = engine.accel();
         }
         countSandboxes(engine);
+        reopenProcessReports(engine); // guests that ran on while airlockd was down
         done.release();
     });
     done.acquire();
@@ -200,6 +201,24 @@ void SandboxService::recordImage(const QString &name, std::optional<uid_t> build
         m_owners.reload(*m_ownerStore);
         then();
     });
+}
+
+void SandboxService::reopenProcessReports(SandboxEngine &engine)
+{
+    if (!m_procs)
+        return;
+    const auto all = engine.list(0);
+    if (!all)
+        return;
+    for (const QJsonValue &v : all.value()) {
+        const QString name = v.toObject().value(QLatin1String("name")).toString();
+        const QString state = v.toObject().value(QLatin1String("state")).toString();
+        if (state != QLatin1String("running") && state != QLatin1String("paused"))
+            continue;
+        if (auto domain = engine.domainOf(name, 0))
+            if (Status st = m_procs->ensure(name, domain.value()); !st)
+                qCInfo(lcEngine) << st.error().message();
+    }
 }
 
 void SandboxService::countSandboxes(SandboxEngine &engine)

@@ -73,6 +73,8 @@ private:
     // removal or a cached build), reloads the owner directory, then runs `then`.
     void recordImage(const QString &name, std::optional<uid_t> builder, std::function<void()> then);
     // Keeps `status.sandboxes` current without touching the store on the API thread.
+    // Reads the process reports of sandboxes already running at start (broker/guestprocess.h).
+    void reopenProcessReports(SandboxEngine &engine);
     void countSandboxes(SandboxEngine &engine);
     // The sandbox as describe finds it; one it no longer finds is removed.
     static Result<proto::SandboxRow> rowOf(SandboxEngine &engine, const QString &name, uid_t uid);
