@@ -2,9 +2,11 @@
 // One egress attempt as the broker records it: a TCP flow, a DNS query or a dropped packet. Clients
 // see it as the protocol's EgressEvent (app/daemon/egresswire.h converts). The same id is written again when the attempt changes (decided, closed).
 #include "core/decision.h"
+#include "guestprocess.h"
 
 #include <QDateTime>
 #include <QString>
+#include <optional>
 
 namespace airlock {
 
@@ -27,6 +29,8 @@ struct EgressEvent {
     qint64 durationMs = 0;
     qint64 pendingItem = 0;  // while pending: the id of the item it waits in (not stored)
     qint64 count = 1;        // identical denials folded into this row (DenialAggregator), or events dropped
+    // What the guest reports opened the flow (guestprocess.h): its claim, never a decision's input.
+    std::optional<GuestProcess> guestProcess;
     qint64 sandboxId = 0;    // the sandbox's row id, set by EventLog::record (0 = unknown); not shown
 
     // "2026-11-30T15:43:37.123Z" (core/isotime.h).

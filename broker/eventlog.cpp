@@ -32,6 +32,7 @@ EgressEvent eventFrom(const QSqlRecord &r)
     e.port = r.value(QStringLiteral("port")).toInt();
     // Only this log writes the column.
     e.decision = decisionFromName(r.value(QStringLiteral("decision")).toString()).value_or(Decision::Denied);
+    e.guestProcess = GuestProcess::fromStored(r.value(QStringLiteral("guest_process")).toString());
     return e;
 }
 
@@ -155,7 +156,7 @@ void EventLog::runQuery(const EventQuery &q, const std::function<void(Result<QLi
         filter(" AND sandbox_id IN (SELECT id FROM sandboxes WHERE owner_uid = ?)", q.ownerUid);
     binds.append(qBound(1, q.limit, kMaxLimit));
     const auto found = m_store->rows(QStringLiteral("SELECT * FROM (SELECT id, sandbox, time, proto, host, ip, port, sni, method, path, "
-                                                    "decision, rule, reason, bytes_up, bytes_down, duration_ms, count FROM egress_events ") +
+                                                    "decision, rule, reason, bytes_up, bytes_down, duration_ms, count, guest_process FROM egress_events ") +
                                          where + QStringLiteral(" ORDER BY id DESC LIMIT ?) ORDER BY id ASC"),
                                      binds);
     if (!found) {
@@ -214,11 +215,13 @@ Status EventLog::prepareUpsert()
     // The batch insert is the hot path (20k events/s): one statement prepared once.
     Result<Store::Batch> upsert = m_store->prepare(QStringLiteral(
         "INSERT INTO egress_events(id, sandbox, time, proto, host, ip, port, sni, method, path, decision, rule, "
-        "reason, bytes_up, bytes_down, duration_ms, count, sandbox_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+        "reason, bytes_up, bytes_down, duration_ms, count, sandbox_id, guest_process) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, rule = excluded.rule, reason = excluded.reason, "
         "host = excluded.host, sni = excluded.sni, method = excluded.method, path = excluded.path, "
         "proto = excluded.proto, bytes_up = excluded.bytes_up, bytes_down = excluded.bytes_down, "
-        "duration_ms = excluded.duration_ms, count = max(count, excluded.count)")); // sandbox_id: the first write's
+        "duration_ms = excluded.duration_ms, count = max(count, excluded.count), "
+        "guest_process = CASE WHEN excluded.guest_process <> '' THEN excluded.guest_process ELSE guest_process END"));
+    // sandbox_id: the first write's; guest_process: the latest report, never erased by a write without one
     if (!upsert)
         return Error{QStringLiteral("cannot prepare the egress event writer"), upsert.error().why};
     m_upsert = std::move(upsert.value());
@@ -232,7 +235,8 @@ Status EventLog::writeBatch(const std::vector<EgressEvent> &events)
     for (const EgressEvent &e : events) {
         const Status s = m_upsert.run({e.id, e.sandbox, EgressEvent::isoTime(e.time), e.proto, e.host, e.ip, e.port, e.sni,
                                        e.method, e.path, decisionName(e.decision), idOrNull(e.rule), e.reason, e.bytesUp,
-                                       e.bytesDown, e.durationMs, e.count, idOrNull(e.sandboxId)});
+                                       e.bytesDown, e.durationMs, e.count, idOrNull(e.sandboxId),
+                                       GuestProcess::toStored(e.guestProcess)});
         if (s)
             continue;
         // A full or failing disk takes no row of this batch: one failure (the transaction

@@ -12,6 +12,14 @@ void PendingBoard::hold(qint64 itemId, const EgressEvent &item, qint64 eventId)
     m_itemOfEvent.insert(eventId, itemId);
 }
 
+void PendingBoard::update(qint64 itemId, const EgressEvent &item)
+{
+    std::lock_guard lock(m_mutex);
+    const auto it = m_items.find(itemId);
+    if (it != m_items.end())
+        *it = item;
+}
+
 void PendingBoard::leave(qint64 eventId)
 {
     std::lock_guard lock(m_mutex);

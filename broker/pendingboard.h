@@ -15,6 +15,8 @@ class PendingBoard {
 public:
     // The item `itemId` (its event as first held) now holds the flow of event `eventId`.
     void hold(qint64 itemId, const EgressEvent &item, qint64 eventId);
+    // The item's event changed while it waits (the guest reported its process).
+    void update(qint64 itemId, const EgressEvent &item);
     // The flow of event `eventId` left its item (closed before a decision).
     void leave(qint64 eventId);
     // The item is gone (decided, timed out, or its last flow closed).

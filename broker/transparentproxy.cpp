@@ -216,6 +216,8 @@ void TransparentProxy::onAccept(const QString &sandbox)
         f->event.host = f->target.host;
         f->event.ip = ipv4ToString(f->target.ip);
         f->event.port = f->target.port;
+        f->guestPort = ntohs(peer.sin_port);
+        attribute(*f);
         ++m_totalFlows;
         const quint64 id = f->id;
         Flow &ref = *f;
@@ -965,9 +967,44 @@ void TransparentProxy::finish(Flow &f, bool reset)
     m_openFlows = qint64(m_flows.size());
 }
 
+bool TransparentProxy::attribute(Flow &f)
+{
+    if (!m_guestProcesses || f.event.guestProcess)
+        return false;
+    f.event.guestProcess = m_guestProcesses->find(f.target.sandbox, false, f.guestPort, f.target.ip, f.target.port);
+    return f.event.guestProcess.has_value();
+}
+
+void TransparentProxy::attributeLate(Clock::time_point now)
+{
+    // The helper polls every 20 ms, so its report often comes after the flow was held or
+    // allowed; a flow without one is looked up again for its first few seconds.
+    constexpr auto kLookFor = std::chrono::seconds(3);
+    if (!m_guestProcesses)
+        return;
+    for (const auto &[id, f] : m_flows) {
+        if (f->event.guestProcess || now - f->started > kLookFor || !attribute(*f))
+            continue;
+        if (f->state == State::Peeking)
+            continue; // not recorded yet: its first record carries it
+        if (f->pendingId) {
+            const auto key = m_pendingByEvent.constFind(f->event.id);
+            if (key != m_pendingByEvent.cend()) {
+                auto item = m_pending.find(*key);
+                if (item != m_pending.end() && !item->event.guestProcess && item->id == f->event.id) {
+                    item->event.guestProcess = f->event.guestProcess;
+                    m_board.update(item->id, item->event);
+                }
+            }
+        }
+        record(*f);
+    }
+}
+
 void TransparentProxy::tick()
 {
     const auto now = Clock::now();
+    attributeLate(now);
     // Unanswered asks are denied: fail closed.
     QList<QString> expired;
     for (const PendingItem &p : std::as_const(m_pending))

@@ -35,6 +35,7 @@ namespace airlock {
 
 class EventLog;
 class FlowHandoff;
+class GuestProcessTable;
 class SyntheticNames;
 class UpstreamResolver;
 
@@ -86,6 +87,9 @@ public:
     // Address rules for resolved addresses (see AddressDecider); set before start(). Without
     // one, every address UpstreamAddressCheck refuses stays refused.
     void setAddressDecider(AddressDecider decider) { m_addressDecider = std::move(decider); }
+    // What the guests report about their sockets' processes (guestprocess.h): shown on the
+    // flows' events, never read by a decision. Set before start().
+    void setGuestProcesses(const GuestProcessTable *table) { m_guestProcesses = table; }
 
     // Pending items (one event per distinct target), optionally of one sandbox. Any thread:
     // read from the PendingBoard, never waiting for the loop.
@@ -117,6 +121,7 @@ private:
     enum class State { Peeking, Held, Resolving, Connecting, Relaying, Closing };
     struct Flow {
         quint64 id = 0;
+        quint16 guestPort = 0;    // the guest's source port (its helper reports by it)
         int client = -1;
         int upstream = -1;
         State state = State::Peeking;
@@ -197,6 +202,10 @@ private:
     void release(PendingItem &item, bool allow, qint64 rule, const QString &reason, bool rawTcp);
     void tick();
     bool forbiddenDestination(quint32 ip) const;
+    // Looks the flow's guest process up; true when it was found now.
+    bool attribute(Flow &f);
+    // Flows whose report came after their event: their event (and pending item) again.
+    void attributeLate(std::chrono::steady_clock::time_point now);
     Flow *flow(quint64 id);
 
     SyntheticNames &m_names;
@@ -206,6 +215,7 @@ private:
     Decider m_decider;
     FlowHandoff *m_handoff = nullptr;
     AddressDecider m_addressDecider;
+    const GuestProcessTable *m_guestProcesses = nullptr;
     UpstreamAddressCheck m_addresses;
     Limits m_limits;
     EpollLoop m_loop;

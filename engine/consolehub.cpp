@@ -34,10 +34,11 @@ Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
     auto console = std::make_shared<Console>();
     console->history = keep;
     slot = console;
+    const QString what = m_channel.name.isEmpty() ? QStringLiteral("the console") : QString::fromLatin1("channel " + m_channel.name);
     LibvirtConnection::initializeLibvirt();
     console->conn.reset(virConnectOpen(m_uri.toUtf8().constData()));
     if (!console->conn)
-        return LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
+        return LibvirtConnection::lastError(QStringLiteral("cannot open %1 of %2").arg(what, sandbox));
     VirDomain dom = lookupDomain(console->conn.get(), domain);
     if (!dom) {
         Error e = LibvirtConnection::lastError(QStringLiteral("the domain of %1 is gone").arg(sandbox));
@@ -46,10 +47,12 @@ Status ConsoleHub::ensure(const QString &sandbox, const QString &domain)
     }
     // Non-blocking: the reader polls, so closing never waits on a stream stuck in libvirt.
     console->stream.reset(virStreamNew(console->conn.get(), VIR_STREAM_NONBLOCK));
-    const int rc = virDomainOpenConsole(dom.get(), nullptr, console->stream.get(), VIR_DOMAIN_CONSOLE_FORCE);
+    const int rc = m_channel.name.isEmpty()
+                       ? virDomainOpenConsole(dom.get(), nullptr, console->stream.get(), VIR_DOMAIN_CONSOLE_FORCE)
+                       : virDomainOpenChannel(dom.get(), m_channel.name.constData(), console->stream.get(), VIR_DOMAIN_CHANNEL_FORCE);
     dom.reset();
     if (rc < 0) {
-        Error e = LibvirtConnection::lastError(QStringLiteral("cannot open the console of %1").arg(sandbox));
+        Error e = LibvirtConnection::lastError(QStringLiteral("cannot open %1 of %2").arg(what, sandbox));
         release(*console);
         return e;
     }
@@ -74,6 +77,12 @@ void ConsoleHub::read(const QString &sandbox, Console *console)
         if (n <= 0) // 0: the guest went away; -1: an error
             break;
         const QByteArray data(buffer, n);
+        if (m_channel.onData) {
+            auto wait = m_channel.onData(sandbox, data);
+            for (; wait.count() > 0 && !console->stop; wait -= std::chrono::milliseconds(20))
+                QThread::msleep(20);
+            continue;
+        }
         {
             QMutexLocker lock(&m_lock);
             console->history += data;

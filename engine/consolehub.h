@@ -10,21 +10,30 @@
 #include <libvirt/libvirt.h>
 #include <memory>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace airlock {
 
 // The guests' serial consoles over libvirt streams. Each running sandbox gets one reader
 // thread that keeps the last kHistory bytes (so a client attaching late sees what happened)
-// and hands new output to `onOutput`; writes go to the same stream.
+// and hands new output to `onOutput`; writes go to the same stream. The same hub reads a
+// named virtio-serial channel instead (Channel): no history, and its consumer paces it.
 class ConsoleHub {
 public:
     static constexpr qsizetype kHistory = 256 * 1024;
     using Output = std::function<void(const QString &sandbox, const QByteArray &data)>;
+    // Returns how long the reader waits before it reads more (backpressure on the guest).
+    using Paced = std::function<std::chrono::milliseconds(const QString &sandbox, const QByteArray &data)>;
+    struct Channel {
+        QByteArray name; // the channel's target name in the domain XML
+        Paced onData;
+    };
 
     // Each console gets its own connection to `uri`, so a stream never holds up the
     // engine's shared connection.
     ConsoleHub(QString uri, Output onOutput) : m_uri(std::move(uri)), m_onOutput(std::move(onOutput)) {}
+    ConsoleHub(QString uri, Channel channel) : m_uri(std::move(uri)), m_channel(std::move(channel)) {}
     ~ConsoleHub();
 
     // Opens the console of `domain` unless a reader for `sandbox` is already running.
@@ -49,6 +58,7 @@ private:
 
     QString m_uri;
     Output m_onOutput;
+    Channel m_channel;
     mutable QMutex m_lock;
     QHash<QString, std::shared_ptr<Console>> m_consoles;
 };

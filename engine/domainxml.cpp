@@ -21,7 +21,8 @@ QString kernelCommandLine(const SandboxSpec &spec)
     return line;
 }
 
-// q35 with direct kernel boot, virtio everything, the guest agent channel, a serial
+// q35 with direct kernel boot, virtio everything, the guest agent channel, the process-report
+// channel (broker/guestprocess.h), a serial
 // console, no graphics, no balloon, no host shares.
 QString domainXml(const SandboxSpec &s)
 {
@@ -55,6 +56,9 @@ R"(<domain type='%1'>
     <console type='pty'><target type='serial' port='0'/></console>
     <channel type='unix'>
       <target type='virtio' name='org.qemu.guest_agent.0'/>
+    </channel>
+    <channel type='unix'>
+      <target type='virtio' name='org.airlock.proc.0'/>
     </channel>
     <rng model='virtio'><backend model='random'>/dev/urandom</backend></rng>
     <memballoon model='none'/>

@@ -36,11 +36,12 @@ void printRow(const proto::EgressEvent &e)
     const QString rule = e.rule ? QString::number(e.rule) : QStringLiteral("-");
     // A row that stands for several identical denials says how many.
     const QString reason = e.count > 1 ? QStringLiteral("(%1 times) %2").arg(e.count).arg(e.reason) : e.reason;
-    std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s%s\n", qPrintable(QString::number(e.id)), qPrintable(e.sandbox),
+    const QString process = e.guestProcess ? QStringLiteral(" {") + e.guestProcess->describe() + QLatin1Char('}') : QString();
+    std::printf("%-7s %-12s %-24s %-5s %-32s %-6s %-8s %-5s %s%s%s\n", qPrintable(QString::number(e.id)), qPrintable(e.sandbox),
                 qPrintable(isoTimeMs(e.time)), qPrintable(e.proto), qPrintable(host + QLatin1Char(':') + QString::number(e.port)),
                 qPrintable(QString::number(e.bytesUp) + QLatin1Char('/') + QString::number(e.bytesDown)),
                 qPrintable(proto::toString(e.decision)), qPrintable(rule), qPrintable(reason),
-                qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')));
+                qPrintable(what.isEmpty() ? QString() : QStringLiteral(" [") + what + QLatin1Char(']')), qPrintable(process));
 }
 
 void printHeader()

@@ -82,6 +82,7 @@ Status EgressService::start()
                                                  [this](const FlowTarget &t) { return decideFlow(t); }, limits);
     m_proxy->setHandoff(m_handoff);
     m_proxy->setAddressDecider([this](const FlowTarget &t) { return decideAddress(t); });
+    m_proxy->setGuestProcesses(&m_guestProcesses);
     m_dns->start();
     m_proxy->start();
 
@@ -178,6 +179,11 @@ Status EgressService::attachListeners(const SandboxNet &net)
     return ok();
 }
 
+std::chrono::milliseconds EgressService::guestProcessBytes(const QString &sandbox, const QByteArray &bytes)
+{
+    return m_guestProcesses.feed(sandbox, bytes);
+}
+
 void EgressService::sandboxDown(const QString &name)
 {
     QList<SandboxNet> next;
@@ -195,6 +201,7 @@ void EgressService::sandboxDown(const QString &name)
     if (m_dns)
         m_dns->detach(name);
     m_names.forget(name);
+    m_guestProcesses.forget(name);
     endSessions({name}, {});
     std::lock_guard lock(m_mutex);
     m_sandboxes = next;

@@ -17,6 +17,7 @@
 #include "droppedpacketlog.h"
 #include "egresscontrol.h"
 #include "flowhandoff.h"
+#include "guestprocess.h"
 #include "epollloop.h"
 #include "eventlog.h"
 #include "nftruleset.h"
@@ -58,6 +59,8 @@ public:
     void sandboxDown(const QString &name) override;
     Status reconcile(const QList<SandboxNet> &running) override;
     int pendingCount(const QString &name) override;
+    std::chrono::milliseconds guestProcessBytes(const QString &sandbox, const QByteArray &bytes) override;
+    GuestProcessTable &guestProcesses() { return m_guestProcesses; }
 
     BrokerPorts ports() const { return m_ports; }
     QString nftTable() const { return m_nft ? m_nft->table() : QString(); }
@@ -95,6 +98,7 @@ private:
     BrokerPorts m_ports;
     int m_holdTimeoutS = 120;
     SyntheticNames m_names;
+    GuestProcessTable m_guestProcesses; // what the guests report about their sockets
     EventLog m_events;
     UpstreamResolver m_upstream;
     std::unique_ptr<NftRuleset> m_nft;

@@ -79,11 +79,18 @@ Status SandboxService::start()
         m_consoles = std::make_unique<ConsoleHub>(m_config.libvirtUri, [this](const QString &sandbox, const QByteArray &data) {
             m_api.postAbout(sandbox, proto::topic::console(sandbox), proto::ConsoleOutput{data}.toJson());
         });
+        if (m_egress) // the guest's process reports, to the broker (broker/guestprocess.h)
+            m_procs = std::make_unique<ConsoleHub>(
+                m_config.libvirtUri, ConsoleHub::Channel{QByteArrayLiteral("org.airlock.proc.0"),
+                                                         [egress = m_egress](const QString &sandbox, const QByteArray &data) {
+                                                             return egress->guestProcessBytes(sandbox, data);
+                                                         }});
         {
             QMutexLocker lock(&m_accelLock);
             m_accel = engine.accel();
         }
         countSandboxes(engine);
+        reopenProcessReports(engine); // guests that ran on while airlockd was down
         done.release();
     });
     done.acquire();
@@ -123,6 +130,7 @@ void SandboxService::stop()
     // The engines must be destroyed on their own threads (their Store connections live there).
     QSemaphore done;
     onEngine([&](SandboxEngine &) {
+        m_procs.reset();
         m_consoles.reset();
         m_engine.reset();
         m_ownerStore.reset();
@@ -193,6 +201,24 @@ void SandboxService::recordImage(const QString &name, std::optional<uid_t> build
         m_owners.reload(*m_ownerStore);
         then();
     });
+}
+
+void SandboxService::reopenProcessReports(SandboxEngine &engine)
+{
+    if (!m_procs)
+        return;
+    const auto all = engine.list(0);
+    if (!all)
+        return;
+    for (const QJsonValue &v : all.value()) {
+        const QString name = v.toObject().value(QLatin1String("name")).toString();
+        const QString state = v.toObject().value(QLatin1String("state")).toString();
+        if (state != QLatin1String("running") && state != QLatin1String("paused"))
+            continue;
+        if (auto domain = engine.domainOf(name, 0))
+            if (Status st = m_procs->ensure(name, domain.value()); !st)
+                qCInfo(lcEngine) << st.error().message();
+    }
 }
 
 void SandboxService::countSandboxes(SandboxEngine &engine)
@@ -552,6 +578,8 @@ bool SandboxService::discardEphemerals(SandboxEngine &engine, const QString &nam
         if (m_secrets)
             m_secrets->forget(sandbox);
         m_consoles->close(sandbox);
+        if (m_procs)
+            m_procs->close(sandbox);
         publishState(engine, sandbox, 0);
     }
     return gone->contains(name);
@@ -649,6 +677,9 @@ void SandboxService::consoleAfterStart(SandboxEngine &engine, const QString &nam
     if (domain) {
         if (Status s = m_consoles->ensure(name, domain.value()); !s)
             qCWarning(lcEngine) << s.error().message();
+        if (m_procs) // without it (an image or domain from before the channel) events show no process
+            if (Status s = m_procs->ensure(name, domain.value()); !s)
+                qCInfo(lcEngine) << s.error().message();
     }
 }
 
@@ -993,6 +1024,8 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
             m_secrets->forget(sandbox); // its CA and decrypted secrets leave memory
         if (method == QLatin1String("remove"))
             m_consoles->close(sandbox);
+        if (method == QLatin1String("remove") && m_procs)
+            m_procs->close(sandbox);
         if (method == QLatin1String("kill") && discardEphemerals(e, sandbox))
             return call.reply(proto::SandboxRow::removed(sandbox).toJson());
         if (method == QLatin1String("start") && wait)

@@ -73,6 +73,8 @@ private:
     // removal or a cached build), reloads the owner directory, then runs `then`.
     void recordImage(const QString &name, std::optional<uid_t> builder, std::function<void()> then);
     // Keeps `status.sandboxes` current without touching the store on the API thread.
+    // Reads the process reports of sandboxes already running at start (broker/guestprocess.h).
+    void reopenProcessReports(SandboxEngine &engine);
     void countSandboxes(SandboxEngine &engine);
     // The sandbox as describe finds it; one it no longer finds is removed.
     static Result<proto::SandboxRow> rowOf(SandboxEngine &engine, const QString &name, uid_t uid);
@@ -134,6 +136,7 @@ private:
     std::unique_ptr<SandboxEngine> m_engine;
     std::unique_ptr<SandboxEngine> m_builder;
     std::unique_ptr<ConsoleHub> m_consoles;
+    std::unique_ptr<ConsoleHub> m_procs; // the process-report channels (org.airlock.proc.0)
     QThreadPool m_pool;
     ExecSlots m_execSlots;  // before m_execPool: its threads give slots back until it is gone
     QThreadPool m_execPool; // sandbox.exec only, ExecSlots::kThreads threads

@@ -3,12 +3,22 @@
 
 namespace airlock::proto {
 
+AIRLOCK_PAYLOAD_JSON(GuestProcess, "guest process")
 AIRLOCK_PAYLOAD_JSON(EgressEvent, "egress event")
 AIRLOCK_PAYLOAD_JSON(EgressListParams, "egress.list params")
 AIRLOCK_PAYLOAD_JSON(EgressDecideParams, "egress.decide params")
 AIRLOCK_PAYLOAD_JSON(RuleListParams, "rule.list params")
 AIRLOCK_PAYLOAD_JSON(RuleAddParams, "rule.add params")
 AIRLOCK_PAYLOAD_JSON(IdParams, "id")
+
+QString GuestProcess::describe() const
+{
+    QString text = QStringLiteral("the guest reports: %1 (pid %2").arg(comm).arg(pid);
+    text += parent.isEmpty() ? QStringLiteral(", ppid %1)").arg(ppid) : QStringLiteral(", parent %1 %2)").arg(parent).arg(ppid);
+    if (!cmdline.isEmpty())
+        text += QStringLiteral(": ") + cmdline;
+    return text;
+}
 
 QJsonObject RuleInfo::toJson() const
 {

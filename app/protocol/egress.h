@@ -5,6 +5,24 @@
 
 namespace airlock::proto {
 
+// The guest process that opened a flow, as the guest's helper reports it: the guest's claim,
+// shown as such and never used by a rule.
+struct GuestProcess {
+    qint64 pid = 0;
+    qint64 ppid = 0;
+    QString comm;
+    QString parent;  // the parent's comm
+    QString cmdline; // at most 256 bytes
+    // How the CLI and the GUI show it, labelled as the guest's claim:
+    // "the guest reports: curl (pid 123, parent sh 45): curl -s http://example.com/".
+    QString describe() const;
+    static void fields(auto &s, auto &f)
+    {
+        f("pid", s.pid)("ppid", s.ppid)("comm", s.comm)("parent", s.parent, Defaulted)("cmdline", s.cmdline, Defaulted);
+    }
+    AIRLOCK_PAYLOAD(GuestProcess)
+};
+
 // One egress attempt; the same id is sent again when it changes (decided, closed).
 struct EgressEvent {
     qint64 id = 0;
@@ -24,12 +42,13 @@ struct EgressEvent {
     qint64 bytesDown = 0;
     qint64 durationMs = 0;
     qint64 count = 1; // identical denials folded into this row, or the events a "dropped" row stands for
+    std::optional<GuestProcess> guestProcess; // absent: the guest reported none (yet)
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("sandbox", s.sandbox)("time", s.time, Millis)("proto", s.proto)("host", s.host)("ip", s.ip);
         f("port", s.port)("sni", s.sni)("method", s.method)("path", s.path)("decision", s.decision);
         f("rule", s.rule, Nulled)("reason", s.reason)("bytes_up", s.bytesUp)("bytes_down", s.bytesDown);
-        f("duration_ms", s.durationMs)("count", s.count, Defaulted);
+        f("duration_ms", s.durationMs)("count", s.count, Defaulted)("guest_process", s.guestProcess);
     }
     AIRLOCK_PAYLOAD(EgressEvent)
 };

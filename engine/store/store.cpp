@@ -238,6 +238,10 @@ ALTER TABLE rules ADD COLUMN until_stop INTEGER NOT NULL DEFAULT 0
         {6, QStringLiteral("sandboxes.ephemeral"), QStringLiteral(R"SQL(
 ALTER TABLE sandboxes ADD COLUMN ephemeral INTEGER NOT NULL DEFAULT 0
 )SQL")},
+        // The guest process an attempt came from, as the guest reports it (GuestProcess::toStored).
+        {7, QStringLiteral("egress_events.guest_process"), QStringLiteral(R"SQL(
+ALTER TABLE egress_events ADD COLUMN guest_process TEXT NOT NULL DEFAULT ''
+)SQL")},
     };
     return steps;
 }

@@ -155,6 +155,7 @@ private Q_SLOTS:
     void lsShowsPendingCounts();
     void allowedNameWorksEndToEnd();
     void askIsAnsweredFromTheCliWhileTheGuestWaits();
+    void aHeldRequestShowsTheGuestProcessThatAsks();
     void deniedNameGetsA403NamingTheHost();
     void rawIpIsHeldAndDenied();
     void dnsToAnOutsideResolverIsAnsweredInside();
@@ -301,6 +302,34 @@ void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
     QCOMPARE(p->readAllStandardOutput(), QByteArray("hello from upstream\n"));
     QVERIFY(m_upstream.requests().last().contains("Host: ask.test"));
     QCOMPARE(sandboxRow(m_a).value("pending"_L1).toInt(), 0);
+}
+
+void TestEgressVm::aHeldRequestShowsTheGuestProcessThatAsks()
+{
+    // The guest's helper reports curl's socket; the held request carries it as the guest's
+    // claim, in egress ls --json and in the text the person reads.
+    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/who-asks"_s});
+    const QString a = m_a;
+    const QJsonObject item = waitPending([a](const QJsonObject &o) {
+        return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1 &&
+               o.value("guest_process"_L1).toObject().value("comm"_L1).toString() == "curl"_L1;
+    }, 60000);
+    QVERIFY2(!item.isEmpty(), qPrintable(u"no pending request to ask.test names curl: "_s + tcpEvents(m_a)));
+    const QJsonObject process = item.value("guest_process"_L1).toObject();
+    const qint64 pid = process.value("pid"_L1).toInteger();
+    QVERIFY2(process.value("cmdline"_L1).toString().contains("http://ask.test/who-asks"_L1), qPrintable(process.value("cmdline"_L1).toString()));
+    // The pid is the guest's curl, which still waits for the answer.
+    const CtlResult comm = guest(m_a, {u"cat"_s, u"/proc/"_s + QString::number(pid) + u"/comm"_s});
+    QCOMPARE(comm.out.trimmed(), QByteArray("curl"));
+    const CtlResult text = m_daemon.ctlText({u"egress"_s, u"ls"_s, u"--pending"_s}, 15000);
+    QVERIFY2(text.out.contains(QByteArray("the guest reports: curl (pid " + QByteArray::number(pid))), text.out.constData());
+    QCOMPARE(m_daemon.ctl({u"egress"_s, u"deny"_s, QString::number(item.value("id"_L1).toInteger())}).exitCode, 0);
+    QVERIFY(p->waitForFinished(60000));
+    // Decided, the stored event keeps it.
+    const QJsonObject stored = waitEvent(m_a, [&](const QJsonObject &o) {
+        return o.value("id"_L1).toInteger() == item.value("id"_L1).toInteger() && o.value("decision"_L1).toString() == "denied"_L1;
+    });
+    QCOMPARE(stored.value("guest_process"_L1).toObject().value("pid"_L1).toInteger(), pid);
 }
 
 void TestEgressVm::deniedNameGetsA403NamingTheHost()

@@ -80,6 +80,7 @@ private Q_SLOTS:
     void newAttemptIsOnScreenWithin100ms();
     void pendingPanelDedupesAndCountsDown();
     void decisionBarBuildsTheDecision();
+    void theGuestsProcessReportIsShownAsItsClaim();
     void chartStacksTheDecisions();
 };
 
@@ -286,6 +287,33 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
     // An attempt already past its timeout never shows up.
     model.apply(attempt(99, QStringLiteral("c"), Decision::Pending, now - 200000));
     QCOMPARE(model.rowCount(), 2);
+}
+
+void TestEgressView::theGuestsProcessReportIsShownAsItsClaim()
+{
+    airlock::ApiClient client;
+    PendingModel model;
+    PendingPanel panel(&client, &model);
+    panel.show();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Held before the guest's report came: no process yet.
+    proto::EgressEvent held = attempt(10, QStringLiteral("a"), Decision::Pending, now);
+    model.apply(held);
+    QCOMPARE(panel.decisionBar()->targetId(), qint64(10));
+    QCOMPARE(panel.decisionBar()->processText(), QString());
+    // The same event again with the report: the bar shows it, labelled as the guest's.
+    held.guestProcess = proto::GuestProcess{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QStringLiteral("curl -s http://x/")};
+    model.apply(parsed(held.toJson()));
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(panel.decisionBar()->processText(), QStringLiteral("the guest reports: curl (pid 812, parent sh 640): curl -s http://x/"));
+    QVERIFY(model.index(0, PendingModel::Target).data(Qt::ToolTipRole).toString().contains(QStringLiteral("the guest reports: curl")));
+    // The Network tab has a column for it.
+    EgressModel egress;
+    egress.enqueue(parsed(held.toJson()));
+    egress.flush();
+    QCOMPARE(egress.headerData(EgressModel::Process, Qt::Horizontal, Qt::DisplayRole).toString(),
+             QStringLiteral("Process (reported by the guest)"));
+    QCOMPARE(egress.index(0, EgressModel::Process).data().toString(), held.guestProcess->describe());
 }
 
 void TestEgressView::decisionBarBuildsTheDecision()

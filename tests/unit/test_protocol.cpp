@@ -244,6 +244,12 @@ void TestProtocol::snapshotAndConsolePayloads()
 void TestProtocol::egressPayloads()
 {
     checkPayload(sampleEvent(), keys("id sandbox time proto host ip port sni method path decision reason bytes_up bytes_down duration_ms"));
+    // The guest's process report: an optional object, absent when the guest reported none.
+    EgressEvent reported = sampleEvent();
+    reported.guestProcess = GuestProcess{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QStringLiteral("curl -s http://x/")};
+    checkPayload(reported, keys("id sandbox time proto host ip port sni method path decision reason bytes_up bytes_down duration_ms"));
+    checkPayload(*reported.guestProcess, keys("pid ppid comm"));
+    QCOMPARE(reported.guestProcess->describe(), QStringLiteral("the guest reports: curl (pid 812, parent sh 640): curl -s http://x/"));
     checkPayload(EgressListParams{QStringLiteral("dev"), true, 50, 1000}, {});
     checkPayload(EgressDecideParams{42, QStringLiteral("allow"), QStringLiteral("sandbox"), QStringLiteral("domain"), 3600, true},
                  keys("id action"));

@@ -67,6 +67,8 @@ EgressRecord EgressModel::toRecord(const proto::EgressEvent &e)
     // The broker names the deciding rule by its id (0: no rule decided).
     r.rule = e.rule > 0 ? intern(tr("rule #%1").arg(e.rule)) : QString();
     r.reason = intern(e.reason);
+    if (e.guestProcess)
+        r.process = e.guestProcess->describe();
     // Identical denials folded into one row (or events the log dropped): say how many.
     if (e.count > 1)
         r.reason = tr("%1 (×%2)").arg(r.reason).arg(e.count);
@@ -182,6 +184,7 @@ QVariant EgressModel::data(const QModelIndex &index, int role) const
             return QStringLiteral("↑ %1  ↓ %2").arg(formatBytes(r.bytesUp), formatBytes(r.bytesDown));
         case Request:
             return r.method.isEmpty() ? QString() : r.method + QLatin1Char(' ') + r.path;
+        case Process: return r.process;
         }
         break;
     case Qt::ToolTipRole: {
@@ -190,6 +193,8 @@ QVariant EgressModel::data(const QModelIndex &index, int role) const
             tip += QLatin1Char('\n') + tr("TLS name: %1").arg(r.sni);
         if (!r.reason.isEmpty())
             tip += QLatin1Char('\n') + r.reason;
+        if (!r.process.isEmpty())
+            tip += QLatin1Char('\n') + r.process;
         return tip;
     }
     case Qt::ForegroundRole:
@@ -220,6 +225,7 @@ QVariant EgressModel::headerData(int section, Qt::Orientation orientation, int r
     case Rule: return tr("Rule / reason");
     case Bytes: return tr("Bytes");
     case Request: return tr("Request");
+    case Process: return tr("Process (reported by the guest)");
     }
     return {};
 }

@@ -19,6 +19,7 @@ struct EgressRecord {
     qint64 id = 0;
     qint64 timeMs = 0;
     QString sandbox, proto, host, ip, sni, method, path, rule, reason;
+    QString process; // the guest's report (GuestProcess::describe), "" if none
     int port = 0;
     Decision decision = Decision::Denied;
     qint64 bytesUp = 0, bytesDown = 0;
@@ -32,7 +33,7 @@ static_assert(std::is_nothrow_move_constructible_v<EgressRecord>, "rows are move
 class EgressModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Time, Sandbox, Proto, Host, Port, DecisionColumn, Rule, Bytes, Request, ColumnCount };
+    enum Column { Time, Sandbox, Proto, Host, Port, DecisionColumn, Rule, Bytes, Request, Process, ColumnCount };
     enum Role { RecordIdRole = Qt::UserRole + 1, DecisionRole };
     using Buckets = QMap<qint64, std::array<int, 3>>; // minute (epoch s / 60) -> allowed, denied, pending
 

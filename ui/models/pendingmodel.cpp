@@ -47,6 +47,8 @@ void PendingModel::apply(const proto::EgressEvent &o)
     e.proto = o.proto;
     if (!o.method.isEmpty())
         e.request = o.method + QLatin1Char(' ') + o.path;
+    if (o.guestProcess)
+        e.process = o.guestProcess->describe();
     e.key = e.sandbox + QLatin1Char('\n') + (e.host.isEmpty() ? e.ip : e.host) + QLatin1Char('\n') + QString::number(e.port);
     e.deadlineMs = o.time.toMSecsSinceEpoch() + qint64(m_holdSeconds) * 1000;
 
@@ -60,6 +62,8 @@ void PendingModel::apply(const proto::EgressEvent &o)
         existing.latestId = std::max(existing.latestId, id);
         if (!e.request.isEmpty())
             existing.request = e.request;
+        if (!e.process.isEmpty() && (existing.process.isEmpty() || id == existing.latestId))
+            existing.process = e.process; // the report may come after the request was held
         Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         return;
     }
@@ -139,9 +143,9 @@ QVariant PendingModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole)
-        return tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e))
+        return QString(tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e))
             .arg(e.sandbox, e.host.isEmpty() ? e.ip : e.host, e.ip)
-            .arg(e.port);
+            .arg(e.port) + (e.process.isEmpty() ? QString() : QString(QLatin1Char('\n') + e.process)));
     if (role == Qt::ForegroundRole && index.column() == Default)
         return decisionColor(Decision::Pending);
     if (role == Qt::FontRole && index.column() == Target) {

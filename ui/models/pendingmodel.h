@@ -18,6 +18,7 @@ public:
     struct Entry {
         QString key;
         QString sandbox, host, ip, proto, request;
+        QString process; // the guest's report on who asks (GuestProcess::describe), "" if none
         int port = 0;
         qint64 latestId = 0;
         QList<qint64> ids;

@@ -176,7 +176,7 @@ void NetworkView::onCurrentChanged()
     }
     const EgressRecord &r = m_model->record(m_filter->mapToSource(current).row());
     if (r.decision == Decision::Pending || r.decision == Decision::Denied)
-        m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port);
+        m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port, r.process);
     else
         m_decision->clearTarget();
 }

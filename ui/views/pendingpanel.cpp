@@ -35,6 +35,11 @@ PendingPanel::PendingPanel(ApiClient *client, PendingModel *model, QWidget *pare
         if (!m_table->currentIndex().isValid())
             m_table->selectRow(0); // the first request is ready for one click
     });
+    connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        const QModelIndex current = m_table->currentIndex();
+        if (current.isValid() && current.row() >= from.row() && current.row() <= to.row())
+            m_decision->setProcess(m_model->entry(current.row()).process);
+    });
     connect(m_decision, &DecisionBar::decided, this, [this](qint64 id) {
         for (int row = 0; row < m_model->rowCount(); ++row)
             if (m_model->entry(row).ids.contains(id)) {
@@ -63,7 +68,7 @@ void PendingPanel::onCurrentChanged()
         return;
     }
     const PendingModel::Entry &e = m_model->entry(current.row());
-    m_decision->setTarget(e.latestId, e.sandbox, e.host, e.ip, e.port);
+    m_decision->setTarget(e.latestId, e.sandbox, e.host, e.ip, e.port, e.process);
 }
 
 } // namespace airlock::ui

@@ -23,6 +23,11 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     layout->setContentsMargins(0, 0, 0, 0);
     m_target = new QLabel(this);
     m_target->setTextFormat(Qt::PlainText);
+    m_process = new QLabel(this);
+    m_process->setTextFormat(Qt::PlainText); // guest bytes: never rich text
+    m_process->setAccessibleName(tr("Process (reported by the guest)"));
+    m_process->setToolTip(tr("What the guest's helper reports: the guest could lie, so no rule uses it"));
+    m_process->setMaximumWidth(420);
     m_allow = new QPushButton(tr("&Allow"), this);
     m_deny = new QPushButton(tr("&Deny"), this);
     m_allow->setToolTip(tr("Let this connection through (Alt+A)"));
@@ -50,6 +55,7 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_message->setWordWrap(true);
 
     layout->addWidget(m_target);
+    layout->addWidget(m_process);
     layout->addWidget(m_allow);
     layout->addWidget(m_deny);
     layout->addWidget(m_match);
@@ -65,10 +71,12 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     clearTarget();
 }
 
-void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port)
+void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port,
+                            const QString &process)
 {
     m_id = id;
     m_target->setText(tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port));
+    setProcess(process);
     const int keep = m_match->currentIndex();
     m_match->clear();
     if (!host.isEmpty()) {
@@ -90,10 +98,20 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     updateEnabled();
 }
 
+void DecisionBar::setProcess(const QString &process)
+{
+    m_process->setText(m_process->fontMetrics().elidedText(process, Qt::ElideRight, m_process->maximumWidth()));
+    m_process->setVisible(!process.isEmpty());
+}
+
+QString DecisionBar::processText() const { return m_process->text(); }
+
 void DecisionBar::clearTarget()
 {
     m_id = 0;
     m_target->setText(tr("Select a pending or denied attempt"));
+    m_process->clear();
+    m_process->hide();
     m_match->clear();
     m_message->clear();
     updateEnabled();

@@ -19,7 +19,12 @@ class DecisionBar : public QWidget {
 public:
     explicit DecisionBar(ApiClient *client, QWidget *parent = nullptr);
 
-    void setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port);
+    // `process`: the guest's report on which process asks (shown as its claim), "" if none.
+    void setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port,
+                   const QString &process = {});
+    // The guest's report arrived after the target was set: only the label changes.
+    void setProcess(const QString &process);
+    QString processText() const;
     void clearTarget();
     qint64 targetId() const { return m_id; }
     QPushButton *allowButton() const { return m_allow; }
@@ -38,6 +43,7 @@ private:
     QPointer<ApiClient> m_client;
     qint64 m_id = 0;
     QLabel *m_target;
+    QLabel *m_process;
     QPushButton *m_allow, *m_deny;
     QComboBox *m_lifetime, *m_match, *m_scope;
     QCheckBox *m_rawTcp = nullptr;

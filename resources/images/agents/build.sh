@@ -124,6 +124,9 @@ rm -rf "$nm"/@anthropic-ai/claude-code/vendor/ripgrep/{arm64-darwin,x64-darwin,a
 rm -rf "$nm"/@openai/codex/node_modules/@openai/codex-linux-x64/vendor/*/codex-resources/voice
 
 progress 65 "configuring the guest"
+# The process reporter (resources/images/common): static, so it needs nothing from the image.
+gcc -static -Os -o "$work/airlock-procwatch" "$here/../common/airlock-procwatch.c"
+install -m 0755 "$work/airlock-procwatch" "$root/usr/sbin/airlock-procwatch"
 install -m 0755 "$here/guest-init" "$root/sbin/init"
 install -m 0755 "$here/shutdown" "$root/sbin/shutdown"
 install -m 0755 "$here/../common/guest-agent" "$root/sbin/airlock-guest-agent"
