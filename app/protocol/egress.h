@@ -13,12 +13,14 @@ struct GuestProcess {
     QString comm;
     QString parent;  // the parent's comm
     QString cmdline; // at most 256 bytes
+    QString reportedBy = QStringLiteral("guest"); // who says so: only ever the guest's own report
     // How the CLI and the GUI show it, labelled as the guest's claim:
     // "the guest reports: curl (pid 123, parent sh 45): curl -s http://example.com/".
     QString describe() const;
     static void fields(auto &s, auto &f)
     {
         f("pid", s.pid)("ppid", s.ppid)("comm", s.comm)("parent", s.parent, Defaulted)("cmdline", s.cmdline, Defaulted);
+        f("reported_by", s.reportedBy, Defaulted);
     }
     AIRLOCK_PAYLOAD(GuestProcess)
 };
@@ -48,7 +50,7 @@ struct EgressEvent {
         f("id", s.id)("sandbox", s.sandbox)("time", s.time, Millis)("proto", s.proto)("host", s.host)("ip", s.ip);
         f("port", s.port)("sni", s.sni)("method", s.method)("path", s.path)("decision", s.decision);
         f("rule", s.rule, Nulled)("reason", s.reason)("bytes_up", s.bytesUp)("bytes_down", s.bytesDown);
-        f("duration_ms", s.durationMs)("count", s.count, Defaulted)("guest_process", s.guestProcess);
+        f("duration_ms", s.durationMs)("count", s.count, Defaulted)("process", s.guestProcess);
     }
     AIRLOCK_PAYLOAD(EgressEvent)
 };

@@ -312,10 +312,10 @@ void TestEgressVm::aHeldRequestShowsTheGuestProcessThatAsks()
     const QString a = m_a;
     const QJsonObject item = waitPending([a](const QJsonObject &o) {
         return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1 &&
-               o.value("guest_process"_L1).toObject().value("comm"_L1).toString() == "curl"_L1;
+               o.value("process"_L1).toObject().value("comm"_L1).toString() == "curl"_L1;
     }, 60000);
     QVERIFY2(!item.isEmpty(), qPrintable(u"no pending request to ask.test names curl: "_s + tcpEvents(m_a)));
-    const QJsonObject process = item.value("guest_process"_L1).toObject();
+    const QJsonObject process = item.value("process"_L1).toObject();
     const qint64 pid = process.value("pid"_L1).toInteger();
     QVERIFY2(process.value("cmdline"_L1).toString().contains("http://ask.test/who-asks"_L1), qPrintable(process.value("cmdline"_L1).toString()));
     // The pid is the guest's curl, which still waits for the answer.
@@ -329,7 +329,7 @@ void TestEgressVm::aHeldRequestShowsTheGuestProcessThatAsks()
     const QJsonObject stored = waitEvent(m_a, [&](const QJsonObject &o) {
         return o.value("id"_L1).toInteger() == item.value("id"_L1).toInteger() && o.value("decision"_L1).toString() == "denied"_L1;
     });
-    QCOMPARE(stored.value("guest_process"_L1).toObject().value("pid"_L1).toInteger(), pid);
+    QCOMPARE(stored.value("process"_L1).toObject().value("pid"_L1).toInteger(), pid);
 }
 
 void TestEgressVm::deniedNameGetsA403NamingTheHost()
