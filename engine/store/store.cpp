@@ -238,6 +238,12 @@ ALTER TABLE rules ADD COLUMN until_stop INTEGER NOT NULL DEFAULT 0
         {6, QStringLiteral("sandboxes.ephemeral"), QStringLiteral(R"SQL(
 ALTER TABLE sandboxes ADD COLUMN ephemeral INTEGER NOT NULL DEFAULT 0
 )SQL")},
+        // A checkpoint keeps the guest's memory beside its disk layer: the file's name under
+        // <dataDir>/checkpoints and its size (NULL: a disk-only snapshot).
+        {7, QStringLiteral("snapshots.memory_file"), QStringLiteral(R"SQL(
+ALTER TABLE snapshots ADD COLUMN memory_file TEXT;
+ALTER TABLE snapshots ADD COLUMN memory_bytes INTEGER
+)SQL")},
     };
     return steps;
 }
