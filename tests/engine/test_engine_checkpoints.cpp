@@ -2,7 +2,7 @@
 // taken, the process is killed and a file written, the checkpoint is restored: the same
 // process counts on from where it was, the file is gone and the guest's clock is the host's.
 // A stopped sandbox is refused with what to do, and removing the checkpoint deletes its
-// memory file.
+// memory file. An airlockd killed in the middle of a checkpoint finishes it at its next start.
 #include "daemonharness.h"
 #include "libvirtview.h"
 
@@ -20,6 +20,7 @@ class TestEngineCheckpoints : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void restoreResumesTheCountingProcess();
+    void checkpointInterruptedIsFinished();
     void memoryOfAStoppedSandboxIsRefused();
     void removingTheCheckpointDeletesItsMemoryFile();
     void cleanupTestCase();
@@ -31,6 +32,7 @@ private:
     DaemonHarness m_daemon;
     QString m_box;
     qint64 m_checkpoint = 0;
+    QByteArray m_pid; // the counting process
 };
 
 void TestEngineCheckpoints::initTestCase()
@@ -69,6 +71,7 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     const QByteArray pid = sh(QStringLiteral("sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/n; sleep 1; done' "
                                              "</dev/null >/dev/null 2>&1 & echo $!"));
     QVERIFY2(pid.toLongLong() > 1, pid.constData());
+    m_pid = pid;
     QTRY_VERIFY_WITH_TIMEOUT(count() >= 3, 60000);
 
     const qint64 before = count();
@@ -120,22 +123,56 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     QVERIFY2(qAbs(guestNow - hostNow) <= 5, qPrintable(QStringLiteral("guest %1, host %2").arg(guestNow).arg(hostNow)));
 }
 
+// airlockd dies once libvirt has saved the memory and switched the disk: the next start
+// records the checkpoint with its memory, and it restores like any other.
+void TestEngineCheckpoints::checkpointInterruptedIsFinished()
+{
+    QVERIFY(!m_pid.isEmpty());
+    m_daemon.stop();
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error, {}, {QStringLiteral("AIRLOCK_TEST_CRASH_AT=snapshot:switched")}),
+             qPrintable(error));
+    const CtlResult crashed = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory")});
+    QVERIFY2(crashed.exitCode == 1, crashed.err.constData()); // the daemon went away mid-call
+    QVERIFY(m_daemon.waitForExit(10000));
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error)); // reconcile runs here
+
+    const QJsonArray ls = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
+    QCOMPARE(ls.size(), 2);
+    const QJsonObject finished = ls.last().toObject();
+    QCOMPARE(finished.value(QLatin1String("memory")).toBool(), true);
+    QVERIFY(finished.value(QLatin1String("memory_bytes")).toInteger() > 0);
+    QCOMPARE(memoryFiles().size(), 2);
+
+    sh(QStringLiteral("kill %1").arg(QString::fromLatin1(m_pid)));
+    const CtlResult restore = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box,
+                                            QString::number(finished.value(QLatin1String("id")).toInteger())});
+    QVERIFY2(restore.exitCode == 0, restore.err.constData());
+    QCOMPARE(sh(QStringLiteral("kill -0 %1 2>/dev/null && echo alive || echo dead").arg(QString::fromLatin1(m_pid))), QByteArray("alive"));
+}
+
 void TestEngineCheckpoints::memoryOfAStoppedSandboxIsRefused()
 {
     QCOMPARE(m_daemon.ctl({QStringLiteral("stop"), m_box}).exitCode, 0);
     const CtlResult snap = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory")});
     QCOMPARE(snap.exitCode, 1);
     QVERIFY2(snap.err.contains("start it, or take a disk snapshot"), snap.err.constData());
-    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), 1);
-    QCOMPARE(memoryFiles().size(), 1);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), 2);
+    QCOMPARE(memoryFiles().size(), 2);
 }
 
 void TestEngineCheckpoints::removingTheCheckpointDeletesItsMemoryFile()
 {
     QVERIFY(m_checkpoint > 0);
+    // The first one lies below the second: removing it merges its layer, and its memory goes.
     const CtlResult rm = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), m_box, QString::number(m_checkpoint)});
     QVERIFY2(rm.exitCode == 0, rm.err.constData());
-    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), 0);
+    const QJsonArray left = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
+    QCOMPARE(left.size(), 1);
+    QCOMPARE(memoryFiles().size(), 1);
+    const CtlResult last = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), m_box,
+                                         QString::number(left.first().toObject().value(QLatin1String("id")).toInteger())});
+    QVERIFY2(last.exitCode == 0, last.err.constData());
     QCOMPARE(memoryFiles(), QStringList());
 }
 
