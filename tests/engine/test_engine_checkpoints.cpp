@@ -75,6 +75,8 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     QTRY_VERIFY_WITH_TIMEOUT(count() >= 3, 60000);
 
     const qint64 before = count();
+    QElapsedTimer saving;
+    saving.start();
     const CtlResult snap = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory"),
                                          QStringLiteral("--label"), QStringLiteral("counting")});
     QVERIFY2(snap.exitCode == 0, snap.err.constData());
@@ -83,6 +85,7 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     QVERIFY(m_checkpoint > 0);
     QCOMPARE(s.value(QLatin1String("memory")).toBool(), true);
     QVERIFY(s.value(QLatin1String("memory_bytes")).toInteger() > 0);
+    qInfo() << "checkpoint of" << s.value(QLatin1String("memory_bytes")).toInteger() << "bytes in" << saving.elapsed() << "ms";
     const QStringList files = memoryFiles();
     QCOMPARE(files.size(), 1);
     struct stat st {};
