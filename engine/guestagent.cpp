@@ -1,6 +1,7 @@
 #include "guestagent.h"
 #include "libvirtconnection.h"
 
+#include <QDateTime>
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -148,6 +149,27 @@ Status GuestAgent::thaw()
     auto r = command(QStringLiteral("guest-fsfreeze-thaw"), {}, 30);
     if (!r)
         return r.error();
+    return ok();
+}
+
+Status GuestAgent::setTimeToNow(int timeoutS)
+{
+    const qint64 ms = QDateTime::currentMSecsSinceEpoch();
+    auto r = command(QStringLiteral("guest-set-time"), {{QStringLiteral("time"), ms * 1000000}}, timeoutS);
+    if (r)
+        return ok();
+    // qemu-ga refuses guest-set-time in a guest without /sbin/hwclock (busybox images) and,
+    // where it has one, sets the clock before hwclock copies it to the RTC and may fail.
+    if (r.error().why.contains(QLatin1String("hwclock")))
+        return ok();
+    if (!r.error().why.contains(QLatin1String("not currently supported")))
+        return r.error();
+    const qint64 secs = (QDateTime::currentMSecsSinceEpoch() + 500) / 1000;
+    Result<ExecResult> set = exec({QStringLiteral("date"), QStringLiteral("-u"), QStringLiteral("-s"), QStringLiteral("@%1").arg(secs)}, {}, timeoutS);
+    if (!set)
+        return set.error();
+    if (set->exitCode != 0)
+        return Error{QStringLiteral("the guest's date could not set its clock"), QString::fromUtf8(set->err.left(400)).trimmed()};
     return ok();
 }
 

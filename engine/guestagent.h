@@ -44,6 +44,8 @@ public:
 
     Status freeze();
     Status thaw();
+    // Sets the guest's clock to the host's (after a checkpoint's restore it is behind).
+    Status setTimeToNow(int timeoutS = 10);
 
     // Reads a whole guest file of at most maxBytes (more: an error naming the limit).
     Result<QByteArray> readAll(qint64 handle, qint64 maxBytes);

@@ -370,6 +370,7 @@ Status SandboxEngine::removeOrphans()
     }
 
     collectLayers();
+    collectCheckpoints();
     m_pool->refresh();
     for (const QString &vol : m_pool->volumeNames()) {
         if (vol.startsWith(volumePrefix()) && !knownVolumes.contains(vol)) {
@@ -1085,8 +1086,10 @@ Status SandboxEngine::remove(const QString &name, uid_t uid)
         return ok();
     });
     m_startedAt.remove(name);
-    if (stored)
+    if (stored) {
         collectLayers();
+        collectCheckpoints();
+    }
     return stored;
 }
 

@@ -23,6 +23,10 @@ namespace airlock {
 // How a wait for a guest's agent ended (SandboxEngine::waitForGuestAgent).
 enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
 
+// What a restore left behind: the sandbox stopped (it was), to be started again on the
+// restored disk (a disk-only snapshot of a running one), or running from the checkpoint.
+enum class Restored { Stopped, Restart, Resumed };
+
 // What a create asks for (sandbox.create's params, validated).
 struct CreateRequest {
     QString name;
@@ -86,11 +90,13 @@ public:
     Result<QString> domainOf(const QString &name, uid_t uid);
 
     // Snapshots: a tree of layers (tables layers and snapshots; snapshots.cpp).
-    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid);
+    // `memory`: a checkpoint of a running sandbox, its RAM and device state saved with the disk.
+    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory = false);
     Result<QJsonArray> listSnapshots(const QString &sandbox, uid_t uid);
-    // Replaces the top layer with a new one above the snapshot; true when it was running
-    // (the caller starts it again and waits for the agent).
-    Result<bool> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    // Replaces the top layer with a new one above the snapshot. A checkpoint resumes the guest
+    // where it was (the caller sets its clock); a disk-only snapshot of a running sandbox
+    // leaves it to the caller to start it again.
+    Result<Restored> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
     Status removeSnapshot(const QString &sandbox, qint64 id, uid_t uid);
     // `lend` as in CreateRequest (the fork borrows what its origin borrows).
     Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
@@ -163,10 +169,14 @@ private:
     Status setPaused(const QString &name, uid_t uid, bool paused); // pause() and resume()
     Result<QString> layerVolume(qint64 layer);
     Status pointDomainDisk(const QString &domain, const QString &oldPath, const QString &newPath);
-    Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath);
+    Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath,
+                         const QString &memoryPath = {});
+    QString checkpointDir() const; // <dataDir>/checkpoints: the memory files of checkpoints
+    Status resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath);
+    void collectCheckpoints(); // deletes memory files no snapshot or unfinished operation names
     void collectLayers(); // deletes layers nobody owns or builds on
     Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
-                                  qint64 *parentOut);
+                                  qint64 *parentOut, const QString &memoryFile = {}, qint64 memoryBytes = 0);
     Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
     static QString withoutBackingChain(QString domainXml);
     Status forgetBackingChain(const QString &domain);

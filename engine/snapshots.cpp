@@ -10,10 +10,14 @@
 #include "virhandle.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSqlRecord>
 #include <QUuid>
 #include <libvirt/virterror.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace airlock {
 
@@ -159,7 +163,7 @@ Status finishOperation(Store &store, qint64 opId)
 
 // The store's side of a snapshot: the old top freezes, the new overlay becomes the top.
 Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label,
-                                             qint64 opId, qint64 *parentOut)
+                                             qint64 opId, qint64 *parentOut, const QString &memoryFile, qint64 memoryBytes)
 {
     qint64 snapshotId = 0;
     qint64 parentSnapshot = 0;
@@ -175,9 +179,13 @@ Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QStri
             return frozen.error();
         if (Result<qint64> layer = pushTopLayer(m_store, sid, top, newVolume); !layer)
             return layer.error();
-        Result<qint64> snapshot =
-            m_store.write(QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created) VALUES(?, ?, ?, ?, ?)"),
-                          {sid, top, parentSnapshot ? QVariant(parentSnapshot) : QVariant(QMetaType(QMetaType::LongLong)), label, now()});
+        const QVariant noNumber(QMetaType(QMetaType::LongLong));
+        Result<qint64> snapshot = m_store.write(
+            QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created, memory_file, memory_bytes) "
+                           "VALUES(?, ?, ?, ?, ?, ?, ?)"),
+            {sid, top, parentSnapshot ? QVariant(parentSnapshot) : noNumber, label, now(),
+             memoryFile.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(memoryFile),
+             memoryFile.isEmpty() ? noNumber : QVariant(memoryBytes)});
         if (!snapshot)
             return snapshot.error();
         snapshotId = snapshot.value();
@@ -230,7 +238,12 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
         qCInfo(lcEngine) << "reconcile: finishing the" << kind << "of" << sandbox;
         if (kind == QLatin1String("snapshot")) {
             qint64 parent = 0;
-            recordSnapshot(sid, top, newVolume, state.value(QLatin1String("label")).toString(), opId, &parent);
+            // libvirt wrote the memory before it switched the disk: a switched checkpoint has all of it.
+            const QString memoryFile = state.value(QLatin1String("memory_file")).toString();
+            const QFileInfo memory(checkpointDir() + QLatin1Char('/') + memoryFile);
+            const bool haveMemory = !memoryFile.isEmpty() && memory.isFile();
+            recordSnapshot(sid, top, newVolume, state.value(QLatin1String("label")).toString(), opId, &parent,
+                           haveMemory ? memoryFile : QString(), haveMemory ? memory.size() : 0);
         } else {
             recordRestore(sid, state.value(QLatin1String("frozen")).toInteger(), top, newVolume, opId);
             collectLayers();
@@ -239,24 +252,112 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
     }
     qCInfo(lcEngine) << "reconcile: rolling back the" << kind << "of" << sandbox;
     m_pool->deleteVolume(newVolume);
+    if (const QString memoryFile = state.value(QLatin1String("memory_file")).toString(); !memoryFile.isEmpty())
+        QFile::remove(checkpointDir() + QLatin1Char('/') + memoryFile);
     endOperation(opId);
+}
+
+QString SandboxEngine::checkpointDir() const { return m_config.dataDir + QStringLiteral("/checkpoints"); }
+
+// Best effort, like collectLayers: a file that stays is collected on the next call.
+void SandboxEngine::collectCheckpoints()
+{
+    QDir dir(checkpointDir());
+    if (!dir.exists())
+        return;
+    const auto named = m_store.rows(QStringLiteral("SELECT memory_file FROM snapshots WHERE memory_file IS NOT NULL"));
+    const auto ops = m_store.rows(QStringLiteral("SELECT state_json FROM operations"));
+    if (!named || !ops) { // an unreadable store must not make every file look unused
+        qCWarning(lcEngine) << "cannot look for unused memory files:" << (named ? ops.error() : named.error()).message();
+        return;
+    }
+    QSet<QString> keep;
+    for (const QSqlRecord &row : *named)
+        keep.insert(row.value(0).toString());
+    for (const QSqlRecord &row : *ops)
+        keep.insert(QJsonDocument::fromJson(row.value(0).toString().toUtf8()).object().value(QLatin1String("memory_file")).toString());
+    for (const QString &file : dir.entryList({volumePrefix() + QLatin1Char('*')}, QDir::Files)) {
+        if (keep.contains(file))
+            continue;
+        qCInfo(lcEngine) << "removing the unused memory file" << file;
+        if (!dir.remove(file))
+            qCWarning(lcEngine) << "cannot remove the unused memory file" << dir.filePath(file);
+    }
+}
+
+namespace {
+
+// The saved definition of a checkpoint with its disk on `newPath`: the source of the disk
+// that has target vda, and no backing chain (withoutBackingChain says why).
+Result<QString> pointSavedDisk(QString xml, const QString &newPath)
+{
+    const qsizetype target = xml.indexOf(QLatin1String("<target dev='vda'"));
+    const qsizetype disk = target < 0 ? -1 : xml.lastIndexOf(QLatin1String("<disk "), target);
+    const QLatin1String sourceAttr("<source file='");
+    const qsizetype source = disk < 0 ? -1 : xml.indexOf(sourceAttr, disk);
+    if (source < 0 || source > target)
+        return Error{QStringLiteral("the checkpoint's saved definition has no disk vda"),
+                     QStringLiteral("its memory file was not written by Airlock; remove the snapshot")};
+    const qsizetype valueStart = source + sourceAttr.size();
+    const qsizetype valueEnd = xml.indexOf(QLatin1Char('\''), valueStart);
+    if (valueEnd < 0 || valueEnd > target)
+        return Error{QStringLiteral("the checkpoint's saved definition is damaged"), QStringLiteral("remove the snapshot")};
+    xml.replace(valueStart, valueEnd - valueStart, newPath.toHtmlEscaped());
+    return xml;
+}
+
+} // namespace
+
+// The guard and the network as a start sets them up, then the guest back from its memory
+// file, its disk on the new overlay.
+Status SandboxEngine::resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath)
+{
+    const QString obj = objectName(sandbox);
+    char *saved = virDomainSaveImageGetXMLDesc(m_libvirt.get(), memoryPath.toLocal8Bit().constData(), VIR_DOMAIN_SAVE_IMAGE_XML_SECURE);
+    if (!saved)
+        return LibvirtConnection::lastError(QStringLiteral("cannot read the checkpoint %1").arg(memoryPath));
+    Result<QString> def = pointSavedDisk(takeVirString(saved), newPath);
+    if (!def)
+        return def.error();
+    VirNetwork net = lookupNetwork(m_libvirt.get(), obj);
+    if (!net)
+        return Error{QStringLiteral("the network of %1 is gone").arg(sandbox),
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
+    if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(sandbox));
+    // The resumed guest's next packet must already meet the egress rules.
+    if (Status s = guardNetwork(sandbox); !s)
+        return s;
+    const QByteArray dxml = withoutBackingChain(def.value()).toUtf8();
+    if (virDomainRestoreFlags(m_libvirt.get(), memoryPath.toLocal8Bit().constData(), dxml.constData(), VIR_DOMAIN_SAVE_RUNNING) < 0) {
+        Error e = LibvirtConnection::lastError(QStringLiteral("cannot resume %1 from its checkpoint").arg(sandbox));
+        releaseNetwork(sandbox);
+        return e;
+    }
+    m_startedAt.insert(sandbox, QDateTime::currentMSecsSinceEpoch());
+    return ok();
 }
 
 // The domain continues in the new overlay: a running one through a live external snapshot
 // (the guest agent freezes the guest's filesystems around the switch: QUIESCE), a stopped
-// one by pointing its definition at it.
-Status SandboxEngine::switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath)
+// one by pointing its definition at it. With `memoryPath` libvirt pauses the guest, saves
+// its memory there (the format virDomainRestore reads), switches the disk and resumes it:
+// memory and frozen layer are the same instant, so no quiesce is needed.
+Status SandboxEngine::switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath,
+                                    const QString &memoryPath)
 {
     const QString domain = objectName(sandbox);
     if (!running)
         return pointDomainDisk(domain, oldPath, newPath);
-    const QString xml = QStringLiteral("<domainsnapshot><disks><disk name='vda' snapshot='external' type='file'>"
+    const QString memory = memoryPath.isEmpty() ? QString()
+                                                : QStringLiteral("<memory snapshot='external' file='%1'/>").arg(memoryPath.toHtmlEscaped());
+    const QString xml = QStringLiteral("<domainsnapshot>%2<disks><disk name='vda' snapshot='external' type='file'>"
                                        "<source file='%1'/><driver type='qcow2'/></disk></disks></domainsnapshot>")
-                            .arg(newPath.toHtmlEscaped());
+                            .arg(newPath.toHtmlEscaped(), memory);
     VirDomain dom = lookupDomain(m_libvirt.get(), domain);
-    const unsigned flags = VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY | VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA |
-                           VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC | VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE |
-                           VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT;
+    const unsigned flags = VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA | VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC |
+                           VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT |
+                           (memoryPath.isEmpty() ? VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY | VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE : 0u);
     VirSnapshot snap(dom ? virDomainSnapshotCreateXML(dom.get(), xml.toUtf8().constData(), flags) : nullptr);
     if (!snap) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot snapshot %1").arg(sandbox));
@@ -267,7 +368,7 @@ Status SandboxEngine::switchToLayer(const QString &sandbox, bool running, const 
     return ok();
 }
 
-Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid)
+Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory)
 {
     if (Status s = ensureLibvirt(); !s)
         return s.error();
@@ -290,53 +391,91 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
 
     const QString domain = objectName(sandbox);
     const QString state = stateOf(m_libvirt.get(), domain);
+    if (memory && state != QLatin1String("running"))
+        return Error{QStringLiteral("sandbox %1 is %2: a memory snapshot saves a running guest").arg(sandbox, state),
+                     QStringLiteral("start it, or take a disk snapshot (without --memory)"), ErrorKind::Conflict};
     if (state != QLatin1String("running") && state != QLatin1String("stopped"))
         return Error{QStringLiteral("sandbox %1 is %2").arg(sandbox, state),
                      QStringLiteral("snapshots are taken of running or stopped sandboxes"), ErrorKind::Conflict};
+
+    // Capacity follows the current top; qcow2 keeps the backing chain.
+    const auto sizes = m_store.firstRow(QStringLiteral("SELECT disk_gib, memory_mib FROM sandboxes WHERE id = ?"), {sid});
+    const quint64 capacity = (sizes && sizes.value()) ? quint64(sizes.value()->value(0).toLongLong()) << 30 : quint64(2) << 30;
+    const qint64 memoryBytes = (sizes && sizes.value()) ? sizes.value()->value(1).toLongLong() << 20 : qint64(1) << 30;
 
     // Once the domain writes into the new layer the store must take the snapshot's rows, and
     // the guest needs room to go on: without it, refuse before anything is made.
     for (const QString &path : {m_pool->path(), m_config.databasePath()})
         if (Status room = requireFreeSpace(QStringLiteral("cannot snapshot %1").arg(sandbox), path, kSnapshotFreeBytes); !room)
             return room.error();
-    const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2")
-                                  .arg(volumePrefix(), sandbox, QUuid::createUuid().toString(QUuid::Id128).left(8));
-    Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox,
-                                       {{QStringLiteral("volumes"), QJsonArray{newVolume}},
-                                        {QStringLiteral("domain"), domain},
-                                        {QStringLiteral("old_path"), topPath.value()},
-                                        {QStringLiteral("top"), top},
-                                        {QStringLiteral("label"), label}});
+    const QString tag = QUuid::createUuid().toString(QUuid::Id128).left(8);
+    const QString newVolume = QStringLiteral("%1sbx-%2-%3.qcow2").arg(volumePrefix(), sandbox, tag);
+    // The memory file holds all of the guest's RAM (dirty pages need no more): ask for room first.
+    const QString memoryFile = memory ? QStringLiteral("%1%2-%3.mem").arg(volumePrefix(), sandbox, tag) : QString();
+    const QString memoryPath = memory ? checkpointDir() + QLatin1Char('/') + memoryFile : QString();
+    if (memory) {
+        if (!QDir().mkpath(checkpointDir()) || ::chmod(QFile::encodeName(checkpointDir()).constData(), 0700) != 0)
+            return Error{QStringLiteral("cannot make %1").arg(checkpointDir()), QStringLiteral("check the permissions of the data directory")};
+        if (Status room = requireFreeSpace(QStringLiteral("cannot save the memory of %1").arg(sandbox), checkpointDir(),
+                                           memoryBytes + kSnapshotFreeBytes);
+            !room)
+            return Error{room.error().what, room.error().why + QStringLiteral("; a disk snapshot (without --memory) needs only a little"),
+                         room.error().kind};
+    }
+    QJsonObject opState{{QStringLiteral("volumes"), QJsonArray{newVolume}},
+                        {QStringLiteral("domain"), domain},
+                        {QStringLiteral("old_path"), topPath.value()},
+                        {QStringLiteral("top"), top},
+                        {QStringLiteral("label"), label}};
+    if (memory)
+        opState.insert(QStringLiteral("memory_file"), memoryFile);
+    Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox, opState);
     if (!op)
         return op.error();
     auto fail = [&](const Error &e) -> Error {
-        const Error explained = explainDiskFull(e, m_pool->path()); // before the cleanup frees room
+        const Error explained = explainDiskFull(e, memory ? checkpointDir() : m_pool->path()); // before the cleanup frees room
         m_pool->deleteVolume(newVolume);
+        if (memory)
+            QFile::remove(memoryPath);
         endOperation(op.value());
         return explained;
     };
-    // Capacity follows the current top; qcow2 keeps the backing chain.
-    const auto diskGib = m_store.firstRow(QStringLiteral("SELECT disk_gib FROM sandboxes WHERE id = ?"), {sid});
-    const quint64 capacity = (diskGib && diskGib.value()) ? quint64(diskGib.value()->value(0).toLongLong()) << 30
-                                                          : quint64(2) << 30;
     auto newPath = m_pool->createOverlay(newVolume, topPath.value(), QStringLiteral("qcow2"), capacity);
     if (!newPath)
         return fail(newPath.error());
 
-    if (Status s = switchToLayer(sandbox, state == QLatin1String("running"), topPath.value(), newPath.value()); !s)
+    if (Status s = switchToLayer(sandbox, state == QLatin1String("running"), topPath.value(), newPath.value(), memoryPath); !s)
         return fail(s.error());
     crashPoint("snapshot:switched");
 
+    qint64 savedBytes = 0;
+    if (memory) {
+        // The guest's whole RAM: readable by the store's owner only.
+        struct stat st {};
+        const QByteArray path = QFile::encodeName(memoryPath);
+        if (::chmod(path.constData(), 0600) != 0)
+            qCWarning(lcEngine) << "cannot make" << memoryPath << "private";
+        if (geteuid() == 0 && ::stat(QFile::encodeName(m_config.databasePath()).constData(), &st) == 0 &&
+            ::chown(path.constData(), st.st_uid, st.st_gid) != 0)
+            qCWarning(lcEngine) << "cannot give" << memoryPath << "to the store's owner";
+        savedBytes = QFileInfo(memoryPath).size();
+    }
+
     qint64 parentSnapshot = 0;
-    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot);
+    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot, memoryFile, savedBytes);
     if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
         return explainDiskFull(snapshotId.error(), m_config.databasePath());
     const qint64 snapshotIdValue = snapshotId.value();
-    return QJsonObject{{QStringLiteral("id"), snapshotIdValue},
-                       {QStringLiteral("sandbox"), sandbox},
-                       {QStringLiteral("label"), label},
-                       {QStringLiteral("parent"), parentSnapshot ? QJsonValue(parentSnapshot) : QJsonValue()},
-                       {QStringLiteral("created"), now()}};
+    QJsonObject made{{QStringLiteral("id"), snapshotIdValue},
+                     {QStringLiteral("sandbox"), sandbox},
+                     {QStringLiteral("label"), label},
+                     {QStringLiteral("parent"), parentSnapshot ? QJsonValue(parentSnapshot) : QJsonValue()},
+                     {QStringLiteral("created"), now()}};
+    if (memory) {
+        made.insert(QStringLiteral("memory"), true);
+        made.insert(QStringLiteral("memory_bytes"), savedBytes);
+    }
+    return made;
 }
 
 Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t uid)
@@ -346,26 +485,32 @@ Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t ui
         return s.error();
     const auto rows = m_store.rows(
         QStringLiteral("SELECT s.id, s.label, s.parent_id, s.created, "
-                       "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id) "
+                       "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id), "
+                       "  s.memory_file IS NOT NULL, s.memory_bytes "
                        "FROM snapshots s WHERE s.sandbox_id = ? ORDER BY s.id"),
         {sid});
     if (!rows)
         return Error{QStringLiteral("cannot list snapshots"), rows.error().why};
     QJsonArray out;
-    for (const QSqlRecord &q : *rows)
-        out.append(QJsonObject{{QStringLiteral("id"), q.value(0).toLongLong()},
-                               {QStringLiteral("label"), q.value(1).toString()},
-                               {QStringLiteral("parent"), q.value(2).isNull() ? QJsonValue() : QJsonValue(q.value(2).toLongLong())},
-                               {QStringLiteral("created"), q.value(3).toString()},
-                               {QStringLiteral("current"), q.value(4).toInt() == 1}});
+    for (const QSqlRecord &q : *rows) {
+        QJsonObject row{{QStringLiteral("id"), q.value(0).toLongLong()},
+                        {QStringLiteral("label"), q.value(1).toString()},
+                        {QStringLiteral("parent"), q.value(2).isNull() ? QJsonValue() : QJsonValue(q.value(2).toLongLong())},
+                        {QStringLiteral("created"), q.value(3).toString()},
+                        {QStringLiteral("current"), q.value(4).toInt() == 1},
+                        {QStringLiteral("memory"), q.value(5).toInt() == 1}};
+        if (q.value(5).toInt() == 1)
+            row.insert(QStringLiteral("memory_bytes"), q.value(6).toLongLong());
+        out.append(row);
+    }
     return out;
 }
 
-Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid)
+Result<Restored> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid)
 {
     qint64 sid = 0;
     const auto row = snapshotOf(sandbox, id, uid,
-                                QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib FROM snapshots sn JOIN sandboxes b "
+                                QStringLiteral("SELECT sn.layer_id, b.top_layer, t.volume, b.disk_gib, sn.memory_file FROM snapshots sn JOIN sandboxes b "
                                                "ON b.id = sn.sandbox_id JOIN layers t ON t.id = b.top_layer WHERE sn.id = ? AND sn.sandbox_id = ?"),
                                 &sid);
     if (!row)
@@ -381,6 +526,11 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
     auto oldPath = m_pool->volumePath(oldVolume);
     if (!oldPath)
         return oldPath.error();
+    const QString memoryFile = q.value(4).toString();
+    const QString memoryPath = memoryFile.isEmpty() ? QString() : checkpointDir() + QLatin1Char('/') + memoryFile;
+    if (!memoryPath.isEmpty() && !QFileInfo(memoryPath).isFile())
+        return Error{QStringLiteral("the memory of snapshot %1 of %2 is gone").arg(id).arg(sandbox),
+                     QStringLiteral("%1 was removed behind Airlock's back; remove the snapshot").arg(memoryPath), ErrorKind::Conflict};
 
     const QString domain = objectName(sandbox);
     const QString state = stateOf(m_libvirt.get(), domain);
@@ -413,12 +563,26 @@ Result<bool> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 id, u
         endOperation(op.value());
         return s.error();
     }
+    if (!memoryPath.isEmpty()) {
+        if (Status s = resumeCheckpoint(sandbox, memoryPath, newPath.value()); !s) {
+            // Back to the disk it had, stopped: nothing of the checkpoint's restore stays.
+            const Status back = pointDomainDisk(domain, newPath.value(), oldPath.value());
+            if (back)
+                m_pool->deleteVolume(newVolume);
+            endOperation(op.value());
+            const QString left = back ? QStringLiteral("; %1 is stopped on the disk it had").arg(sandbox)
+                                      : QStringLiteral("; %1 is stopped and its disk could not be put back (%2)").arg(sandbox, back.error().message());
+            return Error{s.error().what, s.error().why + left, s.error().kind};
+        }
+    }
     crashPoint("restore:switched");
     Status stored = recordRestore(sid, frozen, oldTop, newVolume, op.value());
     if (!stored)
         return stored.error();
     collectLayers();
-    return wasRunning;
+    if (!memoryPath.isEmpty())
+        return Restored::Resumed;
+    return wasRunning ? Restored::Restart : Restored::Stopped;
 }
 
 Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t uid)
@@ -431,8 +595,12 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     const auto built = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {layer});
     if (!built || !built.value())
         return Error{QStringLiteral("cannot read the layers of %1").arg(sandbox), built ? QString() : built.error().why};
-    if (built.value()->value(0).toInt() > 0) // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
-        return mergeSnapshotLayer(sandbox, sid, id, layer);
+    if (built.value()->value(0).toInt() > 0) { // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
+        Status merged = mergeSnapshotLayer(sandbox, sid, id, layer);
+        if (merged)
+            collectCheckpoints(); // a checkpoint's memory goes with it
+        return merged;
+    }
     Status stored = m_store.transaction([&]() -> Status {
         const QString what = QStringLiteral("cannot remove the snapshot");
         for (const auto &[sql, binds] : std::initializer_list<std::pair<QString, QVariantList>>{
@@ -447,6 +615,7 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
     if (!stored)
         return stored;
     collectLayers();
+    collectCheckpoints();
     return ok();
 }
 

@@ -27,9 +27,13 @@ bool parseId(Context &ctx, const QString &text, qint64 *id)
 int create(Context &ctx, const Args &args)
 {
     const QString sandbox = args.positional.at(0);
-    const proto::SnapshotCreateParams params{sandbox, args.value(QStringLiteral("--label"))};
+    const proto::SnapshotCreateParams params{sandbox, args.value(QStringLiteral("--label")), args.has(QStringLiteral("--memory"))};
     return ctx.show<proto::SnapshotInfo>(proto::method::SnapshotCreate, params.toJson(), [&sandbox](const proto::SnapshotInfo &s) {
-        std::printf("snapshot %lld of %s\n", static_cast<long long>(s.id), qPrintable(sandbox));
+        if (s.memory.value_or(false))
+            std::printf("snapshot %lld of %s, with %lld MiB of memory\n", static_cast<long long>(s.id), qPrintable(sandbox),
+                        static_cast<long long>(s.memoryBytes.value_or(0) >> 20));
+        else
+            std::printf("snapshot %lld of %s\n", static_cast<long long>(s.id), qPrintable(sandbox));
     });
 }
 
@@ -37,11 +41,13 @@ int list(Context &ctx, const Args &args)
 {
     const proto::SnapshotRef params{args.positional.at(0), std::nullopt};
     return ctx.show<QList<proto::SnapshotInfo>>(proto::method::SnapshotList, params.toJson(), [](const QList<proto::SnapshotInfo> &all) {
-        std::printf("%-6s %-7s %-22s %-8s %s\n", "ID", "PARENT", "CREATED", "CURRENT", "LABEL");
-        for (const proto::SnapshotInfo &s : all)
-            std::printf("%-6lld %-7s %-22s %-8s %s\n", static_cast<long long>(s.id),
+        std::printf("%-6s %-7s %-22s %-8s %-9s %s\n", "ID", "PARENT", "CREATED", "CURRENT", "MEMORY", "LABEL");
+        for (const proto::SnapshotInfo &s : all) {
+            const QString memory = s.memory.value_or(false) ? QStringLiteral("%1M").arg(s.memoryBytes.value_or(0) >> 20) : QStringLiteral("-");
+            std::printf("%-6lld %-7s %-22s %-8s %-9s %s\n", static_cast<long long>(s.id),
                         s.parent ? qPrintable(QString::number(*s.parent)) : "-", qPrintable(isoTimeSeconds(s.created)),
-                        s.current.value_or(false) ? "*" : "", qPrintable(s.label));
+                        s.current.value_or(false) ? "*" : "", qPrintable(memory), qPrintable(s.label));
+        }
     });
 }
 
@@ -70,12 +76,13 @@ int fork(Context &ctx, const Args &args)
 
 void registerSnapshotCommands(Registry &registry)
 {
-    registry.add({QStringLiteral("snapshot create"), QStringLiteral("NAME [--label L]"),
-                  QStringLiteral("freeze the sandbox's disk as a snapshot"), {QStringLiteral("--label")}, {}, 1, 1, true, create});
+    registry.add({QStringLiteral("snapshot create"), QStringLiteral("NAME [--label L] [--memory]"),
+                  QStringLiteral("freeze the sandbox's disk as a snapshot (--memory: its running processes too)"),
+                  {QStringLiteral("--label")}, {QStringLiteral("--memory")}, 1, 1, true, create});
     registry.add({QStringLiteral("snapshot ls"), QStringLiteral("NAME"), QStringLiteral("list a sandbox's snapshots"),
                   {}, {}, 1, 1, true, list});
     registry.add({QStringLiteral("snapshot restore"), QStringLiteral("NAME ID"),
-                  QStringLiteral("go back to a snapshot (a running sandbox restarts)"), {}, {}, 2, 2, true,
+                  QStringLiteral("go back to a snapshot (a running sandbox restarts; one with memory resumes)"), {}, {}, 2, 2, true,
                   [](Context &ctx, const Args &args) { return byId<proto::SandboxRow>(ctx, args, proto::method::SnapshotRestore); }});
     registry.add({QStringLiteral("snapshot rm"), QStringLiteral("NAME ID"),
                   QStringLiteral("remove a snapshot nothing builds on"), {}, {}, 2, 2, true,

@@ -26,6 +26,7 @@
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QSemaphore>
+#include <QThread>
 #include <QSet>
 #include <libvirt/libvirt.h>
 
@@ -480,13 +481,17 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
     api.registerMethod(proto::method::SnapshotCreate, [this](const Call &call) {
         const QString sandbox = str(call, "sandbox");
         const QString label = str(call, "label");
-        onEngine([this, call, sandbox, label](SandboxEngine &e) {
+        const bool memory = call.params().value(QLatin1String("memory")).toBool();
+        onEngine([this, call, sandbox, label, memory](SandboxEngine &e) {
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, QStringLiteral("creating"), 0}.toJson());
-            auto r = e.createSnapshot(sandbox, label, call.peer().uid);
+            auto r = e.createSnapshot(sandbox, label, call.peer().uid, memory);
             const QString phase = r ? QStringLiteral("done") : QStringLiteral("failed");
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, phase, 100}.toJson());
             const Result<proto::SnapshotInfo> made = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
             made ? call.reply(made->toJson()) : call.fail(made.error());
+            if (made && memory) // the guest was paused while its memory was saved
+                if (Result<QString> domain = e.domainOf(sandbox, call.peer().uid); domain)
+                    setGuestClock(domain.value(), sandbox, [](bool) {});
         });
     });
     api.registerMethod(proto::method::SnapshotList, [this](const Call &call) {
@@ -504,7 +509,16 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             auto r = e.restoreSnapshot(sandbox, id, call.peer().uid);
             if (!r)
                 return call.fail(r.error());
-            if (r.value()) { // it was running: start it again on the restored disk
+            if (r.value() == Restored::Resumed) { // the guest goes on from the checkpoint, its clock behind
+                consoleAfterStart(e, sandbox, call.peer().uid);
+                const Result<proto::SandboxRow> row = rowOf(e, sandbox, call.peer().uid);
+                Result<QString> domain = e.domainOf(sandbox, call.peer().uid);
+                if (!row || !domain)
+                    return call.fail(row ? domain.error() : row.error());
+                publishState(e, sandbox, call.peer().uid);
+                return setGuestClock(domain.value(), sandbox, [call, reply = row->toJson()](bool) { call.reply(reply); });
+            }
+            if (r.value() == Restored::Restart) { // it was running: start it again on the restored disk
                 if (Status s = e.startSandbox(sandbox, call.peer().uid); !s)
                     return call.fail(s.error());
                 consoleAfterStart(e, sandbox, call.peer().uid);
@@ -591,6 +605,25 @@ void SandboxService::waitForRow(const Call &call, SandboxEngine &engine, const Q
     if (!row)
         return call.fail(row.error());
     waitForAgent(call, engine.domainOf(name, call.peer().uid).value(), name, timeoutS, row->toJson());
+}
+
+void SandboxService::setGuestClock(const QString &domain, const QString &name, std::function<void(bool)> then)
+{
+    virConnectPtr conn = m_engine->connection();
+    inPool([this, conn, domain, name, then = std::move(then)] {
+        VirDomain dom = lookupDomain(conn, domain);
+        QDeadlineTimer deadline(60 * 1000);
+        Status set = Error{QStringLiteral("the domain %1 is gone").arg(domain), {}};
+        while (dom && !m_stopping.load()) {
+            set = GuestAgent(dom.get()).setTimeToNow(5);
+            if (set || deadline.hasExpired())
+                break;
+            QThread::msleep(500);
+        }
+        if (!set)
+            qCWarning(lcEngine) << "cannot set the clock of" << name << ":" << set.error().message();
+        then(bool(set));
+    });
 }
 
 void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,

@@ -93,6 +93,10 @@ private:
     void addDisks(QList<proto::SandboxRow> &rows) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
+    // On a pool thread: sets a guest's clock to the host's (a checkpoint's guest is behind
+    // after the pause of its save or restore), retrying while its agent is slow to answer
+    // (up to 60 s), then runs `then` with whether it was set.
+    void setGuestClock(const QString &domain, const QString &name, std::function<void(bool)> then);
 
     // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
     // agent answers, or raises an alert saying why it could not.

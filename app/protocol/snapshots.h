@@ -12,10 +12,12 @@ struct SnapshotInfo {
     std::optional<qint64> parent; // null: the first
     QDateTime created;
     std::optional<bool> current;
+    std::optional<bool> memory;         // true: a checkpoint (RAM and device state saved too)
+    std::optional<qint64> memoryBytes;  // "memory_bytes": the size of its memory file
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("sandbox", s.sandbox)("label", s.label)("parent", s.parent, Nulled)("created", s.created);
-        f("current", s.current);
+        f("current", s.current)("memory", s.memory)("memory_bytes", s.memoryBytes);
     }
     AIRLOCK_PAYLOAD(SnapshotInfo)
 };
@@ -23,7 +25,8 @@ struct SnapshotInfo {
 struct SnapshotCreateParams {
     QString sandbox;
     QString label;
-    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("label", s.label, Defaulted); }
+    bool memory = false; // save the running guest's memory too (a checkpoint)
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("label", s.label, Defaulted)("memory", s.memory, Omitted); }
     AIRLOCK_PAYLOAD(SnapshotCreateParams)
 };
 

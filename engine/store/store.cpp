@@ -242,6 +242,12 @@ ALTER TABLE sandboxes ADD COLUMN ephemeral INTEGER NOT NULL DEFAULT 0
         {7, QStringLiteral("egress_events.guest_process"), QStringLiteral(R"SQL(
 ALTER TABLE egress_events ADD COLUMN guest_process TEXT NOT NULL DEFAULT ''
 )SQL")},
+        // A checkpoint keeps the guest's memory beside its disk layer: the file's name under
+        // <dataDir>/checkpoints and its size (NULL: a disk-only snapshot).
+        {8, QStringLiteral("snapshots.memory_file"), QStringLiteral(R"SQL(
+ALTER TABLE snapshots ADD COLUMN memory_file TEXT;
+ALTER TABLE snapshots ADD COLUMN memory_bytes INTEGER
+)SQL")},
     };
     return steps;
 }

@@ -241,7 +241,7 @@ void TestCtlReplies::goodRepliesArePrinted_data()
     row("fork", QStringLiteral("fork agent1 4 agent3"), {QStringLiteral("agent3: stopped, ip 10.203.0.10")});
     row("image ls", QStringLiteral("image ls"), {QStringLiteral("tiny                 50.0 MiB     2026-01-01T00:00:00Z   6.1.0")});
     row("image build", QStringLiteral("image build tiny"), {QStringLiteral("image tiny ready (50.0 MiB) [cached]")});
-    row("snapshot ls", QStringLiteral("snapshot ls agent1"), {QStringLiteral("4      -       2026-01-01T00:00:00Z   *        before")});
+    row("snapshot ls", QStringLiteral("snapshot ls agent1"), {QStringLiteral("4      -       2026-01-01T00:00:00Z   *        -         before")});
     row("snapshot create", QStringLiteral("snapshot create agent1"), {QStringLiteral("snapshot 4 of agent1")});
     row("template ls", QStringLiteral("template ls"),
         {QStringLiteral("claude       agent    anthropic  anthropic=ANTHROPIC_API_KEY claude     npm")});

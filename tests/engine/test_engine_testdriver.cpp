@@ -333,9 +333,9 @@ void TestEngineTestDriver::snapshotsFormATreeAndAForkPinsItsSnapshot()
     QCOMPARE(m_engine->listSnapshots(r.name, 0)->size(), 2);
 
     // Back to one: the layer above two goes, so two is a leaf and goes without a merge.
-    const Result<bool> restored = m_engine->restoreSnapshot(r.name, s1, 0);
+    const Result<Restored> restored = m_engine->restoreSnapshot(r.name, s1, 0);
     QVERIFY2(restored, qPrintable(restored.error().message()));
-    QCOMPARE(restored.value(), false);
+    QCOMPARE(restored.value(), Restored::Stopped);
     QVERIFY(m_engine->removeSnapshot(r.name, s2, 0));
     listed = m_engine->listSnapshots(r.name, 0);
     QCOMPARE(listed->size(), 1);

@@ -231,7 +231,13 @@ void TestProtocol::snapshotAndConsolePayloads()
                  keys("id label created"));
     checkPayload(SnapshotInfo{5, std::nullopt, QStringLiteral("first"), std::nullopt, at("2026-11-30T15:43:37Z"), false}, {});
     QVERIFY(SnapshotInfo{}.toJson().value(QLatin1String("parent")).isNull()); // the first snapshot's parent is null
+    // A checkpoint adds memory and memory_bytes; a disk-only snapshot's wire is as it was.
+    checkPayload(SnapshotInfo{5, QStringLiteral("dev"), QStringLiteral("mid"), 4, at("2026-11-30T15:43:37Z"), true, true, qint64(256) << 20},
+                 keys("id label created"));
+    QVERIFY(!SnapshotInfo{}.toJson().contains(QLatin1String("memory")));
     checkPayload(SnapshotCreateParams{QStringLiteral("dev"), QStringLiteral("clean")}, keys("sandbox"));
+    checkPayload(SnapshotCreateParams{QStringLiteral("dev"), QStringLiteral("mid"), true}, keys("sandbox"));
+    QVERIFY(!(SnapshotCreateParams{QStringLiteral("dev"), QStringLiteral("clean")}.toJson().contains(QLatin1String("memory"))));
     checkPayload(SnapshotRef{QStringLiteral("dev"), 5}, keys("sandbox"));
     checkPayload(ConsoleAttachResult{QByteArray("$ "), topic::console(QStringLiteral("dev")), SandboxState::Running},
                  keys("history_b64 topic state"));

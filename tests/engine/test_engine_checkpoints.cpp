@@ -1,0 +1,192 @@
+// Checkpoints as a user relies on them: a process counts in the guest, a memory snapshot is
+// taken, the process is killed and a file written, the checkpoint is restored: the same
+// process counts on from where it was, the file is gone and the guest's clock is the host's.
+// A stopped sandbox is refused with what to do, and removing the checkpoint deletes its
+// memory file. An airlockd killed in the middle of a checkpoint finishes it at its next start.
+#include "daemonharness.h"
+#include "libvirtview.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+#include <sys/stat.h>
+
+class TestEngineCheckpoints : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void restoreResumesTheCountingProcess();
+    void checkpointInterruptedIsFinished();
+    void memoryOfAStoppedSandboxIsRefused();
+    void removingTheCheckpointDeletesItsMemoryFile();
+    void cleanupTestCase();
+
+private:
+    QByteArray sh(const QString &script);
+    qint64 count(); // the guest's /tmp/n, -1 when unreadable
+    QStringList memoryFiles() const;
+    DaemonHarness m_daemon;
+    QString m_box;
+    qint64 m_checkpoint = 0;
+    QByteArray m_pid; // the counting process
+};
+
+void TestEngineCheckpoints::initTestCase()
+{
+    QString error;
+    QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
+    m_box = uniqueName(QStringLiteral("ckpt"));
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), m_box, QStringLiteral("--start")});
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+}
+
+QByteArray TestEngineCheckpoints::sh(const QString &script)
+{
+    const CtlResult r = m_daemon.guestSh(m_box, script);
+    if (r.exitCode != 0)
+        qWarning() << "exec failed:" << r.err;
+    return r.out.trimmed(); // guestSh prints the guest's own output
+}
+
+qint64 TestEngineCheckpoints::count()
+{
+    bool okNumber = false;
+    const qint64 n = sh(QStringLiteral("cat /tmp/n")).toLongLong(&okNumber);
+    return okNumber ? n : -1;
+}
+
+QStringList TestEngineCheckpoints::memoryFiles() const
+{
+    return QDir(DaemonHarness::sharedDataDir() + QStringLiteral("/checkpoints"))
+        .entryList({QStringLiteral("*-%1-*.mem").arg(m_box)}, QDir::Files);
+}
+
+void TestEngineCheckpoints::restoreResumesTheCountingProcess()
+{
+    // A process that lives only in the guest's memory: its count, its PID.
+    const QByteArray pid = sh(QStringLiteral("sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/n; sleep 1; done' "
+                                             "</dev/null >/dev/null 2>&1 & echo $!"));
+    QVERIFY2(pid.toLongLong() > 1, pid.constData());
+    m_pid = pid;
+    QTRY_VERIFY_WITH_TIMEOUT(count() >= 3, 60000);
+
+    const qint64 before = count();
+    QElapsedTimer saving;
+    saving.start();
+    const CtlResult snap = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory"),
+                                         QStringLiteral("--label"), QStringLiteral("counting")});
+    QVERIFY2(snap.exitCode == 0, snap.err.constData());
+    const QJsonObject s = snap.json().toObject();
+    m_checkpoint = s.value(QLatin1String("id")).toInteger();
+    QVERIFY(m_checkpoint > 0);
+    QCOMPARE(s.value(QLatin1String("memory")).toBool(), true);
+    QVERIFY(s.value(QLatin1String("memory_bytes")).toInteger() > 0);
+    qInfo() << "checkpoint of" << s.value(QLatin1String("memory_bytes")).toInteger() << "bytes in" << saving.elapsed() << "ms";
+    const QStringList files = memoryFiles();
+    QCOMPARE(files.size(), 1);
+    struct stat st {};
+    QCOMPARE(::stat(QFile::encodeName(DaemonHarness::sharedDataDir() + QStringLiteral("/checkpoints/") + files.first()).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 0777, 0600u); // the guest's whole RAM: nobody else reads it
+
+    const QJsonArray ls = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
+    QCOMPARE(ls.size(), 1);
+    QCOMPARE(ls.first().toObject().value(QLatin1String("memory")).toBool(), true);
+    QCOMPARE(ls.first().toObject().value(QLatin1String("memory_bytes")).toInteger(), s.value(QLatin1String("memory_bytes")).toInteger());
+
+    // The guest goes on after the checkpoint; then the process dies and a file appears.
+    const qint64 atSnapshot = count();
+    QVERIFY2(atSnapshot >= before, qPrintable(QStringLiteral("%1 < %2").arg(atSnapshot).arg(before)));
+    QTRY_VERIFY_WITH_TIMEOUT(count() >= atSnapshot + 15, 90000);
+    sh(QStringLiteral("kill %1; echo later > /root/after; sync").arg(QString::fromLatin1(pid)));
+    QCOMPARE(sh(QStringLiteral("kill -0 %1 2>/dev/null && echo alive || echo dead").arg(QString::fromLatin1(pid))), QByteArray("dead"));
+    const qint64 killedAt = count();
+
+    QElapsedTimer restoring;
+    restoring.start();
+    const CtlResult restore = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, QString::number(m_checkpoint)});
+    QVERIFY2(restore.exitCode == 0, restore.err.constData());
+    qInfo() << "restored in" << restoring.elapsed() << "ms";
+    QCOMPARE(restore.json().toObject().value(QLatin1String("state")).toString(), QStringLiteral("running"));
+
+    // Not a reboot: the same process, counting on from the checkpoint's count.
+    QCOMPARE(sh(QStringLiteral("kill -0 %1 2>/dev/null && echo alive || echo dead").arg(QString::fromLatin1(pid))), QByteArray("alive"));
+    const qint64 resumed = count();
+    QVERIFY2(resumed >= before && resumed < killedAt,
+             qPrintable(QStringLiteral("count %1 after the restore; %2 at the checkpoint, %3 when killed").arg(resumed).arg(before).arg(killedAt)));
+    QTRY_VERIFY_WITH_TIMEOUT(count() > resumed, 30000);
+    QCOMPARE(sh(QStringLiteral("test -e /root/after && echo there || echo gone")), QByteArray("gone"));
+
+    // The checkpoint's clock was set to now, not left where the save stopped it.
+    const qint64 guestNow = sh(QStringLiteral("date +%s")).toLongLong();
+    const qint64 hostNow = QDateTime::currentSecsSinceEpoch();
+    QVERIFY2(qAbs(guestNow - hostNow) <= 5, qPrintable(QStringLiteral("guest %1, host %2").arg(guestNow).arg(hostNow)));
+}
+
+// airlockd dies once libvirt has saved the memory and switched the disk: the next start
+// records the checkpoint with its memory, and it restores like any other.
+void TestEngineCheckpoints::checkpointInterruptedIsFinished()
+{
+    QVERIFY(!m_pid.isEmpty());
+    m_daemon.stop();
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error, {}, {QStringLiteral("AIRLOCK_TEST_CRASH_AT=snapshot:switched")}),
+             qPrintable(error));
+    const CtlResult crashed = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory")});
+    QVERIFY2(crashed.exitCode == 1, crashed.err.constData()); // the daemon went away mid-call
+    QVERIFY(m_daemon.waitForExit(10000));
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error)); // reconcile runs here
+
+    const QJsonArray ls = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
+    QCOMPARE(ls.size(), 2);
+    const QJsonObject finished = ls.last().toObject();
+    QCOMPARE(finished.value(QLatin1String("memory")).toBool(), true);
+    QVERIFY(finished.value(QLatin1String("memory_bytes")).toInteger() > 0);
+    QCOMPARE(memoryFiles().size(), 2);
+
+    sh(QStringLiteral("kill %1").arg(QString::fromLatin1(m_pid)));
+    const CtlResult restore = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box,
+                                            QString::number(finished.value(QLatin1String("id")).toInteger())});
+    QVERIFY2(restore.exitCode == 0, restore.err.constData());
+    QCOMPARE(sh(QStringLiteral("kill -0 %1 2>/dev/null && echo alive || echo dead").arg(QString::fromLatin1(m_pid))), QByteArray("alive"));
+}
+
+void TestEngineCheckpoints::memoryOfAStoppedSandboxIsRefused()
+{
+    QCOMPARE(m_daemon.ctl({QStringLiteral("stop"), m_box}).exitCode, 0);
+    const CtlResult snap = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory")});
+    QCOMPARE(snap.exitCode, 1);
+    QVERIFY2(snap.err.contains("start it, or take a disk snapshot"), snap.err.constData());
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), 2);
+    QCOMPARE(memoryFiles().size(), 2);
+}
+
+void TestEngineCheckpoints::removingTheCheckpointDeletesItsMemoryFile()
+{
+    QVERIFY(m_checkpoint > 0);
+    // The first one lies below the second: removing it merges its layer, and its memory goes.
+    const CtlResult rm = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), m_box, QString::number(m_checkpoint)});
+    QVERIFY2(rm.exitCode == 0, rm.err.constData());
+    const QJsonArray left = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray();
+    QCOMPARE(left.size(), 1);
+    QCOMPARE(memoryFiles().size(), 1);
+    const CtlResult last = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), m_box,
+                                         QString::number(left.first().toObject().value(QLatin1String("id")).toInteger())});
+    QVERIFY2(last.exitCode == 0, last.err.constData());
+    QCOMPARE(memoryFiles(), QStringList());
+}
+
+void TestEngineCheckpoints::cleanupTestCase()
+{
+    QVERIFY(m_daemon.killAndRemove(m_box));
+    QCOMPARE(memoryFiles(), QStringList());
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + m_box);
+    QVERIFY2(view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty(),
+             qPrintable((view.domains + view.networks + view.volumes).join(QLatin1Char(','))));
+}
+
+QTEST_GUILESS_MAIN(TestEngineCheckpoints)
+#include "test_engine_checkpoints.moc"
