@@ -955,7 +955,7 @@ QByteArray gitBackend(const TlsTestServer::Request &r, const QString &root)
 }
 
 int git(const QStringList &args, const QString &dir, QByteArray *output = nullptr, const QString &caFile = {},
-        const QMap<QString, QString> &guestEnv = {})
+        const QMap<QString, QString> &guestEnv = {}, const QByteArray &input = {})
 {
     QProcess p;
     p.setWorkingDirectory(dir);
@@ -971,6 +971,8 @@ int git(const QStringList &args, const QString &dir, QByteArray *output = nullpt
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(QStringLiteral("git"), QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
                                                 QStringLiteral("user.email=t@example.invalid")} + args);
+    p.write(input);
+    p.closeWriteChannel();
     p.waitForFinished(60000);
     if (output)
         *output = p.readAll();
@@ -1045,20 +1047,9 @@ void TestInterceptor::gitCloneAndPushWithALentToken()
     QCOMPARE(stored.contains(m_gammaPh), !helper); // with the helper nothing of the token is written down
     if (helper) {
         // The helper answers only for the loan's hosts: git asks, and gets nothing, for another.
-        QProcess fill;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (auto it = guestEnv.cbegin(); it != guestEnv.cend(); ++it)
-            env.insert(it.key(), it.value());
-        env.insert(QStringLiteral("GIT_TERMINAL_PROMPT"), QStringLiteral("0"));
-        env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
-        env.insert(QStringLiteral("HOME"), work);
-        fill.setProcessEnvironment(env);
-        fill.start(QStringLiteral("git"), {QStringLiteral("credential"), QStringLiteral("fill")});
-        fill.write("protocol=https\nhost=elsewhere.test\n\n");
-        fill.closeWriteChannel();
-        QVERIFY(fill.waitForFinished(30000));
-        QVERIFY(fill.exitCode() != 0);
-        QVERIFY(!fill.readAllStandardOutput().contains(m_gammaPh));
+        QVERIFY(git({QStringLiteral("credential"), QStringLiteral("fill")}, work, &out, {}, guestEnv,
+                    "protocol=https\nhost=elsewhere.test\n\n") != 0);
+        QVERIFY2(!out.contains(m_gammaPh), out.constData());
     }
 }
 
