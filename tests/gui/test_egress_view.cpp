@@ -10,6 +10,7 @@
 #include "widgets/decisionbar.h"
 #include "api/apiclient.h"
 #include "residentmemory.h"
+#include "screenshot.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -307,10 +308,19 @@ void TestEgressView::theGuestsProcessReportIsShownAsItsClaim()
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(panel.decisionBar()->processText(), QStringLiteral("the guest reports: curl (pid 812, parent sh 640): curl -s http://x/"));
     QVERIFY(model.index(0, PendingModel::Target).data(Qt::ToolTipRole).toString().contains(QStringLiteral("the guest reports: curl")));
+    panel.resize(420, 520);
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    saveScreenshot(&panel, QStringLiteral("pending-with-process"));
     // The Network tab has a column for it.
     EgressModel egress;
     egress.enqueue(parsed(held.toJson()));
     egress.flush();
+    NetworkView view(&client, &egress);
+    view.resize(1400, 500);
+    view.setSandbox(QStringLiteral("a"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    saveScreenshot(&view, QStringLiteral("network-with-process"));
     QCOMPARE(egress.headerData(EgressModel::Process, Qt::Horizontal, Qt::DisplayRole).toString(),
              QStringLiteral("Process (reported by the guest)"));
     QCOMPARE(egress.index(0, EgressModel::Process).data().toString(), held.guestProcess->describe());
