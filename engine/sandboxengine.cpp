@@ -952,6 +952,18 @@ Result<QJsonObject> SandboxEngine::describe(const QString &name, uid_t uid)
     return Error{QStringLiteral("no sandbox named %1").arg(name), QStringLiteral("see `airlockctl ls`"), ErrorKind::NotFound};
 }
 
+// The sandbox's libvirt network, started if it is not running (a start, a checkpoint's restore).
+Status SandboxEngine::activateNetwork(const QString &name)
+{
+    VirNetwork net = lookupNetwork(m_libvirt.get(), objectName(name));
+    if (!net)
+        return Error{QStringLiteral("the network of %1 is gone").arg(name),
+                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
+    if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
+        return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
+    return ok();
+}
+
 Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
 {
     if (Status s = ensureLibvirt(); !s)
@@ -959,12 +971,8 @@ Status SandboxEngine::startSandbox(const QString &name, uid_t uid)
     if (Status s = requireSandbox(name, uid); !s)
         return s;
     const QString obj = objectName(name);
-    VirNetwork net = lookupNetwork(m_libvirt.get(), obj);
-    if (!net)
-        return Error{QStringLiteral("the network of %1 is gone").arg(name),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
-    if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
-        return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(name));
+    if (Status s = activateNetwork(name); !s)
+        return s;
     VirDomain dom = lookupDomain(m_libvirt.get(), obj);
     if (!dom)
         return Error{QStringLiteral("the domain of %1 is gone").arg(name),

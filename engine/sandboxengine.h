@@ -193,6 +193,7 @@ private:
     Status removeOrphans();
     void reconcileLayerOperation(qint64 opId, const QString &kind, const QString &sandbox, const QJsonObject &state);
     Status guardNetwork(const QString &name);
+    Status activateNetwork(const QString &name);
     void releaseNetwork(const QString &name);
     Status reconcileNetworks();
 

@@ -312,19 +312,14 @@ Result<QString> pointSavedDisk(QString xml, const QString &newPath)
 // file, its disk on the new overlay.
 Status SandboxEngine::resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath)
 {
-    const QString obj = objectName(sandbox);
     char *saved = virDomainSaveImageGetXMLDesc(m_libvirt.get(), memoryPath.toLocal8Bit().constData(), VIR_DOMAIN_SAVE_IMAGE_XML_SECURE);
     if (!saved)
         return LibvirtConnection::lastError(QStringLiteral("cannot read the checkpoint %1").arg(memoryPath));
     Result<QString> def = pointSavedDisk(takeVirString(saved), newPath);
     if (!def)
         return def.error();
-    VirNetwork net = lookupNetwork(m_libvirt.get(), obj);
-    if (!net)
-        return Error{QStringLiteral("the network of %1 is gone").arg(sandbox),
-                     QStringLiteral("it was removed behind Airlock's back; remove the sandbox and create it again"), ErrorKind::Conflict};
-    if (virNetworkIsActive(net.get()) != 1 && virNetworkCreate(net.get()) < 0)
-        return LibvirtConnection::lastError(QStringLiteral("cannot start the network of %1").arg(sandbox));
+    if (Status s = activateNetwork(sandbox); !s)
+        return s;
     // The resumed guest's next packet must already meet the egress rules.
     if (Status s = guardNetwork(sandbox); !s)
         return s;
