@@ -1003,7 +1003,9 @@ namespace {
 proto::TemplateInfo templateInfo(const AgentTemplate &t)
 {
     proto::TemplateInfo info{t.name, t.description, t.image, t.cpus, t.memoryMib, t.diskGib,
-                             t.presets, t.optInPresets, t.console, t.env, std::nullopt};
+                             t.presets, t.optInPresets, t.console, t.env, std::nullopt, {}};
+    if (t.login)
+        info.login = t.login->toJson();
     if (t.hasSecret)
         info.secret = proto::TemplateSecret{t.secret.name, t.secret.envVar, t.secret.hosts, t.secret.header};
     return info;

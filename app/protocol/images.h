@@ -56,11 +56,12 @@ struct TemplateInfo {
     QString console;
     QMap<QString, QString> env;
     std::optional<TemplateSecret> secret;
+    QJsonObject login; // its sign-in as the template declares it (core/loginspec.h); {} without one
     static void fields(auto &s, auto &f)
     {
         f("name", s.name)("description", s.description)("image", s.image)("cpus", s.cpus)("memory_mib", s.memoryMib);
         f("disk_gib", s.diskGib)("presets", s.presets)("opt_in_presets", s.optInPresets)("console", s.console);
-        f("env", s.env)("secret", s.secret);
+        f("env", s.env)("secret", s.secret)("login", s.login, Omitted);
     }
     AIRLOCK_PAYLOAD(TemplateInfo)
 };

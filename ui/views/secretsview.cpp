@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -30,8 +31,8 @@ SecretsView::SecretsView(ApiClient *client, QWidget *parent) : QWidget(parent), 
                              page);
     intro->setWordWrap(true);
     layout->addWidget(intro);
-    m_table = new QTableWidget(0, 3, page);
-    m_table->setHorizontalHeaderLabels({tr("Secret"), tr("Hosts"), tr("Header")});
+    m_table = new QTableWidget(0, 4, page);
+    m_table->setHorizontalHeaderLabels({tr("Secret"), tr("Hosts"), tr("Sent as"), tr("Expires")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -79,7 +80,12 @@ void SecretsView::reload()
             m_table->insertRow(row);
             m_table->setItem(row, 0, new QTableWidgetItem(s.name));
             m_table->setItem(row, 1, new QTableWidgetItem(s.hosts.join(QStringLiteral(", "))));
-            m_table->setItem(row, 2, new QTableWidgetItem(s.header));
+            // A sign-in's refresh token has no header: it only goes back to its token endpoint.
+            const QString sentAs = s.header.isEmpty() && !s.login.isEmpty() ? tr("in the %1 sign-in's token requests").arg(s.login) : s.header;
+            m_table->setItem(row, 2, new QTableWidgetItem(sentAs));
+            const QDateTime expires = QDateTime::fromString(s.expires, Qt::ISODate);
+            m_table->setItem(row, 3, new QTableWidgetItem(expires.isValid() ? QLocale().toString(expires.toLocalTime(), QLocale::ShortFormat)
+                                                                            : QString()));
         }
     });
 }
