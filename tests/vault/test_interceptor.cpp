@@ -133,10 +133,7 @@ void TestInterceptor::initTestCase()
     auto pem = m_vault->issueSandboxCa(box);
     QVERIFY2(pem, qPrintable(pem.error().message()));
     m_caFile = m_dir.filePath(QStringLiteral("sandbox-ca.pem"));
-    QFile f(m_caFile);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(pem.value());
-    f.close();
+    QVERIFY(testsupport::writeFile(m_caFile, pem.value()));
 
     // The upstream side: a test CA the broker is told to trust, a server with a proper
     // certificate, and one whose certificate names another host.
@@ -152,10 +149,7 @@ void TestInterceptor::initTestCase()
     X509_free(cert);
     EVP_PKEY_free(key);
     const QString upstreamCa = m_dir.filePath(QStringLiteral("upstream-ca.pem"));
-    QFile u(upstreamCa);
-    QVERIFY(u.open(QIODevice::WriteOnly));
-    u.write(m_pki->caPem());
-    u.close();
+    QVERIFY(testsupport::writeFile(upstreamCa, m_pki->caPem()));
 
     Interceptor::Options options;
     options.extraCaFile = upstreamCa;

@@ -117,10 +117,7 @@ void TestSignIn::initTestCase()
     auto pem = m_vault->issueSandboxCa(box); // name-constrained to the login's hosts
     QVERIFY2(pem, qPrintable(pem.error().message()));
     m_caFile = m_dir.filePath(u"sandbox-ca.pem"_s);
-    QFile f(m_caFile);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(pem.value());
-    f.close();
+    QVERIFY(testsupport::writeFile(m_caFile, pem.value()));
 
     m_pki = std::make_unique<TestPki>();
     X509 *cert = nullptr;
@@ -131,10 +128,7 @@ void TestSignIn::initTestCase()
     EVP_PKEY_free(key);
     m_upstream->setResponder([this](const TlsTestServer::Request &r) { return m_issuer.answer(r); });
     const QString upstreamCa = m_dir.filePath(u"upstream-ca.pem"_s);
-    QFile u(upstreamCa);
-    QVERIFY(u.open(QIODevice::WriteOnly));
-    u.write(m_pki->caPem());
-    u.close();
+    QVERIFY(testsupport::writeFile(upstreamCa, m_pki->caPem()));
 
     Interceptor::Options options;
     options.extraCaFile = upstreamCa;
