@@ -224,6 +224,7 @@ private:
     QByteArray m_path;
     qint64 m_bytesUp = 0;
     qint64 m_bytesDown = 0;
+    QString m_servedNote; // what the record of an allowed request adds (a sign-in kept)
 };
 
 void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const QString &alert, const QString &alertKind)
@@ -641,6 +642,7 @@ bool InterceptedConnection::checkAndInject(http::RequestHead &head)
 InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &head)
 {
     m_bytesUp = m_bytesDown = 0;
+    m_servedNote.clear();
     m_method = head.method;
     m_path = head.target;
     QByteArray &buf = m_guest.buffer();
@@ -853,7 +855,7 @@ void InterceptedConnection::emitServed(bool relayed)
     const QStringList masked = m_mask.takeMasked();
     if (masked.isEmpty()) {
         if (relayed)
-            emitEvent(true, {});
+            emitEvent(true, std::exchange(m_servedNote, {}));
         return;
     }
     const QString names = masked.join(QStringLiteral(", "));
@@ -1014,8 +1016,11 @@ bool InterceptedConnection::relayTokenAnswer(const http::ResponseHead &head, con
     in.remove(0, end);
     if (http::hasToken(head.header("Connection"), "close") || head.version == "HTTP/1.0")
         *next = Next::Close;
-    if (!answer.stored.isEmpty())
+    if (!answer.stored.isEmpty()) {
         loadSecrets(); // the next request on this connection sends the new tokens
+        m_servedNote = QStringLiteral("sign-in: the tokens %1 are kept in the vault; the sandbox got placeholders")
+                           .arg(answer.stored.join(QStringLiteral(", ")));
+    }
     return down(wire, true);
 }
 

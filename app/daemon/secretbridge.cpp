@@ -43,7 +43,8 @@ Status SecretBridge::start()
         ev.method = e.method;
         ev.path = e.path.left(512);
         ev.decision = e.allowed ? Decision::Allowed : Decision::Denied;
-        ev.reason = e.allowed ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
+        // An allowed request's own note (a sign-in's tokens kept) says more than the default.
+        ev.reason = e.allowed && e.reason.isEmpty() ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
         ev.bytesUp = e.bytesUp;
         ev.bytesDown = e.bytesDown;
         log.record(ev);

@@ -101,6 +101,8 @@ private:
     QString m_caFile;
     QByteArray m_accessPh;
     QByteArray m_refreshPh;
+    std::mutex m_eventsMutex;
+    QList<InterceptEvent> m_events;
 };
 
 void TestSignIn::initTestCase()
@@ -132,7 +134,10 @@ void TestSignIn::initTestCase()
 
     Interceptor::Options options;
     options.extraCaFile = upstreamCa;
-    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [](const InterceptEvent &) {});
+    m_interceptor = std::make_unique<Interceptor>(*m_vault, options, [this](const InterceptEvent &e) {
+        std::lock_guard lock(m_eventsMutex);
+        m_events.append(e);
+    });
     QVERIFY(m_interceptor->init());
     const quint16 port = m_upstream->port();
     m_front = std::make_unique<Front>(*m_interceptor, u"signer"_s, [port](const QString &sni) {
@@ -173,6 +178,12 @@ void TestSignIn::aSignInLeavesOnlyPlaceholdersInTheGuest()
     QCOMPARE(m_refreshPh.size(), m_issuer.refresh(1).size());
     QVERIFY(!r.out.contains("REAL"));
     QCOMPARE(QJsonDocument::fromJson(r.out).object().value("scope"_L1).toString(), u"user:inference"_s);
+    // The record the person at the desktop sees says what happened.
+    QTRY_VERIFY([this] {
+        std::lock_guard lock(m_eventsMutex);
+        return !m_events.isEmpty() && m_events.last().allowed &&
+               m_events.last().reason.contains("the tokens cli.access, cli.refresh are kept in the vault"_L1);
+    }());
 }
 
 void TestSignIn::theAccessTokenReachesItsApiAsTheRealValue()
