@@ -225,6 +225,7 @@ private:
     qint64 m_bytesUp = 0;
     qint64 m_bytesDown = 0;
     QString m_servedNote; // what the record of an allowed request adds (a sign-in kept)
+    quint64 m_secretsGeneration = 0; // Vault::lentGeneration() when m_secrets was loaded
 };
 
 void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const QString &alert, const QString &alertKind)
@@ -371,14 +372,14 @@ std::optional<InterceptedConnection::Step> InterceptedConnection::handshake()
 // sign-in changed them on this connection.
 void InterceptedConnection::loadSecrets()
 {
+    m_secretsGeneration = m_owner.m_vault.lentGeneration(); // before reading: a change meanwhile reloads again
     m_mask.clear();
     m_secrets.clear();
     m_longestPlaceholder = 0;
     Result<std::vector<LentSecret>> secrets = m_owner.m_vault.lentSecrets(m_sandbox);
-    if (!secrets) {
-        m_locked = true;
+    m_locked = !secrets;
+    if (!secrets)
         return;
-    }
     m_secrets = std::move(secrets.value());
     for (const LentSecret &s : m_secrets) {
         const QByteArrayView real = s.value->view();
@@ -643,6 +644,9 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
 {
     m_bytesUp = m_bytesDown = 0;
     m_servedNote.clear();
+    // A refresh on another connection, a secret set again, a lock: this request sends what holds now.
+    if (m_owner.m_vault.lentGeneration() != m_secretsGeneration)
+        loadSecrets();
     m_method = head.method;
     m_path = head.target;
     QByteArray &buf = m_guest.buffer();

@@ -310,7 +310,7 @@ void Vault::lock()
     if (m_key)
         qCInfo(lcVault) << "vault locked";
     m_key.reset(); // SecureBytes cleanses on destruction
-    m_lentCache.clear();
+    dropLentSecrets();
 }
 
 Status Vault::changePassphrase(const QByteArray &oldPassphrase, const QByteArray &newPassphrase)
@@ -457,13 +457,22 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
         crashPoint("secret:sealed"); // the statement ran; its transaction has not committed
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
         QMutexLocker locker(&m_mutex);
-        m_lentCache.clear();
+        dropLentSecrets();
         return ok();
     });
     if (!stored)
         return stored;
     crashPoint("secret:stored");
     return reloadLoans(db, 0); // its hosts may have changed for every sandbox borrowing it
+}
+
+void Vault::dropLentSecrets(const QString &sandboxName)
+{
+    if (sandboxName.isEmpty())
+        m_lentCache.clear();
+    else
+        m_lentCache.remove(sandboxName);
+    m_lentGeneration.fetch_add(1, std::memory_order_release);
 }
 
 Result<qint64> Vault::sealSecret(Store &db, const SecureBytes &key, const SealedRow &row)
@@ -543,7 +552,7 @@ Status Vault::removeSecret(const QString &name, uid_t caller)
         qCInfo(lcVault) << "secret" << name << "removed";
         {
             QMutexLocker locker(&m_mutex);
-            m_lentCache.clear();
+            dropLentSecrets();
         }
         return reloadLoans(store(), 0);
     }
@@ -582,7 +591,7 @@ Result<QByteArray> Vault::lendSecret(Store &db, qint64 sandboxId, const QString 
                      ErrorKind::Conflict};
     {
         QMutexLocker locker(&m_mutex);
-        m_lentCache.clear();
+        dropLentSecrets();
     }
     // Read inside the caller's transaction: the snapshot holds the loan once it commits.
     if (Status s = reloadLoans(db, sandboxId); !s)
@@ -615,7 +624,7 @@ Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &ori
         env.insert(r.value(0).toString(), r.value(1).toString());
     {
         QMutexLocker locker(&m_mutex);
-        m_lentCache.clear();
+        dropLentSecrets();
     }
     if (Status s = reloadLoans(db, forkId); !s)
         return s.error();
@@ -643,7 +652,7 @@ void Vault::forgetSandbox(const QString &sandboxName)
 {
     {
         QMutexLocker locker(&m_mutex);
-        m_lentCache.remove(sandboxName);
+        dropLentSecrets(sandboxName);
         m_cas.remove(sandboxName);
     }
     // Its loans went with its row (or with a rolled-back create): what is committed now.

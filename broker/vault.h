@@ -121,6 +121,9 @@ public:
     // For the intercepting proxy: every secret the sandbox borrows, decrypted.
     // Fails with code Unavailable and "the Airlock vault is locked" while locked.
     Result<std::vector<LentSecret>> lentSecrets(const QString &sandboxName);
+    // Changes whenever what lentSecrets() answers may have changed (a secret set, a sign-in
+    // refreshed, a loan, a lock): a connection holding its values compares before each request.
+    quint64 lentGeneration() const { return m_lentGeneration.load(std::memory_order_acquire); }
 
     // The sandbox's own CA (created at sandbox creation, name-constrained to the hosts of the
     // secrets it borrows; key encrypted under the vault key). Returns the certificate PEM.
@@ -165,6 +168,8 @@ private:
         QString expires;
     };
     Result<qint64> sealSecret(Store &db, const SecureBytes &key, const SealedRow &row);
+    // Forgets decrypted loans (all, or one sandbox's) and moves lentGeneration on (m_mutex held).
+    void dropLentSecrets(const QString &sandboxName = {});
     // Every loan (sandboxId 0), or one sandbox's, read on `db` (inside its transaction).
     Status reloadLoans(Store &db, qint64 sandboxId);
     // Adds the sign-ins of every sandbox (sandboxId 0), or of one, to `loans` (vaultlogins.cpp).
@@ -184,6 +189,7 @@ private:
     // Decrypted secrets per sandbox while unlocked, so a new intercepted connection costs no
     // database round trip; dropped on lock and on any change to secrets or loans.
     QHash<QString, std::vector<LentSecret>> m_lentCache;
+    std::atomic<quint64> m_lentGeneration{0};
     LoanSnapshot m_loans;
 };
 

@@ -107,7 +107,7 @@ Status Vault::storeLoginTokens(const QString &sandboxName, const LoginSpec &spec
         return stored;
     {
         QMutexLocker locker(&m_mutex);
-        m_lentCache.clear(); // every sandbox borrowing these tokens now gets the new values
+        dropLentSecrets(); // every sandbox borrowing these tokens now gets the new values
     }
     QStringList names;
     for (const LoginTokenValue &t : tokens)

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void aPlaceholderSentBackAnywhereElseIsRefused_data();
     void aPlaceholderSentBackAnywhereElseIsRefused();
     void theVaultListsTheLoginsTokens();
+    void pythonSignsInAndRefreshesOnOneConnection();
 
 private:
     Curl curl(const QStringList &args);
@@ -259,6 +260,26 @@ void TestSignIn::theVaultListsTheLoginsTokens()
         if (file.open(QIODevice::ReadOnly))
             QVERIFY2(!file.readAll().contains("REAL"), qPrintable(name));
     }
+}
+
+// The same flow from Python's http.client (one keep-alive connection per host) and urllib.
+void TestSignIn::pythonSignsInAndRefreshesOnOneConnection()
+{
+    const qsizetype before = m_upstream->requests().size();
+    QProcess p;
+    p.start(u"python3"_s, {QStringLiteral(AIRLOCK_SOURCE_DIR "/tests/vault/python_client.py"), u"--front"_s,
+                           QString::number(m_front->port()), u"--cafile"_s, m_caFile, u"signin"_s,
+                           u"https://token.signin.test/v1/oauth/token"_s, u"https://api.signin.test/v1/me"_s});
+    QVERIFY2(p.waitForFinished(60000) && p.exitCode() == 0, p.readAllStandardError().constData());
+    const QByteArray out = p.readAllStandardOutput();
+    QVERIFY2(!out.contains("REAL"), out.constData()); // placeholders only, in every answer
+    const QByteArray ok = "200, \"{\\\"ok\\\":true}\""; // json.dumps of [200, '{"ok":true}']
+    QCOMPARE(out.count(ok), 3); // two http.client calls and urllib's
+    const QList<TlsTestServer::Request> got = m_upstream->requests().mid(before);
+    QCOMPARE(got.size(), 5);
+    QCOMPARE(got[0].connection, got[2].connection);              // the sign-in and the refresh: one connection
+    QCOMPARE(m_issuer.refreshTokensSeen.last(), m_issuer.refresh(m_issuer.round - 1)); // the real one
+    QCOMPARE(got[4].header("authorization"), "Bearer " + m_issuer.access(m_issuer.round));
 }
 
 QTEST_GUILESS_MAIN(TestSignIn)
