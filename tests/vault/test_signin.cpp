@@ -50,11 +50,19 @@ struct Issuer {
             ++round;
             json = R"({"token_type":"Bearer","access_token":")" + access(round) + R"(","refresh_token":")" + refresh(round) +
                    R"(","expires_in":3600,"scope":"user:inference"})";
-            return reply(200, json);
+            // A refresh's answer comes chunked, split inside a token: the broker reads it whole either way.
+            return body.value("grant_type"_L1) == "refresh_token"_L1 ? chunked(200, json) : reply(200, json);
         }
         // The API: says whose token it got.
         const bool good = r.header("authorization") == "Bearer " + access(round);
         return reply(good ? 200 : 401, good ? R"({"ok":true})" : R"({"error":"unauthorized"})");
+    }
+    static QByteArray chunked(int status, const QByteArray &json)
+    {
+        const qsizetype half = json.size() / 2; // inside the access token
+        const auto chunk = [](const QByteArray &part) -> QByteArray { return QByteArray::number(part.size(), 16) + ";ext=1\r\n" + part + "\r\n"; };
+        return "HTTP/1.1 " + QByteArray::number(status) + " X\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" +
+               chunk(json.left(half)) + chunk(json.mid(half)) + "0\r\nX-Trailer: t\r\n\r\n";
     }
     static QByteArray reply(int status, const QByteArray &json)
     {
