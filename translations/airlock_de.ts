@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
     <name>Format</name>
@@ -30,7 +31,7 @@
         <translation>&amp;Details zeigen</translation>
     </message>
     <message>
-        <source>airlockd's output</source>
+        <source>airlockd&apos;s output</source>
         <translation>Ausgabe von airlockd</translation>
     </message>
     <message>
@@ -55,10 +56,6 @@
     <message>
         <source>airlockd answered but its status failed: %1</source>
         <translation>airlockd antwortet, aber sein Status schlug fehl: %1</translation>
-    </message>
-    <message>
-        <source>Look at airlockd's log, then press Retry.</source>
-        <translation>Sehen Sie ins Protokoll von airlockd und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
     <message>
         <source>The connection to airlockd was lost: the daemon stopped or restarted.</source>
@@ -93,7 +90,7 @@
         <translation>Prüfen Sie, ob airlockd installiert und ausführbar ist, und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
     <message>
-        <source>Read airlockd's message below, fix what it names, then press Retry.</source>
+        <source>Read airlockd&apos;s message below, fix what it names, then press Retry.</source>
         <translation>Lesen Sie die Meldung von airlockd unten, beheben Sie das Genannte und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
     <message>
@@ -119,6 +116,18 @@
     <message>
         <source>Start airlockd (run `airlockd`, or `sudo systemctl start airlockd` where it is installed as a service), then press Retry.</source>
         <translation>Starten Sie airlockd (`airlockd`, oder `sudo systemctl start airlockd`, wo er als Dienst installiert ist) und klicken Sie dann auf „Erneut versuchen“.</translation>
+    </message>
+    <message>
+        <source>Look at airlockd&apos;s log (an airlockd of another version may speak differently), then press Retry.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot reach airlockd through `%1`: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check that this command works in a terminal (ssh access to the host, airlockctl installed there and you in its airlock group), then press Retry.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -180,14 +189,6 @@
         <translation>%1 → %2:%3</translation>
     </message>
     <message>
-        <source>host %1</source>
-        <translation>Host %1</translation>
-    </message>
-    <message>
-        <source>IP %1</source>
-        <translation>IP %1</translation>
-    </message>
-    <message>
         <source>Select a pending or denied attempt</source>
         <translation>Wählen Sie einen wartenden oder verweigerten Versuch</translation>
     </message>
@@ -196,12 +197,60 @@
         <translation>Entscheidung fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>Allowed.</source>
-        <translation>Erlaubt.</translation>
+        <source>Process (reported by the guest)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Denied.</source>
-        <translation>Verweigert.</translation>
+        <source>What the guest&apos;s helper reports: the guest could lie, so no rule uses it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>until the sandbox stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw TCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw TCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Let this host and port carry bytes that are neither TLS nor HTTP for it (only for a lasting rule on the host or IP)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only this host</source>
+        <translation>nur dieser Host</translation>
+    </message>
+    <message>
+        <source>Exactly %1</source>
+        <translation>Genau %1</translation>
+    </message>
+    <message>
+        <source>its whole domain</source>
+        <translation>die ganze Domain</translation>
+    </message>
+    <message>
+        <source>The registrable domain of %1 and every name below it (e.g. *.bbc.co.uk for www.bbc.co.uk), as airlockd reads the Public Suffix List</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only this IP</source>
+        <translation>nur diese IP</translation>
+    </message>
+    <message>
+        <source>Allowed</source>
+        <translation type="unfinished">Erlaubt</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished">Verweigert</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished">%1: %2</translation>
     </message>
 </context>
 <context>
@@ -285,6 +334,18 @@
         <source>rule #%1</source>
         <translation>Regel #%1</translation>
     </message>
+    <message>
+        <source>dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (×%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Process (reported by the guest)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::ExportDialog</name>
@@ -293,7 +354,7 @@
         <translation>Änderungen aus %1 exportieren</translation>
     </message>
     <message>
-        <source>Brings the commits made in the sandbox's /workspace since it started back to this computer, for you to review and apply. Your repository is not touched.</source>
+        <source>Brings the commits made in the sandbox&apos;s /workspace since it started back to this computer, for you to review and apply. Your repository is not touched.</source>
         <translation>Holt die Commits, die seit dem Start im /workspace der Sandbox entstanden sind, auf diesen Rechner, damit Sie sie prüfen und übernehmen. Ihr Repository bleibt unberührt.</translation>
     </message>
     <message>
@@ -367,6 +428,65 @@
     <message>
         <source>Uncommitted changes in the sandbox (%1 files) were not exported: commit them there first.</source>
         <translation>Nicht committete Änderungen in der Sandbox (%1 Dateien) wurden nicht exportiert: committen Sie sie zuerst dort.</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::ImageBuildDialog</name>
+    <message>
+        <source>Build image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A recipe in resources/images, e.g. tiny or agents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Recipe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same as the recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image &amp;name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Build</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel build</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name a recipe to build, e.g. tiny.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting %p%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Building %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 is ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 was not built: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling the build of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not cancel: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -534,7 +654,7 @@ KI-Coding-Agenten in MicroVMs, jede Netzwerkverbindung live freigegeben, Geheimn
         <translation>⚠ TCG-Emulation: kein nutzbares KVM, VMs laufen langsam</translation>
     </message>
     <message>
-        <source>Sandboxes run under QEMU's TCG emulation because KVM is not usable on this host. They work, but boot and run several times slower.</source>
+        <source>Sandboxes run under QEMU&apos;s TCG emulation because KVM is not usable on this host. They work, but boot and run several times slower.</source>
         <translation>Sandboxen laufen unter QEMUs TCG-Emulation, weil KVM auf diesem Rechner nicht nutzbar ist. Sie funktionieren, starten und laufen aber um ein Vielfaches langsamer.</translation>
     </message>
     <message>
@@ -555,7 +675,10 @@ KI-Coding-Agenten in MicroVMs, jede Netzwerkverbindung live freigegeben, Geheimn
     </message>
     <message numerus="yes">
         <source>%n sandbox(es)</source>
-        <translation><numerusform>%n Sandbox</numerusform><numerusform>%n Sandboxen</numerusform></translation>
+        <translation>
+            <numerusform>%n Sandbox</numerusform>
+            <numerusform>%n Sandboxen</numerusform>
+        </translation>
     </message>
     <message>
         <source>Alert from %1</source>
@@ -602,8 +725,36 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <translation>Änderungen e&amp;xportieren …</translation>
     </message>
     <message>
-        <source>Bring the sandbox's new commits in /workspace back as a bundle or patches</source>
+        <source>Bring the sandbox&apos;s new commits in /workspace back as a bundle or patches</source>
         <translation>Die neuen Commits in /workspace der Sandbox als Bundle oder Patches zurückholen</translation>
+    </message>
+    <message>
+        <source>&amp;Hosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Build image…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add remote host…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove this host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — Airlock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to airlockd on %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -642,7 +793,10 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     </message>
     <message numerus="yes">
         <source>%n attempt(s)</source>
-        <translation><numerusform>%n Versuch</numerusform><numerusform>%n Versuche</numerusform></translation>
+        <translation>
+            <numerusform>%n Versuch</numerusform>
+            <numerusform>%n Versuche</numerusform>
+        </translation>
     </message>
     <message>
         <source>This airlockd does not record egress attempts yet (egress.list is not available).
@@ -664,10 +818,6 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>e.g. agent-1</source>
         <translation>z. B. agent-1</translation>
-    </message>
-    <message>
-        <source>Plain shell</source>
-        <translation>Einfache Shell</translation>
     </message>
     <message>
         <source>Default image</source>
@@ -726,7 +876,7 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>(keine Geheimnisse verfügbar)</translation>
     </message>
     <message>
-        <source>Give the sandbox a name: lower-case letters, digits and '-'.</source>
+        <source>Give the sandbox a name: lower-case letters, digits and &apos;-&apos;.</source>
         <translation>Geben Sie der Sandbox einen Namen: Kleinbuchstaben, Ziffern und „-“.</translation>
     </message>
     <message>
@@ -742,7 +892,7 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>keins: eine leere Sandbox</translation>
     </message>
     <message>
-        <source>A git repository on this computer. Its commits are copied into the sandbox's /workspace as a git bundle (never shared or mounted); uncommitted changes stay here.</source>
+        <source>A git repository on this computer. Its commits are copied into the sandbox&apos;s /workspace as a git bundle (never shared or mounted); uncommitted changes stay here.</source>
         <translation>Ein Git-Repository auf diesem Rechner. Seine Commits werden als Git-Bundle nach /workspace in die Sandbox kopiert (nie freigegeben oder eingehängt); nicht committete Änderungen bleiben hier.</translation>
     </message>
     <message>
@@ -769,16 +919,46 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <source>Creating the sandbox and copying %1 into it…</source>
         <translation>Lege die Sandbox an und kopiere %1 hinein …</translation>
     </message>
+    <message>
+        <source>None (a plain sandbox)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None: ask for every host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Egress preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;gress preset:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This airlockd offers no presets: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allows %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PendingModel</name>
     <message numerus="yes">
         <source>deny in %n s</source>
-        <translation><numerusform>Verweigern in %n s</numerusform><numerusform>Verweigern in %n s</numerusform></translation>
+        <translation>
+            <numerusform>Verweigern in %n s</numerusform>
+            <numerusform>Verweigern in %n s</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.</source>
-        <translation><numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform><numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform></translation>
+        <translation>
+            <numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform>
+            <numerusform>%1 möchte %2 (%3) auf Port %4 erreichen. Ohne Antwort wird das in %n s verweigert.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Sandbox</source>
@@ -817,10 +997,63 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
 </context>
 <context>
+    <name>airlock::ui::RemoteHostDialog</name>
+    <message>
+        <source>Add remote host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Airlock talks to the airlockd of another machine over ssh. That machine needs airlockd running and airlockctl installed; your ssh user must be allowed to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished">&amp;Name:</translation>
+    </message>
+    <message>
+        <source>user@devbox</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;SSH destination:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add host</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::RemoteHosts</name>
+    <message>
+        <source>Give the host a name, e.g. the machine&apos;s name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already a host called %1: choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the command that reaches airlockd there, e.g. ssh devbox airlockctl proxy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::SandboxModel</name>
     <message numerus="yes">
         <source>%n CPU(s)</source>
-        <translation><numerusform>%n CPU</numerusform><numerusform>%n CPUs</numerusform></translation>
+        <translation>
+            <numerusform>%n CPU</numerusform>
+            <numerusform>%n CPUs</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 MiB</source>
@@ -828,7 +1061,10 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message numerus="yes">
         <source>%n connection request(s) wait for your decision</source>
-        <translation><numerusform>%n Verbindungsanfrage wartet auf Ihre Entscheidung</numerusform><numerusform>%n Verbindungsanfragen warten auf Ihre Entscheidung</numerusform></translation>
+        <translation>
+            <numerusform>%n Verbindungsanfrage wartet auf Ihre Entscheidung</numerusform>
+            <numerusform>%n Verbindungsanfragen warten auf Ihre Entscheidung</numerusform>
+        </translation>
     </message>
     <message>
         <source>Name</source>
@@ -857,6 +1093,14 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>Pending</source>
         <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>paused (host disk full)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused (host disk error)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -949,10 +1193,6 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>Hosts</translation>
     </message>
     <message>
-        <source>Header</source>
-        <translation>Header</translation>
-    </message>
-    <message>
         <source>Bound secrets</source>
         <translation>Gebundene Geheimnisse</translation>
     </message>
@@ -967,6 +1207,18 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>This airlockd has no vault yet (secret.list is not available).</source>
         <translation>Dieser airlockd hat noch keinen Tresor (secret.list ist nicht verfügbar).</translation>
+    </message>
+    <message>
+        <source>Sent as</source>
+        <translation>Gesendet als</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>in the %1 sign-in&apos;s token requests</source>
+        <translation>in den Token-Anfragen der Anmeldung %1</translation>
     </message>
 </context>
 <context>
@@ -1091,7 +1343,10 @@ Adresse: %4</translation>
     </message>
     <message numerus="yes">
         <source>Exported %n rule(s) to %1.</source>
-        <translation><numerusform>%n Regel nach %1 exportiert.</numerusform><numerusform>%n Regeln nach %1 exportiert.</numerusform></translation>
+        <translation>
+            <numerusform>%n Regel nach %1 exportiert.</numerusform>
+            <numerusform>%n Regeln nach %1 exportiert.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Import rules</source>
@@ -1112,6 +1367,22 @@ Adresse: %4</translation>
     <message>
         <source>A rule was refused: %1</source>
         <translation>Eine Regel wurde abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Raw TCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>raw TCP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Raw TCP: this host and port may carry bytes that are neither TLS nor HTTP for it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The broker cannot check what such bytes say; only one host or IP and one port may be opened so</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1322,7 +1593,7 @@ Adresse: %4</translation>
         <translation>Airlock: KI-Coding-Agenten in MicroVMs, jede Verbindung von Ihnen freigegeben.</translation>
     </message>
     <message>
-        <source>airlockd's socket (default: $AIRLOCK_SOCKET, else %1).</source>
+        <source>airlockd&apos;s socket (default: $AIRLOCK_SOCKET, else %1).</source>
         <translation>Socket von airlockd (Standard: $AIRLOCK_SOCKET, sonst %1).</translation>
     </message>
     <message>

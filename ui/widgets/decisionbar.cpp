@@ -1,4 +1,5 @@
 #include "widgets/decisionbar.h"
+#include "widgets/elidedlabel.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "protocol/egress.h"
@@ -23,8 +24,7 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     layout->setContentsMargins(0, 0, 0, 0);
     m_target = new QLabel(this);
     m_target->setTextFormat(Qt::PlainText);
-    m_process = new QLabel(this);
-    m_process->setTextFormat(Qt::PlainText); // guest bytes: never rich text
+    m_process = new ElidedLabel(this); // guest bytes: plain text, never rich text
     m_process->setAccessibleName(tr("Process (reported by the guest)"));
     m_process->setToolTip(tr("What the guest's helper reports: the guest could lie, so no rule uses it"));
     m_process->setMaximumWidth(420);
@@ -51,11 +51,15 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_lifetime->setAccessibleName(tr("Lifetime"));
     m_match->setAccessibleName(tr("Match"));
     m_scope->setAccessibleName(tr("Scope"));
+    // The choices keep their whole text; the process report beside them is what gives way (ElidedLabel).
+    for (QComboBox *c : {m_match, m_lifetime, m_scope})
+        c->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
 
     layout->addWidget(m_target);
-    layout->addWidget(m_process);
+    layout->addWidget(m_process, 1);
     layout->addWidget(m_allow);
     layout->addWidget(m_deny);
     layout->addWidget(m_match);
@@ -80,19 +84,22 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     const int keep = m_match->currentIndex();
     m_match->clear();
     if (!host.isEmpty()) {
-        m_match->addItem(tr("host %1").arg(host), QStringLiteral("host"));
+        // Short choices: the target beside them names the host, and a long name must not
+        // squeeze the bar (the host goes in the tooltip).
+        m_match->addItem(tr("only this host"), QStringLiteral("host"));
+        m_match->setItemData(0, tr("Exactly %1").arg(host), Qt::ToolTipRole);
         // The daemon turns "domain" into patterns by the Public Suffix List it has
         // (egress.decide); its answer names them, so the GUI never guesses.
-        m_match->addItem(tr("domain of %1").arg(host), QStringLiteral("domain"));
-        m_match->setItemData(m_match->count() - 1,
-                             tr("The registrable domain and every name below it, e.g. *.bbc.co.uk for www.bbc.co.uk, "
-                                "as airlockd reads the Public Suffix List"),
+        m_match->addItem(tr("its whole domain"), QStringLiteral("domain"));
+        m_match->setItemData(1,
+                             tr("The registrable domain of %1 and every name below it (e.g. *.bbc.co.uk for www.bbc.co.uk), "
+                                "as airlockd reads the Public Suffix List").arg(host),
                              Qt::ToolTipRole);
     }
     // Only a raw IP's address is real: for a name the guest dialled a synthetic address, and the
     // real one is looked up only after the flow is allowed (so the choice would be meaningless).
     if (host.isEmpty() && !ip.isEmpty())
-        m_match->addItem(tr("IP %1").arg(ip), QStringLiteral("ip"));
+        m_match->addItem(tr("only this IP"), QStringLiteral("ip"));
     m_match->setCurrentIndex(keep >= 0 && keep < m_match->count() ? keep : 0);
     m_message->clear();
     updateEnabled();
@@ -100,17 +107,17 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
 
 void DecisionBar::setProcess(const QString &process)
 {
-    m_process->setText(m_process->fontMetrics().elidedText(process, Qt::ElideRight, m_process->maximumWidth()));
+    m_process->setFullText(process);
     m_process->setVisible(!process.isEmpty());
 }
 
-QString DecisionBar::processText() const { return m_process->text(); }
+QString DecisionBar::processText() const { return m_process->fullText(); }
 
 void DecisionBar::clearTarget()
 {
     m_id = 0;
     m_target->setText(tr("Select a pending or denied attempt"));
-    m_process->clear();
+    m_process->setFullText({});
     m_process->hide();
     m_match->clear();
     m_message->clear();

@@ -11,6 +11,8 @@ namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
+class ElidedLabel;
+
 // One-click Allow / Deny for a pending or denied attempt, with the choices firewall
 // users expect: which sandboxes (this / all), what matches (host / *.domain / IP) and
 // for how long (once / until the sandbox stops / minutes / forever). Sends egress.decide.
@@ -43,7 +45,7 @@ private:
     QPointer<ApiClient> m_client;
     qint64 m_id = 0;
     QLabel *m_target;
-    QLabel *m_process;
+    ElidedLabel *m_process;
     QPushButton *m_allow, *m_deny;
     QComboBox *m_lifetime, *m_match, *m_scope;
     QCheckBox *m_rawTcp = nullptr;
