@@ -211,4 +211,32 @@ ChunkedDecoder::State ChunkedDecoder::next(char c)
     return m_state;
 }
 
+std::optional<QByteArray> dechunk(QByteArrayView body, qsizetype limit)
+{
+    ChunkedDecoder check;
+    if (check.feed(body.data(), body.size()) != body.size() || !check.done())
+        return std::nullopt;
+    QByteArray out;
+    qsizetype at = 0;
+    for (;;) {
+        const qsizetype lineEnd = body.indexOf("\r\n", at);
+        if (lineEnd < 0)
+            return std::nullopt;
+        QByteArrayView sizeText = body.sliced(at, lineEnd - at);
+        if (const qsizetype semi = sizeText.indexOf(';'); semi >= 0)
+            sizeText = sizeText.first(semi);
+        bool ok = false;
+        const qint64 size = sizeText.trimmed().toLongLong(&ok, 16);
+        if (!ok || size < 0 || size > limit - out.size())
+            return std::nullopt;
+        if (size == 0)
+            return out;
+        at = lineEnd + 2;
+        if (at + size + 2 > body.size())
+            return std::nullopt;
+        out.append(body.sliced(at, qsizetype(size)));
+        at += qsizetype(size) + 2;
+    }
+}
+
 } // namespace airlock::http

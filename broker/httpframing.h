@@ -4,6 +4,8 @@
 // an incremental decoder that finds the end of a chunked body while its bytes are copied
 // through unchanged.
 #include <QByteArray>
+#include <QByteArrayView>
+#include <optional>
 #include <QList>
 #include <QString>
 
@@ -57,5 +59,9 @@ private:
     int m_lineBytes = 0;
     int m_trailerBytes = 0;
 };
+
+// The payload of a complete chunked body that ChunkedDecoder accepted (trailers dropped);
+// nothing when it is not one or its payload would exceed `limit`.
+std::optional<QByteArray> dechunk(QByteArrayView body, qsizetype limit);
 
 } // namespace airlock::http

@@ -6,6 +6,8 @@
 #include "hostpattern.h"
 #include "httphead.h"
 #include "leafminter.h"
+#include "logincapture.h"
+#include "placeholder.h"
 #include "responsemask.h"
 #include "sandboxca.h"
 #include "secrethosts.h"
@@ -184,7 +186,10 @@ private:
     void deny(int status, const char *phrase, const QString &reason, const QString &alert = {},
               const QString &alertKind = QStringLiteral("exfiltration"));
     std::optional<QString> placeholderIn(const char *data, qsizetype size) const; // secret name
-    bool readSmallBody(const http::BodyFraming &framing, qint64 *checkedBody);
+    bool readSmallBody(http::RequestHead &head, const http::BodyFraming &framing, qint64 *checkedBody);
+    void swapTokenFields(http::RequestHead &head, qint64 *checkedBody);
+    bool relayTokenAnswer(const http::ResponseHead &head, const http::BodyFraming &framing, Next *next);
+    void loadSecrets();
     bool relayRequestBody(const http::BodyFraming &framing, QString *blocked, QString *malformed);
     bool relayResponse(Next *next);
     bool down(QByteArrayView bytes, bool end);
@@ -205,6 +210,7 @@ private:
     TlsStream m_up;
     std::vector<LentSecret> m_secrets;
     ResponseMask m_mask; // the values of the secrets bound to this host, should it echo one
+    std::unique_ptr<LoginCapture> m_logins; // when this host issues a sign-in's tokens
     int m_longestPlaceholder = 0;
     bool m_locked = false;
     bool m_handshaken = false;
@@ -353,20 +359,35 @@ std::optional<InterceptedConnection::Step> InterceptedConnection::handshake()
     m_handshaken = true;
     m_guest.setDeadline(Clock::time_point::max());
     m_waitSince = Clock::now();
+    loadSecrets();
+    auto logins = std::make_unique<LoginCapture>(m_owner.m_vault, m_sandbox, m_sni);
+    if (!logins->isEmpty())
+        m_logins = std::move(logins);
+    return std::nullopt;
+}
+
+// The sandbox's secrets as the vault has them now: at the handshake, and again after a
+// sign-in changed them on this connection.
+void InterceptedConnection::loadSecrets()
+{
+    m_mask.clear();
+    m_secrets.clear();
+    m_longestPlaceholder = 0;
     Result<std::vector<LentSecret>> secrets = m_owner.m_vault.lentSecrets(m_sandbox);
     if (!secrets) {
         m_locked = true;
-    } else {
-        m_secrets = std::move(secrets.value());
-        for (const LentSecret &s : m_secrets) {
-            if (secrethosts::matchesAny(s.hosts, m_sni))
-                m_mask.add(s.name, s.value->view(), s.placeholder);
-            m_longestPlaceholder = std::max(m_longestPlaceholder, int(s.placeholder.size()));
-            for (const QByteArray &form : s.encoded)
-                m_longestPlaceholder = std::max(m_longestPlaceholder, int(form.size()));
-        }
+        return;
     }
-    return std::nullopt;
+    m_secrets = std::move(secrets.value());
+    for (const LentSecret &s : m_secrets) {
+        const QByteArrayView real = s.value->view();
+        // A token another sandbox refreshed may have changed length: mask it with filler of its own.
+        if (secrethosts::matchesAny(s.hosts, m_sni))
+            m_mask.add(s.name, real, s.placeholder.size() == real.size() ? s.placeholder : makePlaceholder(int(real.size())));
+        m_longestPlaceholder = std::max(m_longestPlaceholder, int(s.placeholder.size()));
+        for (const QByteArray &form : s.encoded)
+            m_longestPlaceholder = std::max(m_longestPlaceholder, int(form.size()));
+    }
 }
 
 // Reads the next request head without waiting on a worker longer than lingerMs. The idle wait
@@ -637,6 +658,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     }
     if (!checkAndInject(head))
         return Next::Close;
+    const bool tokenRequest = m_logins && m_logins->begin(head.method, head.target);
     // Body framing; Expect: 100-continue is answered here so the body is checked before it leaves.
     QString framingError;
     const http::BodyFraming framing = http::requestFraming(head.header("Transfer-Encoding"), head.header("Content-Length"), &framingError);
@@ -649,14 +671,14 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
         head.headers.removeIf([](const http::Header &h) { return h.name.compare("Expect", Qt::CaseInsensitive) == 0; });
         m_guest.write(QByteArrayLiteral("HTTP/1.1 100 Continue\r\n\r\n"));
     }
-    if (!m_mask.isEmpty()) // a compressed answer could not be searched for real values (responsemask.h)
+    if (!m_mask.isEmpty() || tokenRequest) // a compressed answer could not be searched (responsemask.h) or captured
         head.headers.removeIf([](const http::Header &h) { return h.name.compare("Accept-Encoding", Qt::CaseInsensitive) == 0; });
     const bool closeAfter = http::hasToken(head.header("Connection"), "close") ||
                             (head.version == "HTTP/1.0" && !http::hasToken(head.header("Connection"), "keep-alive"));
     buf.remove(0, head.headEnd);
 
     qint64 checkedBody = -1; // a small body is read whole and checked before anything is sent; -1: streamed
-    if (!readSmallBody(framing, &checkedBody))
+    if (!readSmallBody(head, framing, &checkedBody))
         return Next::Close;
     QString why;
     if (!ensureUpstream(&why)) {
@@ -670,6 +692,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     // A small body already checked whole goes out with the head, in one write.
     if (checkedBody > 0) {
         wire.append(buf.constData(), qsizetype(checkedBody));
+        std::fill_n(buf.data(), qsizetype(checkedBody), '\0'); // it may hold a real token (swapTokenFields)
         buf.remove(0, qsizetype(checkedBody));
     }
     const bool sent = m_up.write(wire);
@@ -702,7 +725,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
 // A body that ends within bufferedBodyLimit (Content-Length, or chunked and complete by then)
 // is read whole: its placeholder check and its framing come before the upstream sees the head.
 // *checkedBody: its size (sent with the head), or -1 when it is streamed instead.
-bool InterceptedConnection::readSmallBody(const http::BodyFraming &framing, qint64 *checkedBody)
+bool InterceptedConnection::readSmallBody(http::RequestHead &head, const http::BodyFraming &framing, qint64 *checkedBody)
 {
     QByteArray &buf = m_guest.buffer();
     const qint64 limit = m_owner.m_options.bufferedBodyLimit;
@@ -732,12 +755,33 @@ bool InterceptedConnection::readSmallBody(const http::BodyFraming &framing, qint
     }
     if (*checkedBody <= 0)
         return true;
+    if (m_logins && m_logins->active() && framing.kind == http::BodyFraming::Length)
+        swapTokenFields(head, checkedBody);
     if (auto name = placeholderIn(buf.constData(), qsizetype(*checkedBody))) {
         deny(403, "Forbidden", QStringLiteral("the request body carries the placeholder of secret %1").arg(*name),
              QStringLiteral("sandbox %1 put the placeholder of secret %2 in a request body to %3").arg(m_sandbox, *name, m_sni));
         return false;
     }
     return true;
+}
+
+// A request to a sign-in's token URL: the placeholders of tokens the login lets the guest
+// send back (a refresh token, an id token to exchange) become the real values, in place, and
+// Content-Length follows. Whatever placeholder is left is refused by the check after this.
+void InterceptedConnection::swapTokenFields(http::RequestHead &head, qint64 *checkedBody)
+{
+    QByteArray &buf = m_guest.buffer();
+    const qsizetype n = qsizetype(*checkedBody);
+    tokenexchange::Swapped swapped = m_logins->swapRequest(QByteArrayView(buf.constData(), n), head.header("Content-Type"), m_secrets);
+    if (swapped.secrets.isEmpty())
+        return;
+    std::fill_n(buf.data(), n, '\0');
+    buf.replace(0, n, swapped.body);
+    *checkedBody = swapped.body.size();
+    wipe(swapped.body);
+    for (http::Header &h : head.headers)
+        if (h.name.compare("Content-Length", Qt::CaseInsensitive) == 0)
+            h.value = QByteArray::number(*checkedBody);
 }
 
 bool InterceptedConnection::relayRequestBody(const http::BodyFraming &framing, QString *blocked, QString *malformed)
@@ -845,6 +889,8 @@ bool InterceptedConnection::relayResponse(Next *next)
                                                     "cannot be searched for secrets").arg(m_sni, QString::fromLatin1(coding.left(40))));
             return false;
         }
+        if (m_logins && m_logins->active() && head.status >= 200)
+            return relayTokenAnswer(head, framing, next);
         // A small response already read whole goes out in one write (one TLS record).
         const bool small = head.status >= 200 && framing.kind == http::BodyFraming::Length && in.size() - head.headEnd >= framing.length;
         const qsizetype first = head.headEnd + (small ? qsizetype(framing.length) : 0);
@@ -899,6 +945,78 @@ bool InterceptedConnection::relayResponse(Next *next)
         }
         return false;
     }
+}
+
+// The answer of a token URL is read whole (bounded), its tokens kept in the vault, and the
+// guest gets it with placeholders, re-framed with its new Content-Length. An answer that
+// cannot be read whole, or whose tokens cannot be kept, never reaches the guest.
+bool InterceptedConnection::relayTokenAnswer(const http::ResponseHead &head, const http::BodyFraming &framing, Next *next)
+{
+    QByteArray &in = m_up.buffer();
+    const qsizetype limit = tokenexchange::kMaxBody;
+    const auto tooLarge = [&] {
+        deny(502, "Bad Gateway", QStringLiteral("the answer of %1's token endpoint is larger than %2 KiB; a sign-in's answer is read "
+                                                "whole to keep its tokens out of the sandbox").arg(m_sni).arg(limit / 1024));
+        return false;
+    };
+    qsizetype end = head.headEnd; // where the answer ends in `in`
+    std::optional<QByteArray> body = QByteArray();
+    if (framing.kind == http::BodyFraming::Length) {
+        if (framing.length > limit)
+            return tooLarge();
+        while (in.size() < head.headEnd + framing.length)
+            if (!m_up.fill())
+                return false;
+        end = head.headEnd + qsizetype(framing.length);
+        body = in.mid(head.headEnd, qsizetype(framing.length));
+    } else if (framing.kind == http::BodyFraming::Chunked) {
+        http::ChunkedDecoder decoder;
+        while (!decoder.done()) {
+            if (end - head.headEnd > 2 * limit)
+                return tooLarge();
+            if (end == in.size() && !m_up.fill())
+                return false;
+            end += decoder.feed(in.constData() + end, in.size() - end);
+            if (decoder.error())
+                return false;
+        }
+        body = http::dechunk(QByteArrayView(in).sliced(head.headEnd, end - head.headEnd), limit);
+        if (!body)
+            return tooLarge();
+    } else if (framing.kind == http::BodyFraming::UntilClose) {
+        while (m_up.fill())
+            if (in.size() - head.headEnd > limit)
+                return tooLarge();
+        end = in.size();
+        body = in.mid(head.headEnd);
+        *next = Next::Close;
+    }
+    const bool success = head.status >= 200 && head.status < 300;
+    LoginCapture::Answer answer = m_logins->captureAnswer(*body);
+    wipe(*body);
+    if (!answer.error.isEmpty() && success) {
+        std::fill_n(in.data(), end, '\0');
+        in.remove(0, end);
+        deny(502, "Bad Gateway", QStringLiteral("the sign-in at %1 was not passed on: %2").arg(m_sni, answer.error));
+        return false;
+    }
+    if (!answer.error.isEmpty())
+        answer.body = in.mid(head.headEnd, end - head.headEnd); // an error answer without tokens goes as it came
+    QByteArray wire = in.left(in.indexOf("\r\n") + 2); // the status line
+    for (const auto &[name, value] : head.headers) {
+        if (name.compare("Content-Length", Qt::CaseInsensitive) != 0 && name.compare("Transfer-Encoding", Qt::CaseInsensitive) != 0)
+            wire += name + ": " + value + "\r\n";
+    }
+    if (framing.kind != http::BodyFraming::None)
+        wire += "Content-Length: " + QByteArray::number(answer.body.size()) + "\r\n";
+    wire += "\r\n" + answer.body;
+    std::fill_n(in.data(), end, '\0');
+    in.remove(0, end);
+    if (http::hasToken(head.header("Connection"), "close") || head.version == "HTTP/1.0")
+        *next = Next::Close;
+    if (!answer.stored.isEmpty())
+        loadSecrets(); // the next request on this connection sends the new tokens
+    return down(wire, true);
 }
 
 Interceptor::Interceptor(Vault &vault, Options options, EventSink sink)

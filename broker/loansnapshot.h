@@ -4,6 +4,8 @@
 // one?), answered from memory: an immutable map swapped whole when secrets or loans change,
 // so the loop never runs a SQLite query (a busy database would stall every guest's traffic).
 // Readers take the current map with one atomic load; writers (the vault's owners) replace it.
+#include "core/loginspec.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QList>
@@ -19,6 +21,7 @@ namespace airlock {
 struct SandboxLoans {
     QStringList hosts;                             // every host pattern its secrets are bound to
     QList<QPair<QString, QByteArray>> placeholders; // (secret name, placeholder or one of its base64Forms)
+    QList<LoginSpec> logins;                       // its sign-ins (their hosts are in `hosts` too)
 };
 
 class LoanSnapshot {

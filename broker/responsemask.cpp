@@ -7,11 +7,17 @@
 
 namespace airlock {
 
-ResponseMask::~ResponseMask()
+ResponseMask::~ResponseMask() { clear(); }
+
+void ResponseMask::clear()
 {
     for (Needle &n : m_needles)
         cleanse(n.real);
     cleanse(m_pending);
+    m_needles.clear();
+    m_pending.clear();
+    m_hold = 0;
+    m_masked.clear();
 }
 
 void ResponseMask::add(const QString &secret, QByteArrayView real, QByteArrayView placeholder)

@@ -23,6 +23,8 @@ public:
     // A value to mask as `placeholder` (of the same length), in the name of `secret`.
     void add(const QString &secret, QByteArrayView real, QByteArrayView placeholder);
     bool isEmpty() const { return m_needles.isEmpty(); }
+    // Forgets every value (cleansed) and anything held back, e.g. before the values change.
+    void clear();
 
     // The response's next bytes; returns what may go to the guest now, masked.
     QByteArray feed(QByteArrayView bytes);

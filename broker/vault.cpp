@@ -27,6 +27,9 @@ constexpr int kSaltBytes = 16;
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
 
+// Qt binds a null QString as SQL NULL; these columns hold "" for none.
+QString notNull(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+
 // The store's error under what this file was doing.
 template <typename T>
 Error sqlError(const QString &what, const Result<T> &failed)
@@ -446,36 +449,11 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     const QString hostsJson =
         QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(normalized)).toJson(QJsonDocument::Compact));
     const QString headerText = header->text();
-    const int length = int(value.size());
     Store &db = store();
     const Status stored = db.transaction([&]() -> Status {
-        const auto existing = db.firstRow(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"), {name});
-        if (!existing)
-            return sqlError(QStringLiteral("cannot read secret %1").arg(name), existing);
-        qint64 id = 0;
-        if (*existing) {
-            id = (*existing)->value(0).toLongLong();
-            const uid_t owner = uid_t((*existing)->value(1).toLongLong());
-            if (caller != 0 && caller != owner)
-                return Error{QStringLiteral("secret %1 belongs to another user").arg(name),
-                             QStringLiteral("choose another name"), ErrorKind::PermissionDenied};
-        } else {
-            const Result<qint64> added = db.write(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, "
-                                                                 "nonce, ciphertext, created) VALUES(?, ?, '[]', '', 0, x'', x'', ?)"),
-                                                  {name, qint64(caller), now()});
-            if (!added)
-                return sqlError(QStringLiteral("cannot store secret %1").arg(name), added);
-            id = *added;
-        }
-        Result<aesgcm::Sealed> sealed = aesgcm::seal(key.value(), reinterpret_cast<const unsigned char *>(value.constData()),
-                                                     std::size_t(length), secretAad(id, name, hostsJson, headerText, length));
-        if (!sealed)
-            return sealed.error();
-        const Result<qint64> sealedIn = db.write(QStringLiteral("UPDATE secrets SET hosts_json = ?, header = ?, value_len = ?, "
-                                                                "nonce = ?, ciphertext = ? WHERE id = ?"),
-                                                 {hostsJson, headerText, length, sealed->nonce, sealed->ciphertext, id});
-        if (!sealedIn)
-            return sqlError(QStringLiteral("cannot store secret %1").arg(name), sealedIn);
+        Result<qint64> id = sealSecret(db, key.value(), {name, hostsJson, headerText, value, caller, {}, {}});
+        if (!id)
+            return id.error();
         crashPoint("secret:sealed"); // the statement ran; its transaction has not committed
         qCInfo(lcVault) << "secret" << name << "set for" << normalized; // never the value
         QMutexLocker locker(&m_mutex);
@@ -488,12 +466,46 @@ Status Vault::setSecret(const QString &name, const QStringList &hosts, const QSt
     return reloadLoans(db, 0); // its hosts may have changed for every sandbox borrowing it
 }
 
+Result<qint64> Vault::sealSecret(Store &db, const SecureBytes &key, const SealedRow &row)
+{
+    const auto existing = db.firstRow(QStringLiteral("SELECT id, owner_uid FROM secrets WHERE name = ?"), {row.name});
+    if (!existing)
+        return sqlError(QStringLiteral("cannot read secret %1").arg(row.name), existing);
+    qint64 id = 0;
+    if (*existing) {
+        id = (*existing)->value(0).toLongLong();
+        const uid_t owner = uid_t((*existing)->value(1).toLongLong());
+        if (row.caller != 0 && row.caller != owner)
+            return Error{QStringLiteral("secret %1 belongs to another user").arg(row.name), QStringLiteral("choose another name"),
+                         ErrorKind::PermissionDenied};
+    } else {
+        const Result<qint64> added = db.write(QStringLiteral("INSERT INTO secrets(name, owner_uid, hosts_json, header, value_len, "
+                                                             "nonce, ciphertext, created) VALUES(?, ?, '[]', '', 0, x'', x'', ?)"),
+                                              {row.name, qint64(row.caller), now()});
+        if (!added)
+            return sqlError(QStringLiteral("cannot store secret %1").arg(row.name), added);
+        id = *added;
+    }
+    const int length = int(row.value.size());
+    Result<aesgcm::Sealed> sealed = aesgcm::seal(key, reinterpret_cast<const unsigned char *>(row.value.data()), std::size_t(length),
+                                                 secretAad(id, row.name, row.hostsJson, row.header, length));
+    if (!sealed)
+        return sealed.error();
+    const Result<qint64> sealedIn = db.write(QStringLiteral("UPDATE secrets SET hosts_json = ?, header = ?, value_len = ?, nonce = ?, "
+                                                            "ciphertext = ?, login = ?, expires = ? WHERE id = ?"),
+                                             {row.hostsJson, notNull(row.header), length, sealed->nonce, sealed->ciphertext,
+                                              notNull(row.login), notNull(row.expires), id});
+    if (!sealedIn)
+        return sqlError(QStringLiteral("cannot store secret %1").arg(row.name), sealedIn);
+    return id;
+}
+
 Result<QList<SecretInfo>> Vault::secrets(uid_t viewer)
 {
     const auto rows = store().rows(QStringLiteral("SELECT s.id, s.name, s.hosts_json, s.header, s.owner_uid, "
                                                   "(SELECT group_concat(sb.name, char(10)) FROM sandbox_secrets ss "
-                                                  " JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE ss.secret_id = s.id) "
-                                                  "FROM secrets s ORDER BY s.name"));
+                                                  " JOIN sandboxes sb ON sb.id = ss.sandbox_id WHERE ss.secret_id = s.id), "
+                                                  "s.login, s.expires FROM secrets s ORDER BY s.name"));
     if (!rows)
         return sqlError(QStringLiteral("cannot list secrets"), rows);
     QList<SecretInfo> out;
@@ -507,6 +519,8 @@ Result<QList<SecretInfo>> Vault::secrets(uid_t viewer)
         const QString usedBy = q.value(5).toString();
         info.usedBy = usedBy.isEmpty() ? QStringList() : usedBy.split(QLatin1Char('\n'));
         info.usedBy.sort();
+        info.login = q.value(6).toString();
+        info.expires = q.value(7).toString();
         if (viewer == 0 || viewer == info.owner)
             out.append(info);
     }
@@ -585,8 +599,15 @@ Result<QMap<QString, QString>> Vault::inheritLoans(Store &db, const QString &ori
         {forkId, originSandbox});
     if (!copied)
         return Error{QStringLiteral("cannot lend the fork the secrets of %1").arg(originSandbox), copied.error().why};
+    Result<qint64> logins = db.write(QStringLiteral("INSERT INTO sandbox_logins(sandbox_id, login, spec_json) "
+                                                    "SELECT ?, sl.login, sl.spec_json FROM sandbox_logins sl "
+                                                    "JOIN sandboxes s ON s.id = sl.sandbox_id WHERE s.name = ?"),
+                                     {forkId, originSandbox});
+    if (!logins)
+        return Error{QStringLiteral("cannot give the fork the sign-ins of %1").arg(originSandbox), logins.error().why};
+    // A sign-in's tokens have no variable: their placeholders are in the guest's own files.
     Result<QList<QSqlRecord>> rows =
-        db.rows(QStringLiteral("SELECT env_var, placeholder FROM sandbox_secrets WHERE sandbox_id = ?"), {forkId});
+        db.rows(QStringLiteral("SELECT env_var, placeholder FROM sandbox_secrets WHERE sandbox_id = ? AND env_var <> ''"), {forkId});
     if (!rows)
         return rows.error();
     QMap<QString, QString> env;
@@ -655,6 +676,8 @@ Status Vault::reloadLoans(Store &db, qint64 sandboxId)
                 loans.placeholders.append(entry);
         }
     }
+    if (Status s = readLogins(db, sandboxId, &all); !s)
+        return s;
     if (!sandboxId) {
         m_loans.replace(std::move(all));
         return ok();
@@ -763,6 +786,12 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
     }
     if (sandboxName.isEmpty())
         return Error{QStringLiteral("no sandbox with id %1").arg(sandboxId), QString(), ErrorKind::NotFound};
+    LoanSnapshot::Map logins;
+    if (Status s = readLogins(db, sandboxId, &logins); !s)
+        return s.error();
+    for (const QString &h : logins.value(sandboxName).hosts)
+        if (!hosts.contains(h))
+            hosts.append(h);
     Result<std::shared_ptr<SandboxCa>> ca = SandboxCa::generate(sandboxName, hosts);
     if (!ca)
         return ca.error();

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/loginspec.h"
 #include "core/result.h"
 #include "store/store.h"
 #include "core/vaultstate.h"
@@ -29,6 +30,16 @@ struct SecretInfo {
     QString header;
     QStringList usedBy; // sandbox names
     uid_t owner = 0;
+    QString login;      // the sign-in that issued it (a template's name), "" for a secret set by hand
+    QString expires;    // ISO 8601 UTC, "" when not known
+};
+
+// A token a sign-in issued, on its way into the vault (Vault::storeLoginTokens).
+struct LoginTokenValue {
+    const LoginToken *token = nullptr;
+    QByteArrayView real;
+    QByteArray placeholder; // what the sandbox's guest got instead
+    QString expires;        // ISO 8601 UTC or ""
 };
 
 // A secret as one sandbox borrows it: the placeholder its guest sees and, for the proxy,
@@ -121,6 +132,21 @@ public:
     // this sandbox's own traffic, not any secret).
     Result<std::shared_ptr<SandboxCa>> sandboxCa(const QString &sandboxName);
 
+    // Sign-ins (vaultlogins.cpp). A sandbox made from a template with a login intercepts the
+    // login's hosts from its creation on (recorded inside the create transaction, before
+    // the CA, which is name-constrained to them).
+    Status bindLogin(Store &db, qint64 sandboxId, const LoginSpec &spec);
+    Status bindLogin(qint64 sandboxId, const LoginSpec &spec) { return bindLogin(store(), sandboxId, spec); }
+    // The logins of a sandbox, from memory (LoanSnapshot).
+    QList<LoginSpec> logins(const QString &sandboxName);
+    // The placeholder `sandboxName` has for a token secret, when it has one of `length`;
+    // else a new one (a client may check a token's length).
+    QByteArray loginPlaceholder(const QString &sandboxName, const QString &secretName, int length);
+    // Seals the tokens a token endpoint issued as the secrets <login>.<name>, bound to the
+    // token's hosts (or the token URLs' for one only sent back there), owned by the sandbox's
+    // owner, and lends each to the sandbox under `placeholder`. One transaction: all or none.
+    Status storeLoginTokens(const QString &sandboxName, const LoginSpec &spec, const QList<LoginTokenValue> &tokens);
+
     // The engine calls this when a sandbox is removed: its CA and decrypted secrets leave memory.
     void forgetSandbox(const QString &sandboxName);
 
@@ -128,8 +154,21 @@ public:
 
 private:
     Store &store();
+    // Creates or reseals the row of secret `name` (db inside a transaction); its id.
+    struct SealedRow {
+        QString name;
+        QString hostsJson;
+        QString header;
+        QByteArrayView value;
+        uid_t caller = 0;   // 0 (root) may reseal another user's secret
+        QString login;
+        QString expires;
+    };
+    Result<qint64> sealSecret(Store &db, const SecureBytes &key, const SealedRow &row);
     // Every loan (sandboxId 0), or one sandbox's, read on `db` (inside its transaction).
     Status reloadLoans(Store &db, qint64 sandboxId);
+    // Adds the sign-ins of every sandbox (sandboxId 0), or of one, to `loans` (vaultlogins.cpp).
+    static Status readLogins(Store &db, qint64 sandboxId, LoanSnapshot::Map *loans);
     Result<SecureBytes> keyCopy() const;
     Result<SecureBytes> decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
                                          const QString &header, int valueLength, const QByteArray &nonce,

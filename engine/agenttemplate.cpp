@@ -68,7 +68,7 @@ Result<AgentTemplate> AgentTemplate::parse(const QByteArray &json, const QString
     static const QSet<QString> known{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("image"),
                                      QStringLiteral("cpus"), QStringLiteral("memory_mib"), QStringLiteral("disk_gib"),
                                      QStringLiteral("presets"), QStringLiteral("opt_in_presets"), QStringLiteral("secret"),
-                                     QStringLiteral("env"), QStringLiteral("console")};
+                                     QStringLiteral("login"), QStringLiteral("env"), QStringLiteral("console")};
     for (const QString &k : o.keys())
         if (!known.contains(k))
             return templateError(source, QStringLiteral("unknown key '%1'").arg(k));
@@ -107,6 +107,12 @@ Result<AgentTemplate> AgentTemplate::parse(const QByteArray &json, const QString
         if (t.secret.name.isEmpty() || !validEnvName(t.secret.envVar) || t.secret.hosts.isEmpty() ||
             !t.secret.header.contains(QLatin1String("{}")) || s.size() != 4)
             return templateError(source, QStringLiteral("\"secret\" must be {name, env, hosts: [...], header} with {} in the header"));
+    }
+    if (const QJsonValue login = o.value(QLatin1String("login")); !login.isUndefined()) {
+        Result<LoginSpec> spec = LoginSpec::fromJson(t.name, login.toObject(), source);
+        if (!spec)
+            return spec.error();
+        t.login = *spec;
     }
     const QJsonObject env = o.value(QLatin1String("env")).toObject();
     for (auto it = env.begin(); it != env.end(); ++it) {

@@ -12,16 +12,19 @@
 //       "name": "anthropic", "env": "ANTHROPIC_API_KEY",
 //       "hosts": ["api.anthropic.com"], "header": "x-api-key: {}"
 //     },
+//     "login": {...},                         // optional: the CLI's sign-in (core/loginspec.h)
 //     "env": {"DISABLE_TELEMETRY": "1"},      // guest environment; the caller's --env wins
 //     "console": "claude"                     // started on the console before the shell ("" = shell)
 //   }
 // Unknown keys are refused so a typo does not silently drop a setting.
+#include "core/loginspec.h"
 #include "core/result.h"
 
 #include <QList>
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace airlock {
 
@@ -46,6 +49,7 @@ struct AgentTemplate {
     QStringList optInPresets;
     bool hasSecret = false;
     TemplateSecret secret;
+    std::optional<LoginSpec> login; // its sign-in's tokens are captured by the broker
     QMap<QString, QString> env;
     QString console;
 

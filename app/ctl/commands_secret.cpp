@@ -71,10 +71,13 @@ void printSecrets(const QList<proto::SecretInfo> &all)
         std::printf("no secrets (add one with `airlockctl secret set NAME --host HOST`)\n");
         return;
     }
-    std::printf("%-20s %-32s %-30s %s\n", "NAME", "HOSTS", "HEADER", "USED BY");
-    for (const proto::SecretInfo &s : all)
-        std::printf("%-20s %-32s %-30s %s\n", qPrintable(s.name), qPrintable(s.hosts.join(QLatin1Char(','))), qPrintable(s.header),
-                    qPrintable(s.usedBy.join(QLatin1Char(','))));
+    std::printf("%-20s %-32s %-30s %-22s %s\n", "NAME", "HOSTS", "HEADER", "EXPIRES", "USED BY");
+    for (const proto::SecretInfo &s : all) {
+        // A sign-in's token sent only back to its token endpoint has no header: say where it goes.
+        const QString header = s.header.isEmpty() && !s.login.isEmpty() ? QStringLiteral("(sign-in %1, body)").arg(s.login) : s.header;
+        std::printf("%-20s %-32s %-30s %-22s %s\n", qPrintable(s.name), qPrintable(s.hosts.join(QLatin1Char(','))), qPrintable(header),
+                    qPrintable(s.expires.isEmpty() ? QStringLiteral("-") : s.expires), qPrintable(s.usedBy.join(QLatin1Char(','))));
+    }
 }
 
 int kinds(Context &ctx, const Args &)

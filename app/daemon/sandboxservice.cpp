@@ -795,6 +795,7 @@ struct SandboxCreatePlan {
     QList<SecretLoan> loans;
     QStringList presets;
     std::optional<TemplateSecret> expected; // the secret the template's agent expects and the caller did not name
+    std::optional<LoginSpec> login;         // the template's sign-in, captured by the broker
     QList<Rule> rules;                      // the presets' allow rules
 };
 
@@ -837,6 +838,7 @@ Status applyTemplate(SandboxCreatePlan &plan)
     r.diskGib = t->diskGib;
     r.env = t->guestEnvironment();
     plan.presets = t->presets + plan.presets;
+    plan.login = t->login;
     bool named = false;
     for (const SecretLoan &l : std::as_const(plan.loans))
         named = named || l.envVar == t->secret.envVar;
@@ -867,15 +869,15 @@ void lendInCreate(SandboxCreatePlan &plan, SecretBridge *bridge, const std::shar
     if (plan.loans.isEmpty() && plan.rules.isEmpty() && plan.templateName.isEmpty())
         return;
     plan.request.lend = [bridge, loans = plan.loans, owner = plan.request.owner, rules = plan.rules, added,
-                         templateName = plan.templateName](Store &store, qint64 id) -> Result<QMap<QString, QString>> {
+                         templateName = plan.templateName, login = plan.login](Store &store, qint64 id) -> Result<QMap<QString, QString>> {
         QMap<QString, QString> guestEnv;
         if (!templateName.isEmpty()) {
             Result<qint64> recorded = store.write(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"), {templateName, id});
             if (!recorded)
                 return Error{QStringLiteral("cannot record the template of the sandbox"), recorded.error().why};
         }
-        if (!loans.isEmpty()) {
-            Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, owner);
+        if (!loans.isEmpty() || login) {
+            Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, login, owner);
             if (!lent)
                 return lent.error();
             guestEnv = *lent;
@@ -937,10 +939,15 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
     if (!plan.rules.isEmpty() && !m_policy)
         return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),
                      {}, ErrorKind::Unavailable};
-    if (!plan.loans.isEmpty() && !m_secrets)
-        return Error{QStringLiteral("this daemon runs without a vault; create the sandbox without --secret"), {}, ErrorKind::Unavailable};
+    if ((!plan.loans.isEmpty() || plan.login) && !m_secrets)
+        return Error{QStringLiteral("this daemon runs without a vault; create the sandbox without --secret or a template that signs in"),
+                     {}, ErrorKind::Unavailable};
     if (plan.expected) {
-        if (Status s = m_secrets->checkBinding(*plan.expected, plan.templateName, plan.request.owner); !s)
+        Status s = m_secrets->checkBinding(*plan.expected, plan.templateName, plan.request.owner);
+        // A template that signs in works without its API key: the CLI signs in inside instead.
+        if (!s && plan.login && s.error().kind == ErrorKind::NotFound)
+            plan.loans.removeIf([&](const SecretLoan &l) { return l.secret == plan.expected->name && l.envVar == plan.expected->envVar; });
+        else if (!s)
             return s;
     }
     if (!plan.loans.isEmpty()) // lent inside the engine's create transaction (lendInCreate)

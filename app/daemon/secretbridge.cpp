@@ -130,12 +130,16 @@ Status SecretBridge::checkBinding(const TemplateSecret &expected, const QString 
 }
 
 Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
-                                                  uid_t owner)
+                                                  const std::optional<LoginSpec> &login, uid_t owner)
 {
     QMap<QString, QString> env;
-    if (loans.isEmpty())
+    if (loans.isEmpty() && !login)
         return env;
     Vault &vault = m_vault.vault();
+    if (login) {
+        if (Status s = vault.bindLogin(store, sandboxId, *login); !s)
+            return s.error();
+    }
     for (const SecretLoan &l : loans) {
         Result<QByteArray> placeholder = vault.lendSecret(store, sandboxId, l.secret, l.envVar, owner);
         if (!placeholder)

@@ -51,7 +51,9 @@ public:
     // template's hosts with its header, or the error says how to add it (before anything is made).
     Status checkBinding(const TemplateSecret &expected, const QString &templateName, uid_t owner);
     // Inside create's transaction: the loans and the sandbox CA; returns the guest variables.
-    Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans, uid_t owner);
+    // `login`: the template's sign-in; the sandbox intercepts its hosts from the start.
+    Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
+                                        const std::optional<LoginSpec> &login, uid_t owner);
     // Inside a fork's create transaction: the origin's loans and a CA of the fork's own.
     Result<QMap<QString, QString>> inherit(Store &store, qint64 forkId, const QString &origin);
     // The sandbox CA's certificate, or empty when the sandbox borrows nothing (engine thread).

@@ -37,7 +37,7 @@ QJsonObject stateObject(Vault &vault)
 
 QJsonObject secretJson(const SecretInfo &s)
 {
-    return proto::SecretInfo{s.name, s.hosts, s.header, s.usedBy}.toJson();
+    return proto::SecretInfo{s.name, s.hosts, s.header, s.usedBy, s.login, s.expires}.toJson();
 }
 
 } // namespace

@@ -39,7 +39,13 @@ struct SecretInfo {
     QStringList hosts;
     QString header;
     QStringList usedBy; // sandbox names
-    static void fields(auto &s, auto &f) { f("name", s.name)("hosts", s.hosts)("header", s.header)("used_by", s.usedBy); }
+    QString login;      // the template whose sign-in issued it; "" for a secret set by hand
+    QString expires;    // ISO 8601 UTC; "" when not known
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("hosts", s.hosts)("header", s.header)("used_by", s.usedBy);
+        f("login", s.login, Defaulted)("expires", s.expires, Defaulted);
+    }
     AIRLOCK_PAYLOAD(SecretInfo)
 };
 

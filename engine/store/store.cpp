@@ -248,6 +248,18 @@ ALTER TABLE egress_events ADD COLUMN guest_process TEXT NOT NULL DEFAULT ''
 ALTER TABLE snapshots ADD COLUMN memory_file TEXT;
 ALTER TABLE snapshots ADD COLUMN memory_bytes INTEGER
 )SQL")},
+        // Sign-ins (core/loginspec.h): the tokens a login issued are secrets that say so and
+        // when they expire; a sandbox made from a template with a login keeps its declaration.
+        {9, QStringLiteral("sign-ins"), QStringLiteral(R"SQL(
+ALTER TABLE secrets ADD COLUMN login TEXT NOT NULL DEFAULT '';
+ALTER TABLE secrets ADD COLUMN expires TEXT NOT NULL DEFAULT '';
+CREATE TABLE sandbox_logins (
+    sandbox_id  INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    login       TEXT NOT NULL,
+    spec_json   TEXT NOT NULL,
+    PRIMARY KEY (sandbox_id, login)
+)
+)SQL")},
     };
     return steps;
 }

@@ -27,9 +27,9 @@ void TestPresets::shippedPresetsLoad()
     QStringList names;
     for (const Preset &p : *presets)
         names << p.name;
-    QCOMPARE(names, (QStringList{QStringLiteral("anthropic"), QStringLiteral("claude-code"), QStringLiteral("codex"),
-                                 QStringLiteral("debian"), QStringLiteral("github"), QStringLiteral("npm"),
-                                 QStringLiteral("openai"), QStringLiteral("pypi")}));
+    QCOMPARE(names, (QStringList{QStringLiteral("anthropic"), QStringLiteral("chatgpt-sign-in"), QStringLiteral("claude-code"),
+                                 QStringLiteral("claude-sign-in"), QStringLiteral("codex"), QStringLiteral("debian"),
+                                 QStringLiteral("github"), QStringLiteral("npm"), QStringLiteral("openai"), QStringLiteral("pypi")}));
     qputenv("AIRLOCK_PRESETS_DIR", dir.toUtf8());
     QCOMPARE(presetsDirectory(), dir);
 }

@@ -246,7 +246,7 @@ void TestCtlReplies::goodRepliesArePrinted_data()
     row("template ls", QStringLiteral("template ls"),
         {QStringLiteral("claude       agent    anthropic  anthropic=ANTHROPIC_API_KEY claude     npm")});
     row("secret ls", QStringLiteral("secret ls"),
-        {QStringLiteral("gh                   api.github.com                   Authorization: Bearer {}       agent1")});
+        {QStringLiteral("gh                   api.github.com                   Authorization: Bearer {}       -                      agent1")});
     row("rule ls", QStringLiteral("rule ls"),
         {QStringLiteral("7      global   -                allow  *.npmjs.org                        443    never    -")});
     row("vault status", QStringLiteral("vault status"), {QStringLiteral("vault: unlocked")});

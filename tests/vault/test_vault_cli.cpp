@@ -154,8 +154,8 @@ void TestVaultCli::secretsAreWriteOnly()
     const QJsonArray list = r.json().toArray();
     QCOMPARE(list.size(), 1);
     const QJsonObject s = list.at(0).toObject();
-    QCOMPARE(s.keys(), (QStringList{QStringLiteral("header"), QStringLiteral("hosts"), QStringLiteral("name"),
-                                     QStringLiteral("used_by")}));
+    QCOMPARE(s.keys(), (QStringList{QStringLiteral("expires"), QStringLiteral("header"), QStringLiteral("hosts"),
+                                     QStringLiteral("login"), QStringLiteral("name"), QStringLiteral("used_by")}));
     QVERIFY(!r.out.contains(kValue));
     r = ctl({QStringLiteral("secret"), QStringLiteral("ls")});
     QVERIFY(r.out.contains("anthropic"));
