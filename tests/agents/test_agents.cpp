@@ -7,11 +7,15 @@
 // AIRLOCK_UPSTREAM_HOSTS / AIRLOCK_UPSTREAM_CA exactly as tests/secretsvm does; it answers one
 // canned streamed reply and records what it received. Nothing here sends a packet anywhere
 // else: every other host the CLI tries is denied by a rule of the sandbox, so nothing waits for
-// a decision.
+// a decision. Then, with no API key in the vault, each CLI signs in through the broker (stand-in
+// token endpoints and APIs from tests/support/fakeoauth.h), refreshes, and is searched for the
+// real tokens: the guest holds only placeholders.
 #include "daemonharness.h"
+#include "fakeoauth.h"
 #include "netns.h"
 #include "tlstestserver.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -36,57 +40,6 @@ const QByteArray kRealKey = "sk-ant-api03-REAL-agents-test-7c1f9e2b4d6a8c0e1f3a5
 const QByteArray kPassphrase = "correct horse battery staple agents";
 const QByteArray kCannedReply = "Hi from the fake Anthropic API, relayed by Airlock";
 
-// One Messages API answer: streamed (server-sent events) when the request asked for a stream.
-QByteArray messagesAnswer(const TlsTestServer::Request &r)
-{
-    const QJsonObject request = QJsonDocument::fromJson(r.body).object();
-    const QString model = request.value("model"_L1).toString(u"claude-sonnet-4-5"_s);
-    const QJsonObject usage{{u"input_tokens"_s, 12}, {u"output_tokens"_s, 9}};
-    if (!request.value("stream"_L1).toBool()) {
-        const QJsonObject message{{u"id"_s, u"msg_airlock_test"_s}, {u"type"_s, u"message"_s}, {u"role"_s, u"assistant"_s},
-                                  {u"model"_s, model},
-                                  {u"content"_s, QJsonArray{QJsonObject{{u"type"_s, u"text"_s},
-                                                                        {u"text"_s, QString::fromLatin1(kCannedReply)}}}},
-                                  {u"stop_reason"_s, u"end_turn"_s}, {u"stop_sequence"_s, QJsonValue()}, {u"usage"_s, usage}};
-        const QByteArray body = QJsonDocument(message).toJson(QJsonDocument::Compact);
-        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nrequest-id: req_airlock_test\r\nContent-Length: " +
-               QByteArray::number(body.size()) + "\r\n\r\n" + body;
-    }
-    auto event = [](const char *name, const QJsonObject &data) -> QByteArray {
-        return QByteArray("event: ") + name + "\ndata: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
-    };
-    QByteArray body;
-    body += event("message_start",
-                  {{u"type"_s, u"message_start"_s},
-                   {u"message"_s, QJsonObject{{u"id"_s, u"msg_airlock_test"_s}, {u"type"_s, u"message"_s},
-                                             {u"role"_s, u"assistant"_s}, {u"model"_s, model}, {u"content"_s, QJsonArray()},
-                                             {u"stop_reason"_s, QJsonValue()}, {u"stop_sequence"_s, QJsonValue()},
-                                             {u"usage"_s, QJsonObject{{u"input_tokens"_s, 12}, {u"output_tokens"_s, 1}}}}}});
-    body += event("content_block_start", {{u"type"_s, u"content_block_start"_s}, {u"index"_s, 0},
-                                          {u"content_block"_s, QJsonObject{{u"type"_s, u"text"_s}, {u"text"_s, u""_s}}}});
-    body += event("ping", {{u"type"_s, u"ping"_s}});
-    body += event("content_block_delta",
-                  {{u"type"_s, u"content_block_delta"_s}, {u"index"_s, 0},
-                   {u"delta"_s, QJsonObject{{u"type"_s, u"text_delta"_s}, {u"text"_s, QString::fromLatin1(kCannedReply)}}}});
-    body += event("content_block_stop", {{u"type"_s, u"content_block_stop"_s}, {u"index"_s, 0}});
-    body += event("message_delta", {{u"type"_s, u"message_delta"_s},
-                                    {u"delta"_s, QJsonObject{{u"stop_reason"_s, u"end_turn"_s}, {u"stop_sequence"_s, QJsonValue()}}},
-                                    {u"usage"_s, QJsonObject{{u"output_tokens"_s, 9}}}});
-    body += event("message_stop", {{u"type"_s, u"message_stop"_s}});
-    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nrequest-id: req_airlock_test\r\n"
-           "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-}
-
-QByteArray fakeAnthropic(const TlsTestServer::Request &r)
-{
-    if (r.method == "POST" && r.target.startsWith("/v1/messages") && !r.target.startsWith("/v1/messages/count_tokens"))
-        return messagesAnswer(r);
-    // Anything else the CLI asks the API host for: a clean, quick "no".
-    const QByteArray body = R"({"type":"error","error":{"type":"not_found_error","message":"not in this fake"}})";
-    return "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
-           "\r\n\r\n" + body;
-}
-
 QMap<QByteArray, QByteArray> parseEnv(const QByteArray &text)
 {
     QMap<QByteArray, QByteArray> vars;
@@ -109,6 +62,8 @@ private:
     OutsideNamespace m_outside;
     std::unique_ptr<TestPki> m_pki;
     std::unique_ptr<TlsTestServer> m_api;
+    FakeOAuth m_fake{kCannedReply};
+    QString m_dataDir;
     QString m_box;
     QElapsedTimer m_total;
 
@@ -149,11 +104,18 @@ private Q_SLOTS:
     void buildsTheAgentsImage();
     void listsTheTemplates();
     void anUnknownTemplateIsAClearErrorAndMakesNothing();
-    void aMissingSecretSaysHowToAddItAndMakesNothing();
+    void aMisboundSecretIsRefusedAndMakesNothing();
     void theClaudeCodeTemplateBootsWithItsSettings();
     void theAgentCLIsRun();
     void claudeAnswersThroughTheFakeApiWithTheRealKey();
     void theRealKeyNeverEntersTheGuest();
+    void claudeSignsInAndRefreshesWithNoRealTokenInTheGuest();
+    void codexSignsInAndRefreshesWithNoRealTokenInTheGuest();
+
+private:
+    void startLoginSandbox(const QString &templateName, const QStringList &loginHosts);
+    void searchEverywhereFor(const QList<QByteArray> &values);
+    void expectLoginRows(const QString &templateName, const QStringList &names);
 };
 
 void TestAgents::initTestCase()
@@ -171,19 +133,22 @@ void TestAgents::initTestCase()
     m_pki = std::make_unique<TestPki>();
     X509 *cert = nullptr;
     EVP_PKEY *key = nullptr;
-    m_pki->issue({"api.anthropic.com"}, &cert, &key);
+    m_pki->issue({"api.anthropic.com", "platform.claude.com", "auth.openai.com", "chatgpt.com", "api.openai.com"}, &cert, &key);
     inNamespace(m_outside.name(), [&] { m_api = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443); });
     X509_free(cert);
     EVP_PKEY_free(key);
     QCOMPARE(m_api->port(), quint16(443));
-    m_api->setResponder(fakeAnthropic);
-    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.40 api.anthropic.com\n", m_pki->caPem(), &error),
+    m_api->setResponder([this](const TlsTestServer::Request &r) { return m_fake.answer(r); });
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(),
+                                        "203.0.113.40 api.anthropic.com\n203.0.113.40 platform.claude.com\n"
+                                        "203.0.113.40 auth.openai.com\n203.0.113.40 chatgpt.com\n203.0.113.40 api.openai.com\n",
+                                        m_pki->caPem(), &error),
              qPrintable(error));
 
     // Its own data dir, kept between runs: the agents image is built once per recipe digest.
-    const QString dataDir = qEnvironmentVariable("AIRLOCK_AGENTS_TEST_DATA", m_dir.filePath(u"data"_s));
-    QDir().mkpath(dataDir);
-    QVERIFY2(m_daemon.start(dataDir, &error), qPrintable(error));
+    m_dataDir = qEnvironmentVariable("AIRLOCK_AGENTS_TEST_DATA", m_dir.filePath(u"data"_s));
+    QDir().mkpath(m_dataDir);
+    QVERIFY2(m_daemon.start(m_dataDir, &error), qPrintable(error));
     const CtlResult v = m_daemon.initOrUnlockVault(kPassphrase);
     QVERIFY2(v.exitCode == 0, v.err.constData());
     // A run that crashed leaves its sandboxes (which borrow the secret) and the secret in the
@@ -193,8 +158,14 @@ void TestAgents::initTestCase()
         if (name.startsWith("agt-"_L1))
             QVERIFY2(m_daemon.killAndRemove(name), qPrintable(u"cannot remove sandbox %1 of an earlier run"_s.arg(name)));
     }
-    const CtlResult rm = ctl({u"secret"_s, u"rm"_s, u"anthropic"_s});
-    QVERIFY2(rm.exitCode == 0 || rm.err.contains("no secret named"), rm.err.constData());
+    for (const QJsonValue &row : ctl({u"secret"_s, u"ls"_s}).json().toArray()) {
+        if (!row.toObject().value("login"_L1).toString().isEmpty())
+            ctl({u"secret"_s, u"rm"_s, row.toObject().value("name"_L1).toString()});
+    }
+    for (const QString &secret : {u"anthropic"_s, u"openai"_s}) {
+        const CtlResult rm = ctl({u"secret"_s, u"rm"_s, secret});
+        QVERIFY2(rm.exitCode == 0 || rm.err.contains("no secret named"), rm.err.constData());
+    }
 }
 
 void TestAgents::cleanupTestCase()
@@ -262,14 +233,12 @@ void TestAgents::anUnknownTemplateIsAClearErrorAndMakesNothing()
     QVERIFY2(!ls.out.contains(name.toUtf8()), ls.out.constData());
 }
 
-void TestAgents::aMissingSecretSaysHowToAddItAndMakesNothing()
+// With no API key in the vault the template signs in instead (the login cases below); a key
+// bound the wrong way (a Bearer header) is still refused: it would never be injected.
+void TestAgents::aMisboundSecretIsRefusedAndMakesNothing()
 {
-    const QString name = uniqueName(u"agt-nokey"_s);
-    CtlResult r = ctl({u"create"_s, name, u"--template"_s, u"claude-code"_s});
-    QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains("secret set anthropic --host api.anthropic.com --header 'x-api-key: {}'"), r.err.constData());
-    // Bound the wrong way (a Bearer header) is refused too: the key would never be injected.
-    r = ctl({u"secret"_s, u"set"_s, u"anthropic"_s, u"--host"_s, u"api.anthropic.com"_s}, 60000, kRealKey + '\n');
+    const QString name = uniqueName(u"agt-badkey"_s);
+    CtlResult r = ctl({u"secret"_s, u"set"_s, u"anthropic"_s, u"--host"_s, u"api.anthropic.com"_s}, 60000, kRealKey + '\n');
     QVERIFY2(r.exitCode == 0, r.err.constData());
     r = ctl({u"create"_s, name, u"--template"_s, u"claude-code"_s});
     QCOMPARE(r.exitCode, 1);
@@ -388,6 +357,267 @@ void TestAgents::theRealKeyNeverEntersTheGuest()
     QByteArray count;
     run(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, QString::fromLatin1(kRealKey), pool.filePath(disks.first())}, &count);
     QCOMPARE(count.trimmed(), QByteArray("0"));
+}
+
+// A sandbox from a login template with no API key in the vault, made the way the earlier
+// cases made theirs (one TCG guest at a time: the previous one goes first).
+void TestAgents::startLoginSandbox(const QString &templateName, const QStringList &loginHosts)
+{
+    if (!m_box.isEmpty()) {
+        QVERIFY2(m_daemon.killAndRemove(m_box), qPrintable(u"cannot remove sandbox %1"_s.arg(m_box)));
+        m_box.clear();
+    }
+    for (const QString &secret : {u"anthropic"_s, u"openai"_s}) {
+        const CtlResult rm = ctl({u"secret"_s, u"rm"_s, secret});
+        QVERIFY2(rm.exitCode == 0 || rm.err.contains("no secret named"), rm.err.constData());
+    }
+    const QString name = uniqueName(u"agt-login"_s);
+    CtlResult r = ctl({u"create"_s, name, u"--template"_s, templateName, u"--cpus"_s, u"2"_s, u"--memory"_s, u"1536"_s});
+    QVERIFY2(r.exitCode == 0, QByteArray(r.err + m_daemon.log().right(3000)).constData());
+    m_box = name;
+    // The sign-in hosts may already be the template's; an explicit allow changes nothing then.
+    for (const QString &host : loginHosts)
+        ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"allow"_s, u"--host"_s, host, u"--port"_s, u"443"_s});
+    r = ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"deny"_s, u"--host"_s, u"*"_s});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QElapsedTimer t;
+    t.start();
+    r = ctl({u"start"_s, m_box}, 300000);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.err + m_daemon.log().right(3000)).constData());
+    qInfo("%s login guest: up %.1f s after start", qPrintable(templateName), double(t.elapsed()) / 1000);
+}
+
+// Every real value the stand-in handed out, looked for in the guest (files, environment), in
+// its disk image on the host, in the daemon's data dir and in its log: none may be there.
+void TestAgents::searchEverywhereFor(const QList<QByteArray> &values)
+{
+    QVERIFY(!values.isEmpty());
+    const QByteArray patterns = values.join('\n') + '\n';
+    CtlResult r = guest(u"env; cat /proc/cmdline"_s, 60);
+    QCOMPARE(r.exitCode, 0);
+    for (const QByteArray &v : values)
+        QVERIFY2(!r.out.contains(v), QByteArray("a real token in the guest's environment: " + v).constData());
+    r = guest(u"grep -rlF -f /proc/self/fd/0 /root /tmp /run /etc /var /home /usr/local 2>/dev/null; sync; echo searched"_s, 300,
+              patterns);
+    QVERIFY2(r.out.trimmed() == "searched", QByteArray("real tokens in the guest: " + r.out + r.err).constData());
+    const QString patternFile = m_dir.filePath(u"issued-tokens"_s);
+    QFile f(patternFile);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(patterns) == patterns.size());
+    f.close();
+    const QDir pool(u"/var/lib/libvirt/images/airlock"_s);
+    const QStringList disks = pool.entryList({u"*-sbx-%1-*.qcow2"_s.arg(m_box)}, QDir::Files);
+    QCOMPARE(disks.size(), 1);
+    QByteArray found;
+    run(u"grep"_s, {u"-c"_s, u"-a"_s, u"-F"_s, u"-f"_s, patternFile, pool.filePath(disks.first())}, &found, 120000);
+    QCOMPARE(found.trimmed(), QByteArray("0"));
+    // The vault holds them encrypted; in clear, nowhere in the data dir.
+    found.clear();
+    run(u"grep"_s, {u"-rlaF"_s, u"-f"_s, patternFile, m_dataDir}, &found, 300000);
+    QVERIFY2(found.trimmed().isEmpty(), QByteArray("real tokens in the daemon's data dir: " + found).constData());
+    const QByteArray log = m_daemon.log();
+    for (const QByteArray &v : values)
+        QVERIFY2(!log.contains(v), QByteArray("a real token in the daemon's log: " + v).constData());
+}
+
+void TestAgents::expectLoginRows(const QString &templateName, const QStringList &names)
+{
+    const CtlResult ls = ctl({u"secret"_s, u"ls"_s});
+    QVERIFY2(ls.exitCode == 0, ls.err.constData());
+    QMap<QString, QJsonObject> rows;
+    for (const QJsonValue &v : ls.json().toArray())
+        rows.insert(v.toObject().value("name"_L1).toString(), v.toObject());
+    for (const QString &name : names) {
+        const QJsonObject row = rows.value(templateName + u'.' + name);
+        QVERIFY2(!row.isEmpty(), qPrintable(u"no row %1.%2 in secret ls: %3"_s.arg(templateName, name, QString::fromUtf8(ls.out))));
+        QCOMPARE(row.value("login"_L1).toString(), templateName);
+        QVERIFY2(row.contains("expires"_L1), ls.out.constData());
+    }
+    // The access token came with expires_in: its row says when it runs out.
+    const QString expires = rows.value(templateName + u".access"_s).value("expires"_L1).toString();
+    QVERIFY2(QDateTime::fromString(expires, Qt::ISODate).isValid(), ls.out.constData());
+}
+
+void TestAgents::claudeSignsInAndRefreshesWithNoRealTokenInTheGuest()
+{
+    startLoginSandbox(u"claude-code"_s, {u"platform.claude.com"_s});
+    if (QTest::currentTestFailed())
+        return;
+    CtlResult r = guest(u"env"_s, 60);
+    // With an API key in its environment Claude Code would never use the sign-in.
+    QVERIFY2(!parseEnv(r.out).contains("ANTHROPIC_API_KEY"), r.out.constData());
+
+    // `claude auth login` opens $BROWSER on the sign-in URL and waits on localhost for the
+    // redirect; this "browser" answers that redirect with a code, as the person's would.
+    const QByteArray browser = R"sh(#!/bin/sh
+url="$1"
+state=$(printf '%s' "$url" | sed -n 's/.*[?&]state=\([^&]*\).*/\1/p')
+port=$(printf '%s' "$url" | sed -n 's/.*redirect_uri=http%3A%2F%2Flocalhost%3A\([0-9]*\)%2Fcallback.*/\1/p')
+[ -n "$port" ] || exit 0
+(sleep 1; curl -sS -o /dev/null "http://localhost:$port/callback?code=airlock-test-code&state=$state") >/dev/null 2>&1 &
+)sh";
+    r = guest(u"cat > /usr/local/bin/airlock-test-browser && chmod 755 /usr/local/bin/airlock-test-browser"_s, 60, browser);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+    QElapsedTimer t;
+    t.start();
+    r = guest(u"cd /root && BROWSER=/usr/local/bin/airlock-test-browser claude auth login </dev/null 2>&1"_s, 300);
+    const QByteArray egress = ctl({u"egress"_s, u"ls"_s, m_box}).out;
+    QVERIFY2(r.exitCode == 0 && r.out.contains("Login successful"),
+             QByteArray(r.out + r.err + "\negress: " + egress.right(3000) + "\n" + m_daemon.log().right(3000)).constData());
+    qInfo("claude auth login: %.1f s", double(t.elapsed()) / 1000);
+    const FakeOAuth::Issued first = m_fake.lastIssued(FakeOAuth::Cli::Claude);
+    QCOMPARE(first.grant, QByteArray("authorization_code"));
+    r = guest(u"cat /root/.claude/.credentials.json"_s, 60);
+    const QJsonObject stored = QJsonDocument::fromJson(r.out).object().value("claudeAiOauth"_L1).toObject();
+    const QByteArray guestAccess = stored.value("accessToken"_L1).toString().toUtf8();
+    QVERIFY2(!guestAccess.isEmpty() && guestAccess != first.access, r.out.constData());
+    QCOMPARE(guestAccess.size(), first.access.size());
+    QVERIFY(stored.value("refreshToken"_L1).toString().toUtf8() != first.refresh);
+    expectLoginRows(u"claude-code"_s, {u"access"_s, u"refresh"_s});
+
+    // A request: the API gets the real access token, swapped in for the guest's placeholder.
+    const qsizetype before = messages().size();
+    t.restart();
+    r = guest(u"cd /root && claude -p 'say hi' 2>&1"_s, 480);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
+    qInfo("claude -p (signed in): %.1f s", double(t.elapsed()) / 1000);
+    QList<TlsTestServer::Request> got = messages().mid(before);
+    QVERIFY(!got.isEmpty());
+    for (const auto &m : got)
+        QCOMPARE(m.header("authorization"), "Bearer " + first.access);
+
+    // Expired in the guest's eyes: the next run refreshes first, with the real refresh token
+    // reaching the token endpoint, and then uses the new real access token.
+    r = guest(uR"sh(python3 -c "import json; p='/root/.claude/.credentials.json'; d=json.load(open(p)); d['claudeAiOauth']['expiresAt']=0; json.dump(d, open(p, 'w'))")sh"_s, 60);
+    QCOMPARE(r.exitCode, 0);
+    const qsizetype before2 = messages().size();
+    t.restart();
+    r = guest(u"cd /root && claude -p 'say hi again' 2>&1"_s, 480);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
+    qInfo("claude -p (after a refresh): %.1f s", double(t.elapsed()) / 1000);
+    const FakeOAuth::Issued second = m_fake.lastIssued(FakeOAuth::Cli::Claude);
+    QCOMPARE(second.grant, QByteArray("refresh_token"));
+    bool refreshedWithTheRealToken = false;
+    for (const auto &req : m_api->requests())
+        if (req.target == "/v1/oauth/token" && FakeOAuth::field(req, "grant_type") == "refresh_token")
+            refreshedWithTheRealToken = refreshedWithTheRealToken || FakeOAuth::field(req, "refresh_token") == first.refresh;
+    QVERIFY2(refreshedWithTheRealToken, "the token endpoint never got the real refresh token");
+    got = messages().mid(before2);
+    QVERIFY(!got.isEmpty());
+    for (const auto &m : got)
+        QCOMPARE(m.header("authorization"), "Bearer " + second.access);
+
+    searchEverywhereFor(m_fake.issuedValues());
+    expectLoginRows(u"claude-code"_s, {u"access"_s, u"refresh"_s});
+}
+
+void TestAgents::codexSignsInAndRefreshesWithNoRealTokenInTheGuest()
+{
+    startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
+    if (QTest::currentTestFailed())
+        return;
+    // Codex's own ChatGPT route first asks chatgpt.com which backend the workspace lives on
+    // (workspace routing discovery), which this stand-in does not answer; a provider of the
+    // same ChatGPT backend with the sign-in's token skips that and nothing else.
+    CtlResult r = guest(u"mkdir -p /root/.codex && cat > /root/.codex/config.toml"_s, 60,
+                        "model_provider = \"chatgpt_direct\"\n[model_providers.chatgpt_direct]\nname = \"ChatGPT\"\n"
+                        "base_url = \"https://chatgpt.com/backend-api/codex\"\nwire_api = \"responses\"\n"
+                        "requires_openai_auth = true\n");
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+    // `codex login` prints the sign-in URL and waits on 127.0.0.1:1455 for the redirect; curl
+    // plays the browser, following it to the success page that ends the login.
+    QElapsedTimer t;
+    t.start();
+    r = guest(uR"sh(cd /root && codex login >/tmp/codex-login.out 2>&1 </dev/null & pid=$!
+for i in $(seq 1 120); do grep -q 'state=' /tmp/codex-login.out && break; sleep 1; done
+state=$(grep -o '[?&]state=[^& ]*' /tmp/codex-login.out | head -1 | cut -d= -f2)
+curl -sS -L -o /dev/null -w 'callback %{http_code}\n' "http://127.0.0.1:1455/auth/callback?code=airlock-test-code&state=$state"
+wait $pid; status=$?; cat /tmp/codex-login.out; exit $status)sh"_s, 300);
+    const QByteArray egress = ctl({u"egress"_s, u"ls"_s, m_box}).out;
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err + "\negress: " + egress.right(3000) + "\n" + m_daemon.log().right(3000)).constData());
+    qInfo("codex login: %.1f s", double(t.elapsed()) / 1000);
+    QList<FakeOAuth::Issued> issued = m_fake.issued();
+    const FakeOAuth::Issued first = m_fake.lastIssued(FakeOAuth::Cli::Codex);
+    QCOMPARE(first.grant, QByteArray("authorization_code"));
+    // The API key exchange got the real id token, swapped in for the guest's placeholder.
+    QByteArray apiKey;
+    for (const auto &i : issued)
+        if (i.cli == FakeOAuth::Cli::Codex && !i.apiKey.isEmpty())
+            apiKey = i.apiKey;
+    QVERIFY2(!apiKey.isEmpty(), "codex login never exchanged its id token for an API key");
+    bool exchangedTheRealIdToken = false;
+    for (const auto &req : m_api->requests())
+        if (FakeOAuth::field(req, "grant_type") == "urn:ietf:params:oauth:grant-type:token-exchange")
+            exchangedTheRealIdToken = exchangedTheRealIdToken || FakeOAuth::field(req, "subject_token") == first.id;
+    QVERIFY(exchangedTheRealIdToken);
+    r = guest(u"cat /root/.codex/auth.json"_s, 60);
+    const QJsonObject auth = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject tokens = auth.value("tokens"_L1).toObject();
+    const QByteArray guestAccess = tokens.value("access_token"_L1).toString().toUtf8();
+    QVERIFY2(!guestAccess.isEmpty() && guestAccess != first.access, r.out.constData());
+    QCOMPARE(guestAccess.size(), first.access.size());
+    // A JWT placeholder keeps what Codex reads from it: the account and plan.
+    QCOMPARE(jwtClaims(guestAccess), jwtClaims(first.access));
+    QCOMPARE(tokens.value("account_id"_L1).toString(), QLatin1StringView(FakeOAuth::kCodexAccountId));
+    QVERIFY(tokens.value("refresh_token"_L1).toString().toUtf8() != first.refresh);
+    QVERIFY(auth.value("OPENAI_API_KEY"_L1).toString().toUtf8() != apiKey);
+    expectLoginRows(u"codex"_s, {u"id"_s, u"access"_s, u"refresh"_s, u"api-key"_s});
+
+    auto responses = [this] {
+        QList<TlsTestServer::Request> out;
+        for (const auto &req : m_api->requests())
+            if (req.method == "POST" && req.target.startsWith("/backend-api/codex/responses"))
+                out << req;
+        return out;
+    };
+    const qsizetype before = responses().size();
+    t.restart();
+    r = guest(u"cd /root && codex exec --skip-git-repo-check 'say hi' </dev/null 2>&1"_s, 300);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
+    qInfo("codex exec (signed in): %.1f s", double(t.elapsed()) / 1000);
+    QList<TlsTestServer::Request> got = responses().mid(before);
+    QVERIFY(!got.isEmpty());
+    for (const auto &req : got) {
+        QCOMPARE(req.header("authorization"), "Bearer " + first.access);
+        QCOMPARE(req.header("chatgpt-account-id"), QByteArray(FakeOAuth::kCodexAccountId));
+    }
+
+    // Codex refreshes when its access token's exp has passed (not on last_refresh): make it so.
+    r = guest(uR"sh(python3 - <<'EOF'
+import base64, json
+p = '/root/.codex/auth.json'
+d = json.load(open(p))
+h, c, s = d['tokens']['access_token'].split('.')
+claims = json.loads(base64.urlsafe_b64decode(c + '=' * (-len(c) % 4)))
+claims['exp'] = 1000000000
+c = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b'=').decode()
+d['tokens']['access_token'] = '.'.join([h, c, s])
+json.dump(d, open(p, 'w'), indent=2)
+EOF)sh"_s, 60);
+    QCOMPARE(r.exitCode, 0);
+    const qsizetype before2 = responses().size();
+    t.restart();
+    r = guest(u"cd /root && codex exec --skip-git-repo-check 'say hi again' </dev/null 2>&1"_s, 300);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
+    qInfo("codex exec (after a refresh): %.1f s", double(t.elapsed()) / 1000);
+    QCOMPARE(m_fake.lastIssued(FakeOAuth::Cli::Codex).grant, QByteArray("refresh_token"));
+    bool refreshedWithTheRealToken = false;
+    for (const auto &req : m_api->requests())
+        if (req.target == "/oauth/token" && FakeOAuth::field(req, "grant_type") == "refresh_token")
+            refreshedWithTheRealToken = refreshedWithTheRealToken || FakeOAuth::field(req, "refresh_token") == first.refresh;
+    QVERIFY2(refreshedWithTheRealToken, "the token endpoint never got the real refresh token");
+    // More than one of Codex's processes may refresh; each prompt must carry a real token one of
+    // those refreshes issued.
+    QList<QByteArray> refreshed;
+    for (const auto &i : m_fake.issued())
+        if (i.cli == FakeOAuth::Cli::Codex && i.grant == "refresh_token")
+            refreshed << "Bearer " + i.access;
+    got = responses().mid(before2);
+    QVERIFY(!got.isEmpty());
+    for (const auto &req : got)
+        QVERIFY2(refreshed.contains(req.header("authorization")), req.header("authorization").left(60).constData());
+
+    searchEverywhereFor(m_fake.issuedValues());
+    expectLoginRows(u"codex"_s, {u"id"_s, u"access"_s, u"refresh"_s, u"api-key"_s});
 }
 
 QTEST_GUILESS_MAIN(TestAgents)
