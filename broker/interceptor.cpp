@@ -122,6 +122,13 @@ void wipe(QByteArray &bytes)
     bytes.clear();
 }
 
+// Removes the first `n` bytes, cleansed first: they may have held a real value.
+void wipeFront(QByteArray &bytes, qsizetype n)
+{
+    OPENSSL_cleanse(bytes.data(), size_t(n));
+    bytes.remove(0, n);
+}
+
 } // namespace
 
 // One intercepted guest connection. A worker advances it until it must wait for the guest
@@ -698,8 +705,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     // A small body already checked whole goes out with the head, in one write.
     if (checkedBody > 0) {
         wire.append(buf.constData(), qsizetype(checkedBody));
-        std::fill_n(buf.data(), qsizetype(checkedBody), '\0'); // it may hold a real token (swapTokenFields)
-        buf.remove(0, qsizetype(checkedBody));
+        wipeFront(buf, qsizetype(checkedBody)); // it may hold a real token (swapTokenFields)
     }
     const bool sent = m_up.write(wire);
     m_bytesUp += wire.size();
@@ -781,8 +787,8 @@ void InterceptedConnection::swapTokenFields(http::RequestHead &head, qint64 *che
     tokenexchange::Swapped swapped = m_logins->swapRequest(QByteArrayView(buf.constData(), n), head.header("Content-Type"), m_secrets);
     if (swapped.secrets.isEmpty())
         return;
-    std::fill_n(buf.data(), n, '\0');
-    buf.replace(0, n, swapped.body);
+    wipeFront(buf, n);
+    buf.prepend(swapped.body);
     *checkedBody = swapped.body.size();
     wipe(swapped.body);
     for (http::Header &h : head.headers)
@@ -1001,8 +1007,7 @@ bool InterceptedConnection::relayTokenAnswer(const http::ResponseHead &head, con
     LoginCapture::Answer answer = m_logins->captureAnswer(*body);
     wipe(*body);
     if (!answer.error.isEmpty() && success) {
-        std::fill_n(in.data(), end, '\0');
-        in.remove(0, end);
+        wipeFront(in, end);
         deny(502, "Bad Gateway", QStringLiteral("the sign-in at %1 was not passed on: %2").arg(m_sni, answer.error));
         return false;
     }
@@ -1016,8 +1021,7 @@ bool InterceptedConnection::relayTokenAnswer(const http::ResponseHead &head, con
     if (framing.kind != http::BodyFraming::None)
         wire += "Content-Length: " + QByteArray::number(answer.body.size()) + "\r\n";
     wire += "\r\n" + answer.body;
-    std::fill_n(in.data(), end, '\0');
-    in.remove(0, end);
+    wipeFront(in, end);
     if (http::hasToken(head.header("Connection"), "close") || head.version == "HTTP/1.0")
         *next = Next::Close;
     if (!answer.stored.isEmpty()) {

@@ -1,4 +1,5 @@
 #include "logincapture.h"
+#include "securebytes.h"
 #include "vault.h"
 
 #include <QDateTime>
@@ -81,7 +82,7 @@ LoginCapture::Answer LoginCapture::captureAnswer(QByteArrayView body)
         out.body = std::move(c.body);
     }
     for (tokenexchange::CapturedToken &t : c.tokens)
-        t.real.fill('\0'); // the vault holds them sealed now
+        cleanse(t.real); // the vault holds them sealed now
     return out;
 }
 
