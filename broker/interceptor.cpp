@@ -671,7 +671,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     }
     if (!checkAndInject(head))
         return Next::Close;
-    const bool tokenRequest = m_logins && m_logins->begin(head.method, head.target);
+    const bool tokenRequest = m_logins && m_logins->begin(head.target);
     // Body framing; Expect: 100-continue is answered here so the body is checked before it leaves.
     QString framingError;
     const http::BodyFraming framing = http::requestFraming(head.header("Transfer-Encoding"), head.header("Content-Length"), &framingError);

@@ -19,12 +19,10 @@ LoginCapture::LoginCapture(Vault &vault, QString sandbox, QString host)
     }
 }
 
-bool LoginCapture::begin(QByteArrayView method, QByteArrayView target)
+bool LoginCapture::begin(QByteArrayView target)
 {
     m_current = -1;
     m_grant.clear();
-    if (method != "POST")
-        return false;
     const qsizetype query = target.indexOf('?');
     const QString path = QString::fromLatin1(query < 0 ? target : target.first(query));
     for (int i = 0; i < m_logins.size(); ++i) {

@@ -22,9 +22,9 @@ public:
     LoginCapture(Vault &vault, QString sandbox, QString host);
 
     bool isEmpty() const { return m_logins.isEmpty(); }
-    // Starts a request: is it a POST to a token URL (the path, without its query)? Until the
-    // next begin(), the answer belongs to that login.
-    bool begin(QByteArrayView method, QByteArrayView target);
+    // Starts a request: is it to a token URL (the path, without its query; any method)? Until
+    // the next begin(), the answer belongs to that login.
+    bool begin(QByteArrayView target); // any method: an issuer that answers tokens to PUT must not hand over real ones
     bool active() const { return m_current >= 0; }
 
     // The request body (read whole) with the placeholders of tokens sent back where the

@@ -91,6 +91,7 @@ private Q_SLOTS:
     void aPlaceholderSentBackAnywhereElseIsRefused_data();
     void aPlaceholderSentBackAnywhereElseIsRefused();
     void theVaultListsTheLoginsTokens();
+    void aTokenAnswerToAnotherMethodIsCapturedToo();
     void pythonSignsInAndRefreshesOnOneConnection();
 
 private:
@@ -268,6 +269,16 @@ void TestSignIn::theVaultListsTheLoginsTokens()
         if (file.open(QIODevice::ReadOnly))
             QVERIFY2(!file.readAll().contains("REAL"), qPrintable(name));
     }
+}
+
+// The stand-in issues tokens to any method, as a lax issuer might: the guest still gets placeholders.
+void TestSignIn::aTokenAnswerToAnotherMethodIsCapturedToo()
+{
+    const Curl r = curl({u"-X"_s, u"PUT"_s, u"-H"_s, u"Content-Type: application/json"_s, u"--data"_s,
+                         uR"({"grant_type":"authorization_code","code":"again"})"_s,
+                         u"https://token.signin.test:%1/v1/oauth/token"_s.arg(m_front->port())});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY2(!r.out.contains("REAL") && !tokenField(r.out, "access_token").isEmpty(), r.out.constData());
 }
 
 // The same flow from Python's http.client (one keep-alive connection per host) and urllib.
