@@ -1,4 +1,5 @@
 #include "nftruleset.h"
+#include "portforwarder.h"
 
 #include <malloc.h>
 #include <nftables/libnftables.h>
@@ -121,13 +122,18 @@ QString NftRuleset::render(const QList<SandboxNet> &sandboxes, BrokerPorts ports
         // After the redirect only the broker's ports on the gateway address are open, and
         // only to a socket with IP_TRANSPARENT (the broker's: setting it needs CAP_NET_ADMIN
         // or CAP_NET_RAW). Whoever else binds the port hears nothing; no socket: dropped.
+        // The guest may also answer a connection the host opened to it for an exposed port:
+        // such a socket carries the port forwarder's mark (SO_MARK needs CAP_NET_ADMIN too),
+        // and only an established connection's packets find it.
         perSandbox += QStringLiteral("    chain in%1 {\n"
                                      "        ip daddr %2 tcp dport %3 socket transparent 1 accept\n"
                                      "        ip daddr %2 udp dport %4 socket transparent 1 accept\n"
                                      "        ip daddr %2 tcp dport %4 socket transparent 1 accept\n"
+                                     "        ip daddr %2 ip protocol tcp socket mark 0x%6 accept\n"
                                      "        goto %5\n"
                                      "    }\n")
-                          .arg(i).arg(gateway).arg(ports.proxy).arg(ports.dns).arg(dropChain(i, "hostport"));
+                          .arg(i).arg(gateway).arg(ports.proxy).arg(ports.dns).arg(dropChain(i, "hostport"))
+                          .arg(PortForwarder::kExposeSocketMark, 8, 16, QLatin1Char('0'));
         perSandbox += dropChains(i, s, logGroup);
     }
     return QStringLiteral("table inet %1 {\n").arg(table) +

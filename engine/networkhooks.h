@@ -20,6 +20,9 @@ public:
     virtual void networkDown(const QString &name) = 0;
     // Once at start: exactly these sandboxes run.
     virtual Status reconcile(const QList<SandboxNet> &running) = 0;
+    // A sandbox whose network is up now exposes `net.exposed` (and only those). A failure
+    // means a port of the list could not be opened; the others stay as they were.
+    virtual Status portsChanged(const SandboxNet &net) { Q_UNUSED(net) return ok(); }
 };
 
 } // namespace airlock

@@ -119,6 +119,20 @@ public:
     // Tells the hooks about guests that stopped on their own (poweroff, crash, a timed-out boot).
     void releaseStoppedNetworks();
 
+    // Guest ports the host reaches on its loopback (exposedports.cpp). `hostPort` 0 picks
+    // one: the guest's own number when it is free and not privileged, else any free one.
+    // A running sandbox's listener is open before the row is kept; nothing is kept when
+    // it cannot be. Only the sandbox's owner (or root) may change or see them.
+    Result<ExposedPort> exposePort(const QString &name, uid_t uid, quint16 guestPort, quint16 hostPort);
+    Status unexposePort(const QString &name, uid_t uid, quint16 guestPort);
+    struct SandboxPorts {
+        QString sandbox;
+        bool guarded = false; // its guest may run: the listeners are open
+        QList<ExposedPort> ports;
+    };
+    // Every sandbox of `uid` with exposed ports, or only `name` (even without any).
+    Result<QList<SandboxPorts>> listExposedPorts(const QString &name, uid_t uid);
+
     static bool validName(const QString &name);
     // Domain state as the CLI shows it: running, paused, stopped, ... ; "missing" only when
     // libvirt answers that no such domain exists, "unknown" when it cannot answer.
@@ -196,6 +210,9 @@ private:
     Status activateNetwork(const QString &name);
     void releaseNetwork(const QString &name);
     Status reconcileNetworks();
+    Result<QList<ExposedPort>> exposedPortsOf(qint64 sandboxId);
+    // The hooks learn a guarded sandbox's new port list; not guarded: nothing to tell.
+    Status applyExposedPorts(const QString &name, const QList<ExposedPort> &ports);
 
     DaemonConfig m_config;
     Store m_store;

@@ -32,6 +32,10 @@ Result<SandboxNet> SandboxEngine::networkOf(const QString &name)
                                                 q.value(3).toString(), q.value(4).toLongLong());
     if (!net)
         return Error{net.error().what, net.error().why + QStringLiteral("; remove the sandbox and create it again")};
+    Result<QList<ExposedPort>> exposed = exposedPortsOf(net->sandboxId);
+    if (!exposed)
+        return exposed.error();
+    net->exposed = exposed.value();
     return net;
 }
 

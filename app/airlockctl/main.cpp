@@ -15,6 +15,7 @@ int main(int argc, char **argv)
     airlock::ctl::registerImageCommands(registry);
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);
+    airlock::ctl::registerPortCommands(registry);
     airlock::ctl::registerEgressCommands(registry);
     airlock::ctl::registerConsoleCommands(registry);
     airlock::ctl::registerVaultCommands(registry);

@@ -73,6 +73,9 @@ const MethodRule kRules[] = {
     {"console.detach", Need::Owner, ObjectKind::Sandbox, "name"},
     {"egress.list", Need::Owner, ObjectKind::Sandbox, "sandbox"}, // without a sandbox: the caller's rows only
     {"egress.decide", Need::Owner, ObjectKind::PendingRequest, "id"},
+    {"port.expose", Need::Owner, ObjectKind::Sandbox, "sandbox"},
+    {"port.unexpose", Need::Owner, ObjectKind::Sandbox, "sandbox"},
+    {"port.list", Need::Owner, ObjectKind::Sandbox, "sandbox"}, // without a sandbox: the caller's ports only
     {"rule.list", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"rule.add", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"rule.remove", Need::Owner, ObjectKind::Rule, "id"},

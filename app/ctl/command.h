@@ -130,6 +130,7 @@ void registerRuleCommands(Registry &registry);
 void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);
+void registerPortCommands(Registry &registry);
 void registerEgressCommands(Registry &registry);
 void registerConsoleCommands(Registry &registry);
 void registerVaultCommands(Registry &registry);

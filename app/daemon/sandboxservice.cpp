@@ -20,6 +20,7 @@
 #include "virhandle.h"
 #include "agenttemplate.h"
 #include "policy.h"
+#include "portforwarder.h"
 #include "presets.h"
 #include "rulestore.h"
 
@@ -48,14 +49,18 @@ SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, Egres
 {
     m_pool.setMaxThreadCount(16);
     m_execPool.setMaxThreadCount(ExecSlots::kThreads);
-    if (m_egress)
-        m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress);
+    if (m_egress) {
+        m_ports = std::make_unique<PortForwarder>();
+        m_hooks = std::make_unique<EgressNetworkHooks>(*m_egress, *m_ports);
+    }
 }
 
 SandboxService::~SandboxService() { stop(); }
 
 Status SandboxService::start()
 {
+    if (m_ports)
+        m_ports->start();
     m_engine = std::make_unique<SandboxEngine>(m_config);
     m_engine->setNetworkHooks(m_hooks.get());
     m_builder = std::make_unique<SandboxEngine>(m_config);
@@ -143,6 +148,8 @@ void SandboxService::stop()
     m_builderThread.quit();
     m_engineThread.wait();
     m_builderThread.wait();
+    if (m_ports)
+        m_ports->stop(); // the engine is gone: nothing applies ports any more
 }
 
 void SandboxService::onEngine(std::function<void(SandboxEngine &)> work)
@@ -341,6 +348,7 @@ void SandboxService::registerMethods(ApiServer &api)
     registerSandboxMethods(api);
     registerSnapshotMethods(api);
     registerConsoleMethods(api);
+    registerPortMethods(api);
 }
 
 // Who owns a sandbox, an image, a build: what PeerPolicy asks before a call runs.

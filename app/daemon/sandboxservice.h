@@ -28,6 +28,7 @@ class Call;
 class PeerPolicy;
 class EgressControl;
 class NetworkHooks;
+class PortForwarder;
 class SandboxEngine;
 class SecretBridge;
 class ConsoleHub;
@@ -109,6 +110,7 @@ private:
     void registerSandboxMethods(ApiServer &api);
     void registerSnapshotMethods(ApiServer &api);
     void registerConsoleMethods(ApiServer &api);
+    void registerPortMethods(ApiServer &api); // sandboxports.cpp
     void buildImage(const Call &call);
     static Result<QList<proto::ImageInfo>> imagesOf(SandboxEngine &engine);
     static Result<proto::ImageInfo> builtImage(SandboxEngine &builder, const QJsonObject &result);
@@ -153,6 +155,7 @@ private:
     SecretBridge *m_secrets = nullptr;
     Policy *m_policy = nullptr;
     RuleInheritance m_inheritRules;
+    std::unique_ptr<PortForwarder> m_ports; // exposed guest ports; before m_hooks, which uses it
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
     QTimer m_diskWatch;

@@ -51,7 +51,10 @@ namespace airlock::proto {
     X(VaultKeyring, "vault.keyring") \
     X(SecretSet, "secret.set") \
     X(SecretList, "secret.list") \
-    X(SecretRemove, "secret.remove")
+    X(SecretRemove, "secret.remove") \
+    X(PortExpose, "port.expose") \
+    X(PortUnexpose, "port.unexpose") \
+    X(PortList, "port.list")
 
 // Topics of the "event" notification. A console's topic is kConsoleTopicPrefix + its name.
 #define AIRLOCK_PROTOCOL_TOPICS(X) \
@@ -60,7 +63,8 @@ namespace airlock::proto {
     X(Snapshot, "snapshot") \
     X(Egress, "egress") \
     X(Pending, "pending") \
-    X(Alert, "alert")
+    X(Alert, "alert") \
+    X(Port, "port")
 
 namespace method {
 #define AIRLOCK_PROTOCOL_NAME(id, text) inline constexpr QLatin1String id{text};

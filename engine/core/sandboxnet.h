@@ -5,10 +5,19 @@
 // (engine/networkhooks.h, broker/egresscontrol.h); both take this one type.
 #include "core/result.h"
 
+#include <QList>
 #include <QString>
 #include <QtGlobal>
 
 namespace airlock {
+
+// A guest port reachable from the host's loopback ("expose"): host-to-guest only, relayed
+// by broker/portforwarder.h while the guest runs.
+struct ExposedPort {
+    quint16 guestPort = 0;
+    quint16 hostPort = 0;
+    bool operator==(const ExposedPort &) const = default;
+};
 
 struct SandboxNet {
     QString name;       // sandbox name
@@ -20,6 +29,7 @@ struct SandboxNet {
     // The broker could not listen for this sandbox: its chains drop every packet of the
     // guest instead of redirecting to listeners that are not there (fail closed).
     bool dropAll = false;
+    QList<ExposedPort> exposed; // the guest's ports the host reaches on 127.0.0.1
 };
 
 // Builds one from the text the engine stores (dotted quads, a MAC), refusing anything the

@@ -260,6 +260,17 @@ CREATE TABLE sandbox_logins (
     PRIMARY KEY (sandbox_id, login)
 )
 )SQL")},
+        // Guest ports the host reaches on its loopback (broker/portforwarder.h): one host port
+        // serves one guest port of one sandbox, and they go with the sandbox.
+        {10, QStringLiteral("exposed_ports"), QStringLiteral(R"SQL(
+CREATE TABLE exposed_ports (
+    sandbox_id  INTEGER NOT NULL REFERENCES sandboxes(id) ON DELETE CASCADE,
+    guest_port  INTEGER NOT NULL CHECK (guest_port BETWEEN 1 AND 65535),
+    host_port   INTEGER NOT NULL UNIQUE CHECK (host_port BETWEEN 1 AND 65535),
+    created     TEXT NOT NULL,
+    PRIMARY KEY (sandbox_id, guest_port)
+)
+)SQL")},
     };
     return steps;
 }

@@ -12,6 +12,7 @@
 #include "daemon/egressservice.h"
 #include "daemon/egresswire.h"
 #include "flowhandoff.h"
+#include "portforwarder.h"
 #include "transparentproxy.h"
 #include "netns.h"
 #include "recordinghttpserver.h"
@@ -1203,6 +1204,80 @@ private Q_SLOTS:
                                                       .arg(type == SOCK_DGRAM ? QStringLiteral("udp") : QStringLiteral("tcp"))
                                                       .arg(port).arg(rc)));
         }
+    }
+
+    // An exposed port (broker/portforwarder.h) through the real table: the host reaches the
+    // guest's server through the relay, whose marked socket is the only one the guest's
+    // answers reach; nothing else of the host opens to the guest.
+    void anExposedPortReachesTheGuestOnlyThroughTheRelay()
+    {
+        RecordingHttpServer guestServer(QByteArrayLiteral("hello from the guest\n"));
+        bool serving = false;
+        inNamespace(m_guestNs, [&] { serving = guestServer.start(ipString(kGuest), 8080); });
+        QVERIFY2(serving, "cannot start the guest's server on 10.99.0.2:8080");
+
+        // Without the relay's mark, the guest's SYN-ACK to the host is dropped by the table.
+        QElapsedTimer unmarked;
+        unmarked.start();
+        bool plainConnected = false;
+        {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            timeval tv{2, 0};
+            ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+            sockaddr_in sa{};
+            sa.sin_family = AF_INET;
+            sa.sin_port = htons(8080);
+            sa.sin_addr.s_addr = htonl(kGuest);
+            plainConnected = ::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0;
+            ::close(fd);
+        }
+        QVERIFY2(!plainConnected, "an unmarked host socket got the guest's answer: the table lets the guest reach any host socket");
+
+        PortForwarder forwarder;
+        forwarder.start();
+        SandboxNet net{QStringLiteral("guest1"), kBridge, kGuest, kGateway, kGuestMac};
+        const quint16 hostPort = 18080;
+        net.exposed = {{8080, hostPort}};
+        QVERIFY(forwarder.apply(net));
+        QByteArray page;
+        QCOMPARE(run(QStringLiteral("curl"), {QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("10"),
+                                              QStringLiteral("http://127.0.0.1:%1/index.html").arg(hostPort)},
+                     &page),
+                 0);
+        QCOMPARE(page, QByteArray("hello from the guest\n"));
+        QCOMPARE(guestServer.requests().size(), 1);
+
+        // The guest dialling the relay's port on its gateway finds no listener there: the
+        // connection is the guest's own, redirected to the broker and denied like any other.
+        QByteArray heard;
+        inNamespace(m_guestNs, [&] {
+            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            sockaddr_in sa{};
+            sa.sin_family = AF_INET;
+            sa.sin_port = htons(hostPort);
+            sa.sin_addr.s_addr = htonl(kGateway);
+            timeval tv{3, 0};
+            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
+                const char request[] = "GET / HTTP/1.0\r\n\r\n";
+                ::send(fd, request, sizeof request - 1, MSG_NOSIGNAL);
+                char b[256];
+                const ssize_t n = ::recv(fd, b, sizeof b, 0);
+                if (n > 0)
+                    heard = QByteArray(b, n);
+            }
+            ::close(fd);
+        });
+        QVERIFY2(heard.isEmpty(), heard.constData());
+        QCOMPARE(guestServer.requests().size(), 1); // the guest's own attempt never looped back to itself
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("ip")).toString() == QLatin1String("10.99.0.1") &&
+                   o.value(QLatin1String("port")).toInt() == 18080;
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QCOMPARE(forwarder.state(QStringLiteral("guest1")).value(0).connections, 0);
+        forwarder.stop();
+        guestServer.stop();
     }
 
     // Last: stops the broker as airlockd's death would, leaving its table.

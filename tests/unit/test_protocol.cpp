@@ -88,6 +88,7 @@ private Q_SLOTS:
     void removedSandboxNeedsOnlyItsName();
     void imagePayloads();
     void snapshotAndConsolePayloads();
+    void portPayloads();
     void egressPayloads();
     void egressEventWireIsFixed();
     void nullRuleIsNoRule();
@@ -245,6 +246,24 @@ void TestProtocol::snapshotAndConsolePayloads()
     checkPayload(ConsoleWriteParams{QStringLiteral("dev"), QByteArray("ls\n")}, keys("name data_b64"));
     checkPayload(ConsoleSize{QStringLiteral("dev"), 24, 80}, keys("rows cols"));
     checkPayload(ConsoleOutput{QByteArray("\x1b[0m", 4)}, keys("data_b64"));
+}
+
+void TestProtocol::portPayloads()
+{
+    checkPayload(PortExposeParams{QStringLiteral("dev"), 8080, 18080}, keys("sandbox guest_port"));
+    QVERIFY(!PortExposeParams::fromJson(QJsonObject{{QStringLiteral("sandbox"), QStringLiteral("dev")}}));
+    checkPayload(PortRef{QStringLiteral("dev"), 8080}, keys("sandbox guest_port"));
+    ExposedPortInfo open{QStringLiteral("dev"), 8080, 18080};
+    open.listening = true;
+    open.connections = 2;
+    checkPayload(open, keys("sandbox guest_port host_port address listening"));
+    QCOMPARE(open.toJson().value(QLatin1String("address")).toString(), QStringLiteral("127.0.0.1"));
+    QVERIFY(!open.toJson().contains(QLatin1String("error"))); // only when it could not listen
+    ExposedPortInfo busy = open;
+    busy.listening = false;
+    busy.error = QStringLiteral("in use by another program");
+    checkPayload(busy, keys("sandbox guest_port host_port address listening"));
+    checkPayload(PortsChanged{QStringLiteral("dev"), {open, busy}}, keys("sandbox ports"));
 }
 
 void TestProtocol::egressPayloads()

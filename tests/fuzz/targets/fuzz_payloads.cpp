@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     readAll<ImageInfo, ImageBuildParams, ImageCancelResult, TemplateSecret, TemplateInfo, PresetRuleInfo, PresetInfo>(o);
     readAll<SnapshotInfo, SnapshotCreateParams, SnapshotRef, ConsoleAttachResult, ConsoleWriteParams, ConsoleSize, ConsoleOutput>(o);
     readAll<VaultStatus, VaultUnlockParams, VaultChangePassphraseParams, VaultKeyringParams, SecretInfo, SecretSetParams>(o);
+    readAll<PortExposeParams, PortRef, ExposedPortInfo, PortsChanged>(o);
     readAll<EventEnvelope, ImageProgress, SnapshotProgress, Alert, TopicsParams, EgressStatus, DaemonStatus>(o);
     return 0;
 }
