@@ -1,4 +1,5 @@
 #include "views/networkview.h"
+#include "widgets/availabilitystack.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "models/egressmodel.h"
@@ -12,7 +13,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -28,10 +28,12 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     m_filter->setSourceModel(model);
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_stack = new QStackedWidget(this);
+    m_stack = new AvailabilityStack(tr("This airlockd does not record egress attempts yet (egress.list is not available).\n"
+                                       "Update airlockd; attempts appear here as they happen."),
+                                    this);
     outer->addWidget(m_stack);
 
-    auto *page = new QWidget(m_stack);
+    QWidget *page = m_stack->page();
     auto *layout = new QVBoxLayout(page);
     auto *bar = new QHBoxLayout;
     m_search = new QLineEdit(page);
@@ -68,12 +70,6 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     split->setStretchFactor(1, 1);
     split->setSizes({560, 150});
     layout->addWidget(split);
-    m_stack->addWidget(page);
-
-    m_notAvailable = new QLabel(m_stack);
-    m_notAvailable->setAlignment(Qt::AlignCenter);
-    m_notAvailable->setWordWrap(true);
-    m_stack->addWidget(m_notAvailable);
 
     connect(m_search, &QLineEdit::textChanged, m_filter, &EgressFilterModel::setSearchText);
     connect(m_show, &QComboBox::currentIndexChanged, this,
@@ -144,12 +140,8 @@ void NetworkView::loadPage(qint64 beforeId)
         params.beforeId = beforeId;
     m_older->setEnabled(false);
     m_client->call(proto::method::EgressList, params.toJson(), this, [this](const ApiClient::Reply &r) {
-        if (isMethodMissing(r)) {
-            showNotAvailable(tr("This airlockd does not record egress attempts yet (egress.list is not available).\n"
-                                "Update airlockd; attempts appear here as they happen."));
+        if (m_stack->missing(r))
             return;
-        }
-        m_stack->setCurrentIndex(0);
         const Result<QList<proto::EgressEvent>> page = replyListAs<proto::EgressEvent>(r);
         if (!page) {
             m_count->setText(tr("Could not load attempts: %1").arg(page.error().message()));
@@ -159,12 +151,6 @@ void NetworkView::loadPage(qint64 beforeId)
         m_model->enqueue(page.value());
         m_older->setEnabled(page->size() >= kPageSize);
     });
-}
-
-void NetworkView::showNotAvailable(const QString &why)
-{
-    m_notAvailable->setText(why);
-    m_stack->setCurrentWidget(m_notAvailable);
 }
 
 void NetworkView::onCurrentChanged()

@@ -6,12 +6,13 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QStackedWidget;
 class QTableView;
 
 namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
+
+class AvailabilityStack;
 
 class DecisionBar;
 class EgressChart;
@@ -35,14 +36,12 @@ private:
     QTableView *buildTable(QWidget *parent);
     void loadPage(qint64 beforeId);
     void onCurrentChanged();
-    void showNotAvailable(const QString &why);
 
     QPointer<ApiClient> m_client;
     EgressModel *m_model;
     EgressFilterModel *m_filter;
     QString m_sandbox;
-    QStackedWidget *m_stack;
-    QLabel *m_notAvailable;
+    AvailabilityStack *m_stack;
     QLineEdit *m_search;
     QComboBox *m_show;
     QPushButton *m_older;

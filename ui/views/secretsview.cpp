@@ -1,4 +1,5 @@
 #include "views/secretsview.h"
+#include "widgets/availabilitystack.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "protocol/names.h"
@@ -12,7 +13,6 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QPushButton>
-#include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -22,9 +22,9 @@ SecretsView::SecretsView(ApiClient *client, QWidget *parent) : QWidget(parent), 
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_stack = new QStackedWidget(this);
+    m_stack = new AvailabilityStack(tr("This airlockd has no vault yet (secret.list is not available)."), this);
     outer->addWidget(m_stack);
-    auto *page = new QWidget(m_stack);
+    QWidget *page = m_stack->page();
     auto *layout = new QVBoxLayout(page);
     auto *intro = new QLabel(tr("Secrets lent to this sandbox. The guest only sees a placeholder; the broker puts the real "
                                 "value into requests to the listed hosts."),
@@ -44,10 +44,6 @@ SecretsView::SecretsView(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_alerts = new QListWidget(page);
     m_alerts->setAccessibleName(tr("Alerts"));
     layout->addWidget(m_alerts, 1);
-    m_stack->addWidget(page);
-    m_notAvailable = new QLabel(tr("This airlockd has no vault yet (secret.list is not available)."), m_stack);
-    m_notAvailable->setAlignment(Qt::AlignCenter);
-    m_stack->addWidget(m_notAvailable);
     connect(manage, &QPushButton::clicked, this, &SecretsView::manageSecretsRequested);
 }
 
@@ -64,11 +60,8 @@ void SecretsView::reload()
     if (!m_client)
         return;
     m_client->call(proto::method::SecretList, {}, this, [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
-        if (isMethodMissing(r)) {
-            m_stack->setCurrentWidget(m_notAvailable);
+        if (m_stack->missing(r))
             return;
-        }
-        m_stack->setCurrentIndex(0);
         m_table->setRowCount(0);
         const Result<QList<proto::SecretInfo>> secrets = replyListAs<proto::SecretInfo>(r);
         if (!secrets)

@@ -6,12 +6,13 @@
 
 class QLabel;
 class QListWidget;
-class QStackedWidget;
 class QTableWidget;
 
 namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
+
+class AvailabilityStack;
 
 // The Secrets tab: the secrets lent to this sandbox (names and hosts; values are never
 // shown or fetched) and the exfiltration alerts raised for it.
@@ -30,8 +31,7 @@ Q_SIGNALS:
 private:
     QPointer<ApiClient> m_client;
     QString m_sandbox;
-    QStackedWidget *m_stack;
-    QLabel *m_notAvailable;
+    AvailabilityStack *m_stack;
     QTableWidget *m_table;
     QListWidget *m_alerts;
     QHash<QString, QStringList> m_alertsBySandbox;

@@ -1,4 +1,5 @@
 #include "views/snapshotsview.h"
+#include "widgets/availabilitystack.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "protocol/snapshots.h"
@@ -13,7 +14,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QStackedWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -24,9 +24,9 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
 {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    m_stack = new QStackedWidget(this);
+    m_stack = new AvailabilityStack(tr("This airlockd has no snapshots yet (snapshot.list is not available)."), this);
     outer->addWidget(m_stack);
-    auto *page = new QWidget(m_stack);
+    QWidget *page = m_stack->page();
     auto *layout = new QVBoxLayout(page);
 
     auto *buttons = new QHBoxLayout;
@@ -62,12 +62,6 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);
-    m_stack->addWidget(page);
-
-    m_notAvailable = new QLabel(tr("This airlockd has no snapshots yet (snapshot.list is not available)."), m_stack);
-    m_notAvailable->setAlignment(Qt::AlignCenter);
-    m_notAvailable->setWordWrap(true);
-    m_stack->addWidget(m_notAvailable);
 
     m_undoTimer.setSingleShot(true);
     m_undoTimer.setInterval(8000);
@@ -101,11 +95,8 @@ void SnapshotsView::reload()
                    [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
         if (sandbox != m_sandbox)
             return;
-        if (isMethodMissing(r)) {
-            m_stack->setCurrentWidget(m_notAvailable);
+        if (m_stack->missing(r))
             return;
-        }
-        m_stack->setCurrentIndex(0);
         const Result<QList<proto::SnapshotInfo>> snapshots = replyListAs<proto::SnapshotInfo>(r);
         if (!snapshots) {
             report(tr("Could not list snapshots"), snapshots.error().message());

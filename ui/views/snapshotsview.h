@@ -8,12 +8,13 @@
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QStackedWidget;
 class QTreeWidget;
 
 namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
+
+class AvailabilityStack;
 
 class SandboxModel;
 
@@ -47,8 +48,7 @@ private:
     QPointer<ApiClient> m_client;
     SandboxModel *m_sandboxes;
     QString m_sandbox;
-    QStackedWidget *m_stack;
-    QLabel *m_notAvailable;
+    AvailabilityStack *m_stack;
     QTreeWidget *m_tree;
     QPushButton *m_create, *m_restore, *m_fork, *m_delete;
     QProgressBar *m_progress;
