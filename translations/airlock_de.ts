@@ -756,6 +756,14 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>Connected to airlockd on %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>P&amp;orts</source>
+        <translation>P&amp;orts</translation>
+    </message>
+    <message>
+        <source>No browser could be started; open %1 yourself</source>
+        <translation>Es ließ sich kein Browser starten; öffnen Sie %1 selbst</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -994,6 +1002,120 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>Pending requests</source>
         <translation>Wartende Anfragen</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PortsModel</name>
+    <message>
+        <source>Listening</source>
+        <translation>Lauscht</translation>
+    </message>
+    <message>
+        <source>Sandbox stopped</source>
+        <translation>Sandbox gestoppt</translation>
+    </message>
+    <message>
+        <source>Not listening: %1</source>
+        <translation>Lauscht nicht: %1</translation>
+    </message>
+    <message>
+        <source>%1 to the guest, %2 back</source>
+        <translation>%1 zum Gast, %2 zurück</translation>
+    </message>
+    <message>
+        <source>Only this machine reaches it; the guest gets no way out through it</source>
+        <translation>Nur dieser Rechner erreicht ihn; der Gast bekommt dadurch keinen Weg nach draußen</translation>
+    </message>
+    <message>
+        <source>Guest port</source>
+        <translation>Gast-Port</translation>
+    </message>
+    <message>
+        <source>Reached at</source>
+        <translation>Erreichbar unter</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <source>Traffic</source>
+        <translation>Datenverkehr</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PortsView</name>
+    <message>
+        <source>A port the agent serves in the guest (a dev server, say), reached from this machine only. The guest gets no way out through it.</source>
+        <translation>Ein Port, den der Agent im Gast anbietet (etwa ein Entwicklungsserver), nur von diesem Rechner aus erreichbar. Der Gast bekommt dadurch keinen Weg nach draußen.</translation>
+    </message>
+    <message>
+        <source>Guest port</source>
+        <translation>Gast-Port</translation>
+    </message>
+    <message>
+        <source>same, or any free</source>
+        <translation>gleicher oder ein freier</translation>
+    </message>
+    <message>
+        <source>Host port</source>
+        <translation>Host-Port</translation>
+    </message>
+    <message>
+        <source>E&amp;xpose</source>
+        <translation>&amp;Freigeben</translation>
+    </message>
+    <message>
+        <source>&amp;Guest port:</source>
+        <translation>&amp;Gast-Port:</translation>
+    </message>
+    <message>
+        <source>on &amp;host port:</source>
+        <translation>auf &amp;Host-Port:</translation>
+    </message>
+    <message>
+        <source>Exposed ports</source>
+        <translation>Freigegebene Ports</translation>
+    </message>
+    <message>
+        <source>&amp;Open in browser</source>
+        <translation>Im Browser ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>This airlockd does not expose ports; update it to use this tab.</source>
+        <translation>Dieser airlockd gibt keine Ports frei; aktualisieren Sie ihn, um diesen Reiter zu nutzen.</translation>
+    </message>
+    <message>
+        <source>Could not list the ports: %1</source>
+        <translation>Die Ports konnten nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not expose the port: %1</source>
+        <translation>Der Port konnte nicht freigegeben werden: %1</translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 is reached at %3</source>
+        <translation>Port %1 von %2 ist unter %3 erreichbar</translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 will be reached at %3 once it runs</source>
+        <translation>Port %1 von %2 ist unter %3 erreichbar, sobald sie läuft</translation>
+    </message>
+    <message>
+        <source>Could not remove the port: %1</source>
+        <translation>Der Port konnte nicht entfernt werden: %1</translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 is no longer reached</source>
+        <translation>Port %1 von %2 ist nicht mehr erreichbar</translation>
     </message>
 </context>
 <context>
@@ -1605,8 +1727,8 @@ Adresse: %4</translation>
         <translation>Diese Sandbox nach dem Verbinden auswählen.</translation>
     </message>
     <message>
-        <source>Open this tab: terminal, network, snapshots, secrets or settings.</source>
-        <translation>Diesen Reiter öffnen: terminal, network, snapshots, secrets oder settings.</translation>
+        <source>Open this tab: terminal, network, snapshots, ports, secrets or settings.</source>
+        <translation>Diesen Reiter öffnen: terminal, network, snapshots, ports, secrets oder settings.</translation>
     </message>
 </context>
 </TS>

@@ -753,6 +753,14 @@ Create one with File → New sandbox (Ctrl+N).</source>
         <source>Connected to airlockd on %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>P&amp;orts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No browser could be started; open %1 yourself</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -989,6 +997,120 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>Pending requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PortsModel</name>
+    <message>
+        <source>Listening</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sandbox stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not listening: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to the guest, %2 back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only this machine reaches it; the guest gets no way out through it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guest port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reached at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Traffic</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PortsView</name>
+    <message>
+        <source>A port the agent serves in the guest (a dev server, say), reached from this machine only. The guest gets no way out through it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guest port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same, or any free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xpose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Guest port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on &amp;host port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exposed ports</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open in browser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This airlockd does not expose ports; update it to use this tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not list the ports: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not expose the port: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 is reached at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 will be reached at %3 once it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not remove the port: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port %1 of %2 is no longer reached</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1598,7 +1720,7 @@ Address: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open this tab: terminal, network, snapshots, secrets or settings.</source>
+        <source>Open this tab: terminal, network, snapshots, ports, secrets or settings.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     const QCommandLineOption sandbox(QStringLiteral("sandbox"), QApplication::translate("main", "Select this sandbox once connected."),
                                      QStringLiteral("name"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QApplication::translate("main", "Open this tab: terminal, network, snapshots, secrets or settings."),
+                                 QApplication::translate("main", "Open this tab: terminal, network, snapshots, ports, secrets or settings."),
                                  QStringLiteral("tab"));
     parser.addOptions({socket, noStart, sandbox, tab});
     parser.process(app);
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     if (parser.isSet(sandbox))
         window.selectSandboxWhenListed(parser.value(sandbox));
     if (parser.isSet(tab) && !window.showTab(parser.value(tab))) {
-        std::fprintf(stderr, "airlock: --tab %s : use terminal, network, snapshots, secrets or settings\n", qPrintable(parser.value(tab)));
+        std::fprintf(stderr, "airlock: --tab %s : use terminal, network, snapshots, ports, secrets or settings\n", qPrintable(parser.value(tab)));
         return 2;
     }
     window.show();

@@ -63,7 +63,7 @@ shot() {
 }
 
 shot main --socket "$sock"
-for tab in terminal network snapshots secrets settings; do
+for tab in terminal network snapshots ports secrets settings; do
     shot "tab-$tab" --socket "$sock" --tab "$tab"
 done
 # German, from the embedded translation.

@@ -17,6 +17,8 @@
 #include "screenshot.h"
 #include "views/mainwindow.h"
 #include "views/pendingpanel.h"
+#include "views/portsview.h"
+#include "models/portsmodel.h"
 #include "views/snapshotsview.h"
 #include "views/terminalview.h"
 #include "widgets/terminalwidget.h"
@@ -34,6 +36,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressBar>
+#include <QSpinBox>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -74,6 +77,7 @@ private Q_SLOTS:
     void denyGivesTheGuestThe403();
     void restoreFromTheSnapshotsTabBringsTheOldFileBack();
     void resizingTheTerminalResizesTheGuestsConsole();
+    void thePortsTabExposesAGuestServer();
     void cancelStopsAnImageBuild();
     void aNewSandboxWithAnEgressPresetGetsItsRules();
     void cleanupTestCase();
@@ -282,6 +286,46 @@ void TestGuiGuest::resizingTheTerminalResizesTheGuestsConsole()
     terminal->setTerminalSize(33, 101);
     QByteArray size;
     QTRY_VERIFY_WITH_TIMEOUT((size = guestSh(u"stty -F /dev/ttyS0 size"_s, nullptr).trimmed()) == "33 101", 20000);
+}
+
+// The Ports tab: Expose with the guest's port typed in, the row says where it is reached,
+// this machine's curl gets the guest's page there, Open hands that URL to the desktop, and
+// Remove closes it.
+void TestGuiGuest::thePortsTabExposesAGuestServer()
+{
+    int rc = -1;
+    guestSh(u"mkdir -p /tmp/www && echo served-from-the-guest > /tmp/www/index.html && httpd -p 8088 -h /tmp/www"_s, &rc);
+    QCOMPARE(rc, 0);
+    QVERIFY(m_window->showTab(u"ports"_s));
+    PortsView *view = m_window->portsView();
+    QVERIFY(view->isVisible());
+    view->guestPortBox()->setValue(8088);
+    QCOMPARE(view->hostPortBox()->value(), 0); // "same, or any free"
+    QTest::mouseClick(view->exposeButton(), Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(view->model()->rowCount() == 1 && view->model()->portAt(0)->listening, qPrintable(view->message()), 20000);
+    const airlock::proto::ExposedPortInfo port = *view->model()->portAt(0);
+    QCOMPARE(port.guestPort, 8088);
+    QVERIFY2(view->message().contains(PortsModel::urlOf(port)), qPrintable(view->message()));
+
+    QByteArray page;
+    QCOMPARE(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"20"_s, PortsModel::urlOf(port) + u"index.html"_s}, &page), 0);
+    QCOMPARE(page, QByteArray("served-from-the-guest\n"));
+    // The shown tab follows the traffic of its ports.
+    QTRY_VERIFY_WITH_TIMEOUT(view->model()->rowCount() == 1 && view->model()->portAt(0)->bytesFromGuest > 0, 10000);
+
+    QTableView *table = view->table();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(view->model()->index(0, 0)).center());
+    QTRY_VERIFY(view->openButton()->isEnabled());
+    QString opened;
+    auto link = connect(view, &PortsView::openRequested, this, [&opened](const QString &url) { opened = url; });
+    QTest::mouseClick(view->openButton(), Qt::LeftButton);
+    disconnect(link);
+    QCOMPARE(opened, PortsModel::urlOf(port));
+    saveScreenshot(m_window.get(), u"ports-tab"_s);
+
+    QTest::mouseClick(view->removeButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 0, 20000);
+    QVERIFY(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"5"_s, PortsModel::urlOf(port)}) != 0);
 }
 
 void TestGuiGuest::cancelStopsAnImageBuild()

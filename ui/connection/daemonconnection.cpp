@@ -17,7 +17,7 @@ namespace {
 // Topics every view of the app listens to; console topics are added per terminal. Not
 // `pending`: its events are the `egress` events that open a held request, sent twice.
 const QStringList kTopics = {proto::topic::Sandbox, proto::topic::Egress, proto::topic::Image, proto::topic::Snapshot,
-                             proto::topic::Alert};
+                             proto::topic::Alert, proto::topic::Port};
 
 // Parses one event's data and hands it to `emitIt`; data the protocol refuses is dropped
 // with a warning naming the field, so no view ever sees half an object.
@@ -152,6 +152,8 @@ void DaemonConnection::onEvent(const QString &topic, const QJsonObject &data)
         parseAndEmit<proto::SnapshotProgress>(topic, data, [this](const auto &p) { Q_EMIT snapshotProgress(p); });
     } else if (topic == topics::Alert) {
         parseAndEmit<proto::Alert>(topic, data, [this](const auto &a) { Q_EMIT alert(a); });
+    } else if (topic == topics::Port) {
+        parseAndEmit<proto::PortsChanged>(topic, data, [this](const auto &p) { Q_EMIT portsChanged(p); });
     } else if (topic.startsWith(topics::ConsolePrefix)) {
         const QString sandbox = topic.mid(topics::ConsolePrefix.size());
         parseAndEmit<proto::ConsoleOutput>(topic, data, [this, &sandbox](const auto &o) { Q_EMIT consoleOutput(sandbox, o.data); });

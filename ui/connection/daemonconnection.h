@@ -2,6 +2,7 @@
 #include "api/apiclient.h"
 #include "protocol/egress.h"
 #include "protocol/events.h"
+#include "protocol/ports.h"
 #include "protocol/sandbox.h"
 #include "protocol/status.h"
 
@@ -73,6 +74,7 @@ Q_SIGNALS:
     void imageProgress(const airlock::proto::ImageProgress &progress);
     void snapshotProgress(const airlock::proto::SnapshotProgress &progress);
     void alert(const airlock::proto::Alert &alert);
+    void portsChanged(const airlock::proto::PortsChanged &ports);
     // Bytes of a `console:NAME` topic (subscribed to by TerminalView per sandbox).
     void consoleOutput(const QString &sandbox, const QByteArray &data);
 

@@ -17,6 +17,7 @@
 #include "views/pendingpanel.h"
 #include "views/secretsview.h"
 #include "views/settingsview.h"
+#include "views/portsview.h"
 #include "views/snapshotsview.h"
 #include "views/terminalview.h"
 #include "protocol/egress.h"
@@ -25,6 +26,8 @@
 #include "protocol/vault.h"
 
 #include <QActionGroup>
+#include <QDesktopServices>
+#include <QUrl>
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -78,8 +81,9 @@ QWidget *MainWindow::buildCentral()
     m_sandboxTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_sandboxTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_sandboxTable->verticalHeader()->hide();
+    // Every column as wide as its text (names are never cut); the last takes what is left.
     m_sandboxTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_sandboxTable->horizontalHeader()->setSectionResizeMode(SandboxModel::Name, QHeaderView::Stretch);
+    m_sandboxTable->horizontalHeader()->setStretchLastSection(true);
     m_sandboxTable->setColumnHidden(SandboxModel::Image, true);
     m_sandboxTable->setAccessibleName(tr("Sandboxes"));
     m_listPlaceholder = new QLabel(m_listStack);
@@ -93,11 +97,13 @@ QWidget *MainWindow::buildCentral()
     m_terminal = new TerminalView(client, m_tabs);
     m_network = new NetworkView(client, m_egress, m_tabs);
     m_snapshots = new SnapshotsView(client, m_sandboxes, m_tabs);
+    m_ports = new PortsView(client, m_tabs);
     m_secrets = new SecretsView(client, m_tabs);
     m_settings = new SettingsView(client, m_sandboxes, m_tabs);
     m_tabs->addTab(m_terminal, tr("&Terminal"));
     m_tabs->addTab(m_network, tr("&Network"));
     m_tabs->addTab(m_snapshots, tr("Sna&pshots"));
+    m_tabs->addTab(m_ports, tr("P&orts"));
     m_tabs->addTab(m_secrets, tr("S&ecrets"));
     m_tabs->addTab(m_settings, tr("Settin&gs"));
     m_detailPlaceholder = new QLabel(tr("Select a sandbox to see its console, network, snapshots and secrets."), m_detailStack);
@@ -146,6 +152,16 @@ void MainWindow::connectEvents()
     });
     connect(c, &DaemonConnection::imageProgress, this, &MainWindow::onImageProgress);
     connect(c, &DaemonConnection::snapshotProgress, m_snapshots, &SnapshotsView::onProgress);
+    connect(c, &DaemonConnection::portsChanged, m_ports, &PortsView::onPortsChanged);
+    // A start or stop opens or closes the shown sandbox's listeners.
+    connect(c, &DaemonConnection::sandboxChanged, this, [this](const proto::SandboxRow &row) {
+        if (row.name == m_shown)
+            m_ports->reload();
+    });
+    connect(m_ports, &PortsView::openRequested, this, [this](const QString &url) {
+        if (!QDesktopServices::openUrl(QUrl(url)))
+            statusBar()->showMessage(tr("No browser could be started; open %1 yourself").arg(url), 15000);
+    });
     connect(c, &DaemonConnection::alert, this, &MainWindow::onAlert);
     connect(c, &DaemonConnection::consoleOutput, m_terminal, &TerminalView::onOutput);
     connect(m_sandboxTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onSandboxSelected);
@@ -484,7 +500,7 @@ void MainWindow::selectSandbox(const QString &name)
 
 bool MainWindow::showTab(const QString &key)
 {
-    const QStringList keys = {QStringLiteral("terminal"), QStringLiteral("network"), QStringLiteral("snapshots"),
+    const QStringList keys = {QStringLiteral("terminal"), QStringLiteral("network"), QStringLiteral("snapshots"), QStringLiteral("ports"),
                               QStringLiteral("secrets"), QStringLiteral("settings")};
     const int index = keys.indexOf(key);
     if (index < 0)
@@ -515,6 +531,7 @@ void MainWindow::onSandboxSelected()
     m_terminal->setSandbox(name);
     m_network->setSandbox(name);
     m_snapshots->setSandbox(name);
+    m_ports->setSandbox(name);
     m_secrets->setSandbox(name);
     m_settings->setSandbox(name);
 }

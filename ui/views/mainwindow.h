@@ -26,6 +26,7 @@ class PendingPanel;
 class SandboxModel;
 class SecretsView;
 class SettingsView;
+class PortsView;
 class SnapshotsView;
 class TerminalView;
 
@@ -47,6 +48,7 @@ public:
     TerminalView *terminalView() const { return m_terminal; }
     PendingPanel *pendingPanel() const { return m_pendingPanel; }
     SnapshotsView *snapshotsView() const { return m_snapshots; }
+    PortsView *portsView() const { return m_ports; }
     QString currentSandbox() const { return m_current; }
     void selectSandbox(const QString &name);
     // Selects `name` as soon as the sandbox list has it (command line: --sandbox).
@@ -101,6 +103,7 @@ private:
     TerminalView *m_terminal;
     NetworkView *m_network;
     SnapshotsView *m_snapshots;
+    PortsView *m_ports;
     SecretsView *m_secrets;
     SettingsView *m_settings;
     PendingPanel *m_pendingPanel;
