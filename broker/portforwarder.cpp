@@ -225,6 +225,7 @@ void PortForwarder::accept(Listener &listener)
         relay->toClient.bytes.resize(size_t(m_limits.bufferBytes));
         listener.relays.insert(relay);
         updateInterest(relay);
+        publishState();
     }
 }
 
@@ -337,6 +338,7 @@ void PortForwarder::closeRelay(Relay *relay)
     }
     relay->owner->relays.erase(relay);
     delete relay;
+    publishState(); // its bytes and the count of open connections
 }
 
 void PortForwarder::expireConnects()

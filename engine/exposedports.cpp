@@ -58,22 +58,23 @@ Result<ExposedPort> SandboxEngine::exposePort(const QString &name, uid_t uid, qu
                              .arg(p.hostPort).arg(name).arg(guestPort),
                          ErrorKind::Conflict};
     }
+    // "port P of sandbox S" when that host port is kept for another exposed port, else empty.
     const auto taken = [this](quint16 port) -> Result<QString> {
-        const auto row = m_store.firstRow(QStringLiteral("SELECT s.name FROM exposed_ports e JOIN sandboxes s ON s.id = "
-                                                         "e.sandbox_id WHERE e.host_port = ?"),
+        const auto row = m_store.firstRow(QStringLiteral("SELECT s.name, e.guest_port FROM exposed_ports e JOIN sandboxes s "
+                                                         "ON s.id = e.sandbox_id WHERE e.host_port = ?"),
                                           {port});
         if (!row)
             return storeFailed(QStringLiteral("cannot read the exposed ports"), row.error());
-        return *row ? (*row)->value(0).toString() : QString();
+        return *row ? QStringLiteral("port %1 of sandbox %2").arg((*row)->value(1).toString(), (*row)->value(0).toString()) : QString();
     };
     Result<quint16> chosen = Error{};
     if (hostPort) {
         Result<QString> owner = taken(hostPort);
         if (!owner)
             return owner.error();
-        if (!owner->isEmpty()) // another sandbox's port, free now only because that one is stopped
+        if (!owner->isEmpty()) // kept even while free, as that sandbox may be stopped
             return Error{QStringLiteral("host port %1 cannot be used").arg(hostPort),
-                         QStringLiteral("it is kept for a port of sandbox %1; choose another with --host-port").arg(owner.value()),
+                         QStringLiteral("it already reaches %1; choose another with --host-port").arg(owner.value()),
                          ErrorKind::Conflict};
         chosen = freeLoopbackPort(hostPort);
     } else {

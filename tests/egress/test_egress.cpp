@@ -180,6 +180,32 @@ bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
     return answered;
 }
 
+// What a TCP connection from inside `ns` to ip:port hears after sending `request` (nothing
+// when the broker resets it or nobody listens).
+QByteArray tcpReply(const QString &ns, quint32 ip, quint16 port, const QByteArray &request = {})
+{
+    QByteArray heard;
+    inNamespace(ns, [&] {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        sa.sin_addr.s_addr = htonl(ip);
+        timeval tv{3, 0};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
+            if (!request.isEmpty())
+                ::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL);
+            char b[256];
+            const ssize_t n = ::recv(fd, b, sizeof b, 0);
+            if (n > 0)
+                heard = QByteArray(b, n);
+        }
+        ::close(fd);
+    });
+    return heard;
+}
+
 } // namespace
 
 class TestEgress : public QObject {
@@ -783,22 +809,7 @@ private Q_SLOTS:
         // A "host service" on the gateway address: ssh-like, any port but the broker's.
         Sentinel service;
         QVERIFY(service.start(SOCK_STREAM, ipString(kGateway), 2222));
-        bool connected = false;
-        inNamespace(m_guestNs, [&] {
-            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            sockaddr_in sa{};
-            sa.sin_family = AF_INET;
-            sa.sin_port = htons(2222);
-            sa.sin_addr.s_addr = htonl(kGateway);
-            timeval tv{3, 0};
-            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-            if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
-                char b;
-                connected = ::recv(fd, &b, 1, 0) > 0; // the broker resets: nothing to read
-            }
-            ::close(fd);
-        });
-        QVERIFY(!connected);
+        QVERIFY(tcpReply(m_guestNs, kGateway, 2222).isEmpty()); // the broker resets: nothing to read
         QVERIFY2(!service.heardAnything(), "a guest reached a host service");
         const QJsonObject e = waitEvent([](const QJsonObject &o) {
             return o.value(QLatin1String("ip")).toString() == QLatin1String("10.99.0.1") && o.value(QLatin1String("port")).toInt() == 2222;
@@ -1249,25 +1260,7 @@ private Q_SLOTS:
 
         // The guest dialling the relay's port on its gateway finds no listener there: the
         // connection is the guest's own, redirected to the broker and denied like any other.
-        QByteArray heard;
-        inNamespace(m_guestNs, [&] {
-            const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            sockaddr_in sa{};
-            sa.sin_family = AF_INET;
-            sa.sin_port = htons(hostPort);
-            sa.sin_addr.s_addr = htonl(kGateway);
-            timeval tv{3, 0};
-            ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-            if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
-                const char request[] = "GET / HTTP/1.0\r\n\r\n";
-                ::send(fd, request, sizeof request - 1, MSG_NOSIGNAL);
-                char b[256];
-                const ssize_t n = ::recv(fd, b, sizeof b, 0);
-                if (n > 0)
-                    heard = QByteArray(b, n);
-            }
-            ::close(fd);
-        });
+        const QByteArray heard = tcpReply(m_guestNs, kGateway, hostPort, "GET / HTTP/1.0\r\n\r\n");
         QVERIFY2(heard.isEmpty(), heard.constData());
         QCOMPARE(guestServer.requests().size(), 1); // the guest's own attempt never looped back to itself
         const QJsonObject e = waitEvent([](const QJsonObject &o) {

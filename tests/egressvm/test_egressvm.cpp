@@ -25,6 +25,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <functional>
@@ -58,6 +59,7 @@ private:
     QString m_allowedSynthetic;
     QString m_table; // this airlockd's nftables table
     qint64 m_denyRule = 0;
+    int m_exposedHostPort = 0; // B's port 8080 on the host (anExposedPortServesTheHostAndOpensNothing)
 
     QString ctlBin() const { return qEnvironmentVariable("AIRLOCKCTL_BIN"); }
 
@@ -167,6 +169,7 @@ private Q_SLOTS:
     void icmpIsDropped();
     void hostServicesOnTheGatewayAreUnreachable();
     void anotherSandboxIsUnreachable();
+    void anExposedPortServesTheHostAndOpensNothing();
     void changingTheGuestIpIsDropped();
     void changingTheGuestMacIsDropped();
     void rulesFollowTheSandboxAndSurviveADaemonRestart();
@@ -526,6 +529,54 @@ void TestEgressVm::anotherSandboxIsUnreachable()
         QVERIFY(v.toObject().value("sandbox"_L1).toString() == m_b);
 }
 
+// `expose`: the host's loopback reaches B's server (started by anotherSandboxIsUnreachable);
+// the guest gains nothing: no rule, no new way to the host or to A.
+void TestEgressVm::anExposedPortServesTheHostAndOpensNothing()
+{
+    const QByteArray rulesBefore = m_daemon.ctl({u"rule"_s, u"ls"_s}).out;
+    const CtlResult exposed = m_daemon.ctl({u"expose"_s, m_b, u"8080"_s});
+    QVERIFY2(exposed.exitCode == 0, exposed.err.constData());
+    const QJsonObject port = exposed.json().toObject();
+    const int hostPort = port.value("host_port"_L1).toInt();
+    QVERIFY(hostPort > 0);
+    QVERIFY(port.value("listening"_L1).toBool());
+    QCOMPARE(port.value("address"_L1).toString(), u"127.0.0.1"_s);
+    m_exposedHostPort = hostPort;
+
+    QByteArray page;
+    QCOMPARE(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://127.0.0.1:%1/index.html"_s.arg(hostPort)}, &page), 0);
+    QCOMPARE(page, QByteArray("hello-from-b\n"));
+    // The relay counts what it carried once the connection is closed.
+    QJsonArray listed;
+    QTRY_VERIFY_WITH_TIMEOUT((listed = m_daemon.ctl({u"ports"_s, m_b}).json().toArray()).size() == 1 &&
+                                 listed.at(0).toObject().value("bytes_from_guest"_L1).toInteger() > 0,
+                             5000);
+    QVERIFY(listed.at(0).toObject().value("bytes_to_guest"_L1).toInteger() > 0);
+    QCOMPARE(listed.at(0).toObject().value("connections"_L1).toInt(), 0);
+
+    // The same guest port twice, or a host port someone holds: refused, nothing recorded.
+    const CtlResult twice = m_daemon.ctl({u"expose"_s, m_b, u"8080"_s});
+    QCOMPARE(twice.exitCode, 1);
+    QVERIFY2(twice.err.contains("already exposed"), twice.err.constData());
+    const CtlResult kept = m_daemon.ctl({u"expose"_s, m_b, u"8081"_s, u"--host-port"_s, QString::number(hostPort)});
+    QCOMPARE(kept.exitCode, 1);
+    QVERIFY2(kept.err.contains(QByteArray("already reaches port 8080 of sandbox " + m_b.toUtf8())), kept.err.constData());
+    QTcpServer other; // another program of this machine holds a port
+    QVERIFY(other.listen(QHostAddress::LocalHost));
+    const CtlResult busy = m_daemon.ctl({u"expose"_s, m_b, u"8081"_s, u"--host-port"_s, QString::number(other.serverPort())});
+    QCOMPARE(busy.exitCode, 1);
+    QVERIFY2(busy.err.contains("in use"), busy.err.constData());
+    QCOMPARE(m_daemon.ctl({u"ports"_s, m_b}).json().toArray().size(), 1);
+
+    // The guest got no rule and no way out: its own dial of that port on its gateway is a host
+    // service, denied; A still cannot reach B.
+    QCOMPARE(m_daemon.ctl({u"rule"_s, u"ls"_s}).out, rulesBefore);
+    const CtlResult fromGuest = guest(m_b, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:%2/"_s.arg(m_bGw).arg(hostPort)});
+    QVERIFY(fromGuest.exitCode != 0);
+    const CtlResult fromA = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:8080/index.html"_s.arg(m_bIp)});
+    QVERIFY(!fromA.out.contains("hello-from-b"));
+}
+
 void TestEgressVm::changingTheGuestIpIsDropped()
 {
     const QString spoof = m_aIp.section(u'.', 0, 2) + u".77"_s;
@@ -586,11 +637,21 @@ void TestEgressVm::rulesFollowTheSandboxAndSurviveADaemonRestart()
     QCOMPARE(again.out, QByteArray("hello from upstream\n"));
     const CtlResult gw = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:2222/"_s.arg(m_aGw)});
     QVERIFY(gw.exitCode != 0);
+    // B's exposed port listens again after the restart (reconcile), and goes when B stops.
+    QVERIFY(m_exposedHostPort > 0);
+    const QString exposedUrl = u"http://127.0.0.1:%1/index.html"_s.arg(m_exposedHostPort);
+    QByteArray page;
+    QCOMPARE(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"20"_s, exposedUrl}, &page), 0);
+    QCOMPARE(page, QByteArray("hello-from-b\n"));
 
     // Killing B takes its rules away; A's stay and A still works.
     QCOMPARE(m_daemon.ctl({u"kill"_s, m_b}).exitCode, 0);
     QCOMPARE(nftTable().count("jump sb"), guarded - 1);
     QVERIFY(!nftTable().contains(m_bGw.toLatin1()));
+    QVERIFY(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"5"_s, exposedUrl}) != 0);
+    const QJsonArray ports = m_daemon.ctl({u"ports"_s, m_b}).json().toArray();
+    QCOMPARE(ports.size(), 1); // kept for the next start
+    QVERIFY(!ports.at(0).toObject().value("listening"_L1).toBool());
     const CtlResult still = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://allowed.test/still"_s});
     QCOMPARE(still.out, QByteArray("hello from upstream\n"));
 }
