@@ -1,6 +1,7 @@
 #include "sandboxengine.h"
 #include "accelprobe.h"
 #include "core/crashpoint.h"
+#include "core/gitconfigenv.h"
 #include "core/diskspace.h"
 #include "core/logging.h"
 #include "guestagent.h"
@@ -895,7 +896,12 @@ Status SandboxEngine::lendSecrets(const CreateRequest &r, SandboxSpec &spec, QJs
         return lent.error();
     if (lent->isEmpty())
         return ok();
-    for (auto it = lent->cbegin(); it != lent->cend(); ++it) {
+    // The person's own git settings (--env GIT_CONFIG_*) stay beside the credential helper's.
+    QMap<QString, QString> own;
+    for (auto it = envJson.constBegin(); it != envJson.constEnd(); ++it)
+        own.insert(it.key(), it.value().toString());
+    const QMap<QString, QString> merged = withGitConfig(own, lent.value());
+    for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
         spec.env.insert(it.key(), it.value());
         envJson.insert(it.key(), it.value());
     }

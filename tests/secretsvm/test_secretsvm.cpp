@@ -210,7 +210,10 @@ void TestSecretsVm::theGuestEnvironmentHoldsPlaceholdersAndTrustVariables()
 {
     m_box = uniqueName(u"svm"_s);
     const CtlResult created = ctl({u"create"_s, m_box, u"--memory"_s, u"256"_s, u"--secret"_s, u"SVM_API=API_KEY"_s,
-                             u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--secret"_s, u"SVM_GIT=GIT_TOKEN"_s, u"--start"_s});
+                             u"--secret"_s, u"SVM_OTHER=OTHER_KEY"_s, u"--secret"_s, u"SVM_GIT=GIT_TOKEN"_s, u"--start"_s,
+                                   // the person's own git setting, kept beside the credential helper's
+                                   u"--env"_s, u"GIT_CONFIG_COUNT=1"_s, u"--env"_s, u"GIT_CONFIG_KEY_0=user.name"_s,
+                                   u"--env"_s, u"GIT_CONFIG_VALUE_0=Ada"_s});
     QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
     const CtlResult env = ctl({u"exec"_s, m_box, u"--"_s, u"env"_s});
     QCOMPARE(env.exitCode, 0);
@@ -466,6 +469,9 @@ void TestSecretsVm::theGuestsGitOffersThePlaceholderToTheBoundHostOnly()
     const CtlResult other = guestSh(u"printf 'protocol=https\\nhost=other.test.example\\n\\n' | GIT_TERMINAL_PROMPT=0 git credential fill"_s);
     QVERIFY(other.exitCode != 0);
     QVERIFY2(!other.out.contains(m_gitPlaceholder), other.out.constData());
+    // The person's --env git setting came through beside the helper.
+    const CtlResult name = guestSh(u"git config --get user.name"_s);
+    QCOMPARE(name.out, QByteArray("Ada\n"));
 }
 
 void TestSecretsVm::aBase64PlaceholderElsewhereIsBlockedAndAlerted()
