@@ -16,6 +16,9 @@ namespace airlock {
 class RuleStore {
 public:
     RuleStore(Store &store, Policy &policy) : m_store(store), m_policy(policy) {}
+    // The connection the rules are kept on; the egress settings changed at run time
+    // (egress.configure) are written on it too, off the main thread.
+    Store &store() { return m_store; }
 
     // Deletes expired rules, then loads every remaining rule into the policy.
     Status load(const QDateTime &now = QDateTime::currentDateTimeUtc());

@@ -115,9 +115,22 @@ void TransparentProxy::stop()
     m_loop.stop();
 }
 
+namespace {
+
+std::chrono::steady_clock::time_point holdDeadline(std::chrono::steady_clock::time_point since, int holdTimeoutMs)
+{
+    return holdTimeoutMs > 0 ? since + std::chrono::milliseconds(holdTimeoutMs) : std::chrono::steady_clock::time_point::max();
+}
+
+} // namespace
+
 void TransparentProxy::setHoldTimeoutMs(int ms)
 {
-    m_loop.call([&] { m_limits.holdTimeoutMs = ms; });
+    m_loop.call([&] {
+        m_limits.holdTimeoutMs = ms;
+        for (PendingItem &p : m_pending)
+            p.deadline = holdDeadline(p.since, ms);
+    });
 }
 
 Status TransparentProxy::attach(const SandboxNet &net)
@@ -446,16 +459,17 @@ void TransparentProxy::hold(Flow &f)
         PendingItem p;
         p.id = f.event.id;
         p.key = key;
-        p.deadline = Clock::now() + std::chrono::milliseconds(m_limits.holdTimeoutMs);
+        p.since = Clock::now();
+        p.deadline = holdDeadline(p.since, m_limits.holdTimeoutMs);
         item = m_pending.insert(key, p);
     }
     f.state = State::Held;
     f.pendingId = item->id;
     f.event.decision = Decision::Pending;
     f.event.pendingItem = item->id;
-    f.event.reason = item->id == f.event.id
-                         ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
-                         : QStringLiteral("joined pending request %1").arg(item->id);
+    f.event.reason = item->id != f.event.id     ? QStringLiteral("joined pending request %1").arg(item->id)
+                     : m_limits.holdTimeoutMs > 0 ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
+                                                  : QStringLiteral("waiting for a decision (held until answered)");
     item->flows.append(f.id);
     if (item->flows.size() == 1)
         item->event = f.event;

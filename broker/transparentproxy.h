@@ -64,7 +64,7 @@ public:
         int maxPending = 64;            // per sandbox: distinct pending items
         int headerTimeoutMs = 10000;    // the first request bytes must be complete by then
         int firstBytesMs = 250;         // no bytes by then: a server-speaks-first protocol
-        int holdTimeoutMs = 120000;     // an unanswered ask is denied after this
+        int holdTimeoutMs = 120000;     // an unanswered ask is denied after this; 0: held until answered
         int connectTimeoutMs = 10000;
     };
     using Decider = std::function<FlowVerdict(const FlowTarget &)>;
@@ -81,6 +81,8 @@ public:
     void stop();
     Status attach(const SandboxNet &net);
     void detach(const QString &sandbox);
+    // 0: held until someone answers. Items held now get the new deadline, from when they
+    // were first held.
     void setHoldTimeoutMs(int ms);
     // Flows to names a borrowed secret is bound to go there (flowhandoff.h); set before start().
     void setHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
@@ -159,7 +161,8 @@ private:
         QString key;
         EgressEvent event;
         QList<quint64> flows;
-        std::chrono::steady_clock::time_point deadline;
+        std::chrono::steady_clock::time_point since; // when it was first held
+        std::chrono::steady_clock::time_point deadline; // max(): held until answered
     };
     struct Sandbox {
         SandboxNet net;

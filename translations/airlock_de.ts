@@ -764,6 +764,10 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>No browser could be started; open %1 yourself</source>
         <translation>Es ließ sich kein Browser starten; öffnen Sie %1 selbst</translation>
     </message>
+    <message>
+        <source>%1 port %2 (%3). It waits until you answer.</source>
+        <translation>%1 Port %2 (%3). Die Anfrage wartet, bis Sie antworten.</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -991,6 +995,14 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>On timeout</source>
         <translation>Bei Zeitablauf</translation>
+    </message>
+    <message>
+        <source>waits for you</source>
+        <translation>wartet auf Sie</translation>
+    </message>
+    <message>
+        <source>%1 wants to reach %2 (%3) on port %4. It waits until you answer.</source>
+        <translation>%1 möchte %2 (%3) auf Port %4 erreichen. Die Anfrage wartet, bis Sie antworten.</translation>
     </message>
 </context>
 <context>

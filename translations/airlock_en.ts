@@ -761,6 +761,10 @@ Create one with File → New sandbox (Ctrl+N).</source>
         <source>No browser could be started; open %1 yourself</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 port %2 (%3). It waits until you answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -986,6 +990,14 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>On timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waits for you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 wants to reach %2 (%3) on port %4. It waits until you answer.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -73,6 +73,7 @@ const MethodRule kRules[] = {
     {"console.detach", Need::Owner, ObjectKind::Sandbox, "name"},
     {"egress.list", Need::Owner, ObjectKind::Sandbox, "sandbox"}, // without a sandbox: the caller's rows only
     {"egress.decide", Need::Owner, ObjectKind::PendingRequest, "id"},
+    {"egress.configure", Need::Administrator}, // every sandbox's holds
     {"port.expose", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"port.unexpose", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"port.list", Need::Owner, ObjectKind::Sandbox, "sandbox"}, // without a sandbox: the caller's ports only

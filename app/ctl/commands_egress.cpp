@@ -1,5 +1,6 @@
 // egress ls / allow / deny: see and decide what sandboxes try to reach.
 #include "ctl/command.h"
+#include "ctl/duration.h"
 #include "core/isotime.h"
 #include "protocol/egress.h"
 #include "protocol/jsonfields.h"
@@ -162,6 +163,26 @@ int decide(Context &ctx, const Args &args, const QString &action)
     return 0;
 }
 
+// "until-answered" holds a request until someone decides; a duration denies it after that long.
+int holdTimeout(Context &ctx, const Args &args)
+{
+    const QString text = args.positional.at(0);
+    proto::EgressConfigureParams params;
+    if (text != QLatin1String("until-answered")) {
+        QString why;
+        const std::optional<qint64> seconds = ctl::parseDuration(text, &why);
+        if (!seconds || *seconds > 24 * 3600)
+            return ctx.fail(seconds ? QStringLiteral("at most 1d; use until-answered to wait without end") : why, kUsage);
+        params.holdTimeoutS = int(*seconds);
+    }
+    return ctx.show<proto::EgressConfigureParams>(proto::method::EgressConfigure, params.toJson(), [](const proto::EgressConfigureParams &p) {
+        if (p.holdTimeoutS == 0)
+            std::printf("pending requests now wait until someone answers them\n");
+        else
+            std::printf("pending requests are now denied after %d s without an answer\n", p.holdTimeoutS);
+    });
+}
+
 } // namespace
 
 void registerEgressCommands(Registry &registry)
@@ -176,6 +197,9 @@ void registerEgressCommands(Registry &registry)
                   [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("allow")); }});
     registry.add({QStringLiteral("egress deny"), usage, QStringLiteral("refuse a pending request (and add a rule)"),
                   decideOptions, {}, 1, 1, true, [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("deny")); }});
+    registry.add({QStringLiteral("egress hold-timeout"), QStringLiteral("DURATION|until-answered"),
+                  QStringLiteral("how long a pending request waits before it is denied (every sandbox)"), {}, {}, 1, 1, true,
+                  holdTimeout});
 }
 
 } // namespace airlock::ctl

@@ -17,6 +17,8 @@ namespace airlock {
 
 namespace {
 
+constexpr int kMaxHoldTimeoutS = 24 * 3600;
+
 int settingInt(Store &store, const char *key, int fallback, int low, int high)
 {
     const Result<QString> text = store.setting(QString::fromLatin1(key));
@@ -54,7 +56,7 @@ Status EgressService::start()
 {
     m_ports.proxy = quint16(settingInt(m_store, "egress.proxy_port", 15001, 1, 65535));
     m_ports.dns = quint16(settingInt(m_store, "egress.dns_port", 15053, 1, 65535));
-    m_holdTimeoutS = settingInt(m_store, "egress.hold_timeout_s", 120, 1, 24 * 3600);
+    m_holdTimeoutS = settingInt(m_store, "egress.hold_timeout_s", 120, 0, kMaxHoldTimeoutS);
 
     // Thousands of guest connections need thousands of descriptors.
     rlimit files{};
@@ -74,7 +76,7 @@ Status EgressService::start()
     dnsLimits.burst = 2 * dnsLimits.queriesPerSecond;
     m_dns = std::make_unique<DnsResolver>(m_names, m_events, m_ports.dns, dnsLimits);
     TransparentProxy::Limits limits;
-    limits.holdTimeoutMs = m_holdTimeoutS * 1000;
+    limits.holdTimeoutMs = m_holdTimeoutS.load() * 1000;
     limits.maxFlows = settingInt(m_store, "egress.max_flows", limits.maxFlows, 1, 1000000);
     limits.maxPending = settingInt(m_store, "egress.max_pending", limits.maxPending, 1, 100000);
     limits.headerTimeoutMs = settingInt(m_store, "egress.header_timeout_s", limits.headerTimeoutMs / 1000, 1, 3600) * 1000;
@@ -114,7 +116,7 @@ Status EgressService::start()
         qCWarning(lcBroker) << "egress enforcement unavailable; sandboxes cannot start:" << m_unavailable;
     }
     qCInfo(lcBroker) << "egress: nftables table" << tableName << "nflog group" << logGroup;
-    qCInfo(lcBroker) << "egress broker: proxy port" << m_ports.proxy << "dns port" << m_ports.dns << "hold" << m_holdTimeoutS << "s";
+    qCInfo(lcBroker) << "egress broker: proxy port" << m_ports.proxy << "dns port" << m_ports.dns << "hold" << m_holdTimeoutS.load() << "s (0: until answered)";
     return ok();
 }
 
@@ -381,6 +383,29 @@ void EgressService::registerMethods(ApiServer &api)
     });
     api.registerMethod(proto::method::EgressList, [this](const Call &call) { list(call); });
     api.registerMethod(proto::method::EgressDecide, [this](const Call &call) { decide(call); });
+    api.registerMethod(proto::method::EgressConfigure, [this](const Call &call) { configure(call); });
+}
+
+// How long an unanswered ask holds its flow, for every sandbox: kept in the settings (on the
+// rules thread), then the proxy's held items get their new deadline.
+void EgressService::configure(const Call &call)
+{
+    Result<proto::EgressConfigureParams> p = proto::EgressConfigureParams::fromJson(call.params());
+    if (!p)
+        return call.fail(p.error());
+    if (p->holdTimeoutS < 0 || p->holdTimeoutS > kMaxHoldTimeoutS)
+        return call.fail(rpc::InvalidParams, QStringLiteral("hold_timeout_s must be 0 (held until answered) to %1 seconds").arg(kMaxHoldTimeoutS));
+    if (!m_proxy)
+        return call.fail(Error{QStringLiteral("cannot change the hold timeout"), QStringLiteral("the egress broker is not running"),
+                               ErrorKind::Unavailable});
+    const int seconds = p->holdTimeoutS;
+    m_rules([this, call, seconds](RuleStore &rules) {
+        if (Status s = rules.store().setSetting(QStringLiteral("egress.hold_timeout_s"), QString::number(seconds)); !s)
+            return call.fail(Error{QStringLiteral("cannot keep the hold timeout"), s.error().why});
+        m_proxy->setHoldTimeoutMs(seconds * 1000);
+        m_holdTimeoutS = seconds;
+        call.reply(proto::EgressConfigureParams{seconds}.toJson());
+    });
 }
 
 void EgressService::list(const Call &call)
@@ -524,7 +549,7 @@ void EgressService::contributeStatus(proto::DaemonStatus &status) const
     std::lock_guard lock(m_mutex);
     // Events are lost while the event log cannot write (a full disk); decisions go on.
     status.egress = proto::EgressStatus{m_enforcing, m_nft ? m_nft->table() : QString(), int(m_ports.proxy), int(m_ports.dns),
-                                        int(m_sandboxes.size()), m_holdTimeoutS, m_events.notStored(), m_events.storeError()};
+                                        int(m_sandboxes.size()), m_holdTimeoutS.load(), m_events.notStored(), m_events.storeError()};
 }
 
 } // namespace airlock

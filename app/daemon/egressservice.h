@@ -4,7 +4,8 @@
 // egress.decide; events on topics "egress" and "pending".
 //
 // Settings (store `settings` table, read at start):
-//   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120)
+//   egress.hold_timeout_s  how long an unanswered ask holds its flow (default 120; 0: until
+//                          answered; egress.configure changes it while running)
 //   egress.proxy_port      transparent proxy port on each sandbox's gateway address (15001)
 //   egress.dns_port        resolver port on each sandbox's gateway address (15053)
 //   egress.dns_qps         DNS queries per second per sandbox (1000, burst twice that)
@@ -29,6 +30,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -75,6 +77,7 @@ private:
     Status attachListeners(const SandboxNet &net);
     void list(const Call &call);
     void decide(const Call &call);
+    void configure(const Call &call);
     // egress.decide's last step: releases the held flows of event `id` on the proxy's loop,
     // then answers `call` from there.
     void release(const Call &call, qint64 id, EgressEvent item, bool allow, qint64 ruleId, const QString &reason,
@@ -96,7 +99,7 @@ private:
     FlowHandoff *m_handoff = nullptr;
     RuleJobs m_rules;
     BrokerPorts m_ports;
-    int m_holdTimeoutS = 120;
+    std::atomic<int> m_holdTimeoutS{120}; // 0: held until answered; egress.configure sets it from the rules thread
     SyntheticNames m_names;
     GuestProcessTable m_guestProcesses; // what the guests report about their sockets
     EventLog m_events;

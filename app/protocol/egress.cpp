@@ -6,6 +6,7 @@ namespace airlock::proto {
 AIRLOCK_PAYLOAD_JSON(GuestProcess, "guest process")
 AIRLOCK_PAYLOAD_JSON(EgressEvent, "egress event")
 AIRLOCK_PAYLOAD_JSON(EgressListParams, "egress.list params")
+AIRLOCK_PAYLOAD_JSON(EgressConfigureParams, "egress.configure params")
 AIRLOCK_PAYLOAD_JSON(EgressDecideParams, "egress.decide params")
 AIRLOCK_PAYLOAD_JSON(RuleListParams, "rule.list params")
 AIRLOCK_PAYLOAD_JSON(RuleAddParams, "rule.add params")

@@ -67,6 +67,14 @@ struct EgressListParams {
     AIRLOCK_PAYLOAD(EgressListParams)
 };
 
+// egress.configure params and result: how long an unanswered ask holds its flow (0: until
+// someone answers).
+struct EgressConfigureParams {
+    int holdTimeoutS = 0;
+    static void fields(auto &s, auto &f) { f("hold_timeout_s", s.holdTimeoutS); }
+    AIRLOCK_PAYLOAD(EgressConfigureParams)
+};
+
 struct EgressDecideParams {
     qint64 id = 0;
     QString action;                 // allow | deny

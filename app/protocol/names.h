@@ -43,6 +43,7 @@ namespace airlock::proto {
     X(RuleRemove, "rule.remove") \
     X(EgressList, "egress.list") \
     X(EgressDecide, "egress.decide") \
+    X(EgressConfigure, "egress.configure") \
     X(VaultInit, "vault.init") \
     X(VaultUnlock, "vault.unlock") \
     X(VaultLock, "vault.lock") \

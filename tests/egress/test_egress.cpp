@@ -737,6 +737,44 @@ private Q_SLOTS:
             QVERIFY(!r.contains("/raw"));
     }
 
+    // `egress hold-timeout`: kept in the settings, applied to what is held now; with
+    // until-answered a held request outlives any timeout until someone decides.
+    void holdTimeoutIsSetFromTheCliAndCanWaitUntilAnswered()
+    {
+        QByteArray out;
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("hold-timeout"), QStringLiteral("2d")}, &out), 2);
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("hold-timeout"), QStringLiteral("soon")}, &out), 2);
+        QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("hold-timeout"), QStringLiteral("until-answered")}, &out), 0);
+        QCOMPARE(QJsonDocument::fromJson(out).object().value(QLatin1String("hold_timeout_s")).toInt(-1), 0);
+        QCOMPARE(m_store->setting(QStringLiteral("egress.hold_timeout_s")).value(), QStringLiteral("0")); // for the next start
+        proto::DaemonStatus status;
+        m_egress->contributeStatus(status);
+        QCOMPARE(status.egress->holdTimeoutS, 0);
+
+        QProcess held;
+        held.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"), QStringLiteral("-sS"),
+                                          QStringLiteral("--max-time"), QStringLiteral("40"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                                          QStringLiteral("http://") + kUpstream + QStringLiteral("/held-until-answered")});
+        QVERIFY(held.waitForStarted());
+        const QJsonObject pending = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("path")).toString() == QLatin1String("/held-until-answered") &&
+                   o.value(QLatin1String("decision")).toString() == QLatin1String("pending");
+        });
+        QVERIFY2(pending.value(QLatin1String("reason")).toString().contains(QLatin1String("held until answered")),
+                 qPrintable(pending.value(QLatin1String("reason")).toString()));
+        QTest::qWait(3000); // past any short timeout: still held
+        QCOMPARE(held.state(), QProcess::Running);
+
+        // A timeout shorter than the time it has waited: denied at once.
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("hold-timeout"), QStringLiteral("1s")}, &out), 0);
+        QVERIFY2(out.contains("denied after 1 s"), out.constData());
+        QVERIFY(held.waitForFinished(5000));
+        QVERIFY2(held.readAllStandardOutput().endsWith("\n403"), "the held request was not denied when the timeout passed");
+        QCOMPARE(ctl({QStringLiteral("egress"), QStringLiteral("hold-timeout"), QStringLiteral("30s")}, &out), 0);
+        for (const QByteArray &r : m_server.requests())
+            QVERIFY(!r.contains("/held-until-answered"));
+    }
+
     void otherUdpIcmpAndIpv6AreDroppedAndRecorded()
     {
         Sentinel udp;

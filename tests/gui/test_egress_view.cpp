@@ -288,6 +288,15 @@ void TestEgressView::pendingPanelDedupesAndCountsDown()
     // An attempt already past its timeout never shows up.
     model.apply(attempt(99, QStringLiteral("c"), Decision::Pending, now - 200000));
     QCOMPARE(model.rowCount(), 2);
+    // Held until answered (egress hold-timeout until-answered): no countdown, and an old
+    // attempt still waits.
+    model.setHoldTimeout(0);
+    QCOMPARE(model.index(0, PendingModel::Default).data().toString(), QStringLiteral("waits for you"));
+    model.apply(attempt(99, QStringLiteral("c"), Decision::Pending, now - 200000));
+    QCOMPARE(model.rowCount(), 3);
+    QVERIFY(model.index(2, PendingModel::Sandbox).data(Qt::ToolTipRole).toString().contains(QLatin1String("waits until you answer")));
+    model.setHoldTimeout(97); // the old one is past 97 s: it goes at the next expiry pass
+    model.removeEntry(model.entry(2).key);
 }
 
 void TestEgressView::theGuestsProcessReportIsShownAsItsClaim()

@@ -268,6 +268,8 @@ void TestProtocol::portPayloads()
 
 void TestProtocol::egressPayloads()
 {
+    checkPayload(EgressConfigureParams{0}, keys("hold_timeout_s")); // 0: held until answered
+    checkPayload(EgressConfigureParams{600}, keys("hold_timeout_s"));
     checkPayload(sampleEvent(), keys("id sandbox time proto host ip port sni method path decision reason bytes_up bytes_down duration_ms"));
     // The guest's process report: an optional object, absent when the guest reported none.
     EgressEvent reported = sampleEvent();

@@ -1,4 +1,6 @@
 #include "models/pendingmodel.h"
+
+#include <limits>
 #include "models/decisioncolors.h"
 
 #include <QDateTime>
@@ -50,7 +52,8 @@ void PendingModel::apply(const proto::EgressEvent &o)
     if (o.guestProcess)
         e.process = o.guestProcess->describe();
     e.key = e.sandbox + QLatin1Char('\n') + (e.host.isEmpty() ? e.ip : e.host) + QLatin1Char('\n') + QString::number(e.port);
-    e.deadlineMs = o.time.toMSecsSinceEpoch() + qint64(m_holdSeconds) * 1000;
+    e.heldAtMs = o.time.toMSecsSinceEpoch();
+    e.deadlineMs = deadlineOf(e.heldAtMs);
 
     const int row = rowOfKey(e.key);
     if (row >= 0) {
@@ -111,6 +114,22 @@ void PendingModel::expire()
         Q_EMIT dataChanged(index(0, Default), index(int(m_entries.size()) - 1, Default), {Qt::DisplayRole});
 }
 
+qint64 PendingModel::deadlineOf(qint64 heldAtMs) const
+{
+    return m_holdSeconds > 0 ? heldAtMs + qint64(m_holdSeconds) * 1000 : std::numeric_limits<qint64>::max() - 3000;
+}
+
+void PendingModel::setHoldTimeout(int seconds)
+{
+    if (seconds == m_holdSeconds)
+        return;
+    m_holdSeconds = seconds;
+    for (Entry &e : m_entries)
+        e.deadlineMs = deadlineOf(e.heldAtMs);
+    if (!m_entries.empty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_entries.size()) - 1, ColumnCount - 1));
+}
+
 int PendingModel::secondsLeft(const Entry &e) const
 {
     return int(std::max<qint64>(0, (e.deadlineMs - QDateTime::currentMSecsSinceEpoch() + 999) / 1000));
@@ -139,11 +158,12 @@ QVariant PendingModel::data(const QModelIndex &index, int role) const
         case Proto: return e.proto;
         case Request: return e.request;
         case Attempts: return e.attempts;
-        case Default: return tr("deny in %n s", nullptr, secondsLeft(e));
+        case Default: return holdsUntilAnswered() ? tr("waits for you") : tr("deny in %n s", nullptr, secondsLeft(e));
         }
     }
     if (role == Qt::ToolTipRole)
-        return QString(tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e))
+        return QString((holdsUntilAnswered() ? tr("%1 wants to reach %2 (%3) on port %4. It waits until you answer.")
+                                             : tr("%1 wants to reach %2 (%3) on port %4. Without an answer it is denied in %n s.", nullptr, secondsLeft(e)))
             .arg(e.sandbox, e.host.isEmpty() ? e.ip : e.host, e.ip)
             .arg(e.port) + (e.process.isEmpty() ? QString() : QString(QLatin1Char('\n') + e.process)));
     if (role == Qt::ForegroundRole && index.column() == Default)

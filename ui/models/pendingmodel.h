@@ -23,14 +23,17 @@ public:
         qint64 latestId = 0;
         QList<qint64> ids;
         int attempts = 0;
-        qint64 deadlineMs = 0;
+        qint64 heldAtMs = 0;   // the attempt's time
+        qint64 deadlineMs = 0; // max: held until someone answers
     };
 
     explicit PendingModel(QObject *parent = nullptr);
 
-    // How long the broker holds a flow before denying it (design: 120 s by default).
-    void setHoldTimeout(int seconds) { m_holdSeconds = seconds; }
+    // How long the broker holds a flow before denying it (120 s by default; 0: until
+    // someone answers). The rows shown now count down to the new deadline.
+    void setHoldTimeout(int seconds);
     int holdTimeout() const { return m_holdSeconds; }
+    bool holdsUntilAnswered() const { return m_holdSeconds == 0; }
 
     // An egress.list row or an `egress` event: a pending one joins or opens its target's
     // row, any other decision answers the row it belongs to. The countdown runs from the
@@ -53,6 +56,7 @@ Q_SIGNALS:
     void countsChanged(const QHash<QString, int> &bySandbox);
 
 private:
+    qint64 deadlineOf(qint64 heldAtMs) const;
     int rowOfKey(const QString &key) const;
     int rowOfId(qint64 id) const;
     void expire();

@@ -202,12 +202,15 @@ void MainWindow::buildTray()
         m_pendingPanel->table()->setFocus();
     });
     connect(m_pending, &PendingModel::newRequest, this, [this](const PendingModel::Entry &e) {
+        const QString target = e.host.isEmpty() ? e.ip : e.host;
         m_tray->showMessage(tr("%1 wants to connect").arg(e.sandbox),
-                            tr("%1 port %2 (%3). Denied in %4 s unless you allow it.")
-                                .arg(e.host.isEmpty() ? e.ip : e.host)
-                                .arg(e.port)
-                                .arg(e.proto)
-                                .arg(m_pending->secondsLeft(e)),
+                            m_pending->holdsUntilAnswered()
+                                ? tr("%1 port %2 (%3). It waits until you answer.").arg(target).arg(e.port).arg(e.proto)
+                                : tr("%1 port %2 (%3). Denied in %4 s unless you allow it.")
+                                      .arg(target)
+                                      .arg(e.port)
+                                      .arg(e.proto)
+                                      .arg(m_pending->secondsLeft(e)),
                             QSystemTrayIcon::Warning, 10000);
     });
 }
@@ -414,8 +417,8 @@ void MainWindow::onStatus(const proto::DaemonStatus &s)
             showVault(vault->vault);
     });
     // Pending requests count down to the broker's own hold timeout.
-    if (s.egress && s.egress->holdTimeoutS > 0)
-        m_pending->setHoldTimeout(s.egress->holdTimeoutS);
+    if (s.egress)
+        m_pending->setHoldTimeout(s.egress->holdTimeoutS); // 0: held until answered
     m_statusSandboxes = s.sandboxes;
     updateCount();
 }

@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc.isObject())
         return 0;
     const QJsonObject o = doc.object();
-    readAll<EgressEvent, EgressListParams, EgressDecideParams, RuleInfo, RuleListParams, RuleAddParams, IdParams>(o);
+    readAll<EgressEvent, EgressListParams, EgressDecideParams, EgressConfigureParams, RuleInfo, RuleListParams, RuleAddParams, IdParams>(o);
     readAll<SandboxRow, SecretLoan, SandboxCreateParams, SandboxCreated, NameParams, SandboxStartParams, SandboxStopParams,
             ExecParams, ExecResult, ForkParams, FilePushParams, WrittenResult, FilePullParams, FilePullResult>(o);
     readAll<ImageInfo, ImageBuildParams, ImageCancelResult, TemplateSecret, TemplateInfo, PresetRuleInfo, PresetInfo>(o);
