@@ -160,11 +160,10 @@ private:
     int m_taken = 0;
 };
 
-// Whether a TCP connection from inside `ns` to ip:port is accepted by someone who then talks
-// (the broker resets a connection it denies: nothing to read).
-bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
+// Runs `use` with a TCP socket dialled from inside `ns` to ip:port (3 s timeouts), and
+// whether it connected.
+void dialFrom(const QString &ns, quint32 ip, quint16 port, const std::function<void(int fd, bool connected)> &use)
 {
-    bool answered = false;
     inNamespace(ns, [&] {
         const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         sockaddr_in sa{};
@@ -174,9 +173,17 @@ bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
         timeval tv{3, 0};
         ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
         ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        answered = ::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0;
+        use(fd, ::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0);
         ::close(fd);
     });
+}
+
+// Whether a TCP connection from inside `ns` to ip:port is accepted by someone who then talks
+// (the broker resets a connection it denies: nothing to read).
+bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
+{
+    bool answered = false;
+    dialFrom(ns, ip, port, [&](int, bool connected) { answered = connected; });
     return answered;
 }
 
@@ -185,23 +192,15 @@ bool tcpAnswered(const QString &ns, quint32 ip, quint16 port)
 QByteArray tcpReply(const QString &ns, quint32 ip, quint16 port, const QByteArray &request = {})
 {
     QByteArray heard;
-    inNamespace(ns, [&] {
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        sa.sin_addr.s_addr = htonl(ip);
-        timeval tv{3, 0};
-        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        if (::connect(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa) == 0) {
-            if (!request.isEmpty())
-                ::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL);
-            char b[256];
-            const ssize_t n = ::recv(fd, b, sizeof b, 0);
-            if (n > 0)
-                heard = QByteArray(b, n);
-        }
-        ::close(fd);
+    dialFrom(ns, ip, port, [&](int fd, bool connected) {
+        if (!connected)
+            return;
+        if (!request.isEmpty())
+            ::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL);
+        char b[256];
+        const ssize_t n = ::recv(fd, b, sizeof b, 0);
+        if (n > 0)
+            heard = QByteArray(b, n);
     });
     return heard;
 }
