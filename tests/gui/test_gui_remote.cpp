@@ -4,7 +4,7 @@
 // and the remote machine (the remote one has a vault, so the two are told apart); the Hosts
 // menu switches between them, and a broken command says what failed and what to do.
 #include "connection/daemonconnection.h"
-#include "connection/remotehosts.h"
+#include "api/remotehosts.h"
 #include "daemonprocess.h"
 #include "dialogs/remotehostdialog.h"
 #include "models/sandboxmodel.h"
@@ -14,6 +14,7 @@
 #include "views/mainwindow.h"
 
 #include <QAction>
+#include <QFile>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
@@ -21,6 +22,7 @@
 #include <QTest>
 
 using namespace airlock::ui;
+using airlock::RemoteHosts;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -45,6 +47,7 @@ private Q_SLOTS:
     void switchesBetweenThisComputerAndARemoteHost();
     void aBrokenCommandSaysWhatFailed();
     void hostsAreKept();
+    void hostsAnEarlierVersionKeptAreShared();
 };
 
 void TestGuiRemote::initTestCase()
@@ -55,6 +58,7 @@ void TestGuiRemote::initTestCase()
 
 void TestGuiRemote::init()
 {
+    QFile::remove(airlock::RemoteHosts::filePath());
     QSettings().remove(u"remote-hosts"_s);
 }
 
@@ -158,6 +162,26 @@ void TestGuiRemote::hostsAreKept()
     QCOMPARE(again.hosts().first().command, (QStringList{u"ssh"_s, u"me@devbox"_s, u"airlockctl"_s, u"proxy"_s}));
     again.remove(u"devbox"_s);
     QCOMPARE(RemoteHosts().hosts().size(), 0);
+}
+
+// Before the list was shared with airlockctl the app kept it in its own settings: the first
+// start after the update moves it into the shared file, and it is not read twice.
+void TestGuiRemote::hostsAnEarlierVersionKeptAreShared()
+{
+    {
+        QSettings old;
+        old.beginWriteArray(u"remote-hosts"_s, 1);
+        old.setArrayIndex(0);
+        old.setValue(u"name"_s, u"oldbox"_s);
+        old.setValue(u"command"_s, QStringList{u"ssh"_s, u"oldbox"_s, u"airlockctl"_s, u"proxy"_s});
+        old.endArray();
+    }
+    const RemoteHosts moved;
+    QCOMPARE(moved.hosts().size(), 1);
+    QCOMPARE(moved.hosts().first().name, u"oldbox"_s);
+    QVERIFY(QFile::exists(RemoteHosts::filePath()));
+    QVERIFY(!QSettings().contains(u"remote-hosts/size"_s));
+    QCOMPARE(RemoteHosts().hosts().size(), 1);
 }
 
 QTEST_MAIN(TestGuiRemote)

@@ -1,5 +1,5 @@
 #include "dialogs/remotehostdialog.h"
-#include "connection/remotehosts.h"
+#include "api/remotehosts.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -4,9 +4,9 @@
 class QLabel;
 class QLineEdit;
 
-namespace airlock::ui {
+namespace airlock { class RemoteHosts; }
 
-class RemoteHosts;
+namespace airlock::ui {
 
 // Adds an airlockd on another machine: a name, the ssh destination, and the command that
 // carries the API (filled in as `ssh DESTINATION airlockctl proxy`, editable for jump hosts,

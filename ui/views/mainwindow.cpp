@@ -1,6 +1,6 @@
 #include "views/mainwindow.h"
 #include "connection/daemonconnection.h"
-#include "connection/remotehosts.h"
+#include "api/remotehosts.h"
 #include "common/replies.h"
 #include "dialogs/exportdialog.h"
 #include "dialogs/imagebuilddialog.h"

@@ -13,11 +13,12 @@ class QSystemTrayIcon;
 class QTabWidget;
 class QTableView;
 
+namespace airlock { class RemoteHosts; }
+
 namespace airlock::ui {
 
 class ConnectionBanner;
 class ExportDialog;
-class RemoteHosts;
 class DaemonConnection;
 class EgressModel;
 class NetworkView;
