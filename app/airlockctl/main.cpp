@@ -23,5 +23,6 @@ int main(int argc, char **argv)
     airlock::ctl::registerWorkspaceCommands(registry);
     airlock::ctl::registerTemplateCommands(registry);
     airlock::ctl::registerRunCommands(registry);
+    airlock::ctl::registerRemoteCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

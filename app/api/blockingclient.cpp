@@ -15,8 +15,20 @@ namespace airlock {
 
 BlockingClient::~BlockingClient()
 {
-    if (m_fd >= 0)
+    if (m_channel)
+        m_channel->close(); // owns m_fd
+    else if (m_fd >= 0)
         ::close(m_fd);
+}
+
+Status BlockingClient::connectThrough(const QString &remoteName, const QStringList &command)
+{
+    m_remoteName = remoteName;
+    m_channel = std::make_unique<CommandChannel>();
+    if (Status s = m_channel->start(command); !s)
+        return Error{QStringLiteral("cannot reach the remote host %1").arg(remoteName), s.error().message()};
+    m_fd = m_channel->fd();
+    return ok();
 }
 
 Status BlockingClient::connectTo(const QString &socketPath)
@@ -79,6 +91,13 @@ Result<QJsonObject> BlockingClient::readMessage(int timeoutMs)
         const ssize_t n = ::read(m_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n <= 0 && m_channel) {
+            const QString ended = m_channel->exitDescription();
+            const QString what = QStringLiteral("the remote host %1 closed the connection").arg(m_remoteName);
+            return Error{what, QStringLiteral("%1%2; what its command printed is above. Try the command by hand "
+                                              "(`airlockctl remote ls` shows it): it must run `airlockctl proxy` there")
+                                   .arg(what, ended.isEmpty() ? QString() : QStringLiteral(" (its command %1)").arg(ended))};
+        }
         if (n <= 0)
             return Error{QStringLiteral("airlockd closed the connection"), QStringLiteral("it may have stopped; check its log")};
         m_lines.append(QByteArrayView(chunk, n));

@@ -1,4 +1,5 @@
 #pragma once
+#include "api/commandchannel.h"
 #include "api/jsonrpc.h"
 #include "api/linereader.h"
 #include "core/result.h"
@@ -8,11 +9,13 @@
 #include <QJsonValue>
 #include <QString>
 #include <functional>
+#include <memory>
 
 namespace airlock {
 
-// A synchronous JSON-RPC client over the daemon's Unix socket, for airlockctl and tests:
-// no event loop, plain blocking I/O with a timeout.
+// A synchronous JSON-RPC client over the daemon's Unix socket, or through a command that
+// carries the API to an airlockd elsewhere (a remote host), for airlockctl and tests: no
+// event loop, plain blocking I/O with a timeout.
 class BlockingClient {
 public:
     BlockingClient() = default;
@@ -21,6 +24,9 @@ public:
     BlockingClient &operator=(const BlockingClient &) = delete;
 
     Status connectTo(const QString &socketPath);
+    // Starts `command` (e.g. ssh HOST airlockctl proxy) and speaks through its stdin/stdout;
+    // `remoteName` names it in errors.
+    Status connectThrough(const QString &remoteName, const QStringList &command);
     int fd() const { return m_fd; }
 
     // Sends one request and waits for its answer; events that arrive meanwhile go to
@@ -37,6 +43,8 @@ private:
     int m_nextId = 1;
     rpc::LineReader m_lines{rpc::kMaxReplyLineBytes};
     QString m_path;
+    QString m_remoteName;
+    std::unique_ptr<CommandChannel> m_channel;
 };
 
 } // namespace airlock

@@ -1,4 +1,5 @@
 #include "ctl/command.h"
+#include "api/remotehosts.h"
 #include "core/config.h"
 
 #include <QJsonArray>
@@ -16,7 +17,19 @@ QStringList Args::values(const QString &name) const
     return all;
 }
 
-Status Context::connect() { return client.connectTo(socketPath); }
+Status Context::connect()
+{
+    if (remoteName.isEmpty())
+        return client.connectTo(socketPath);
+    const RemoteHosts hosts;
+    const RemoteHosts::Host *host = hosts.find(remoteName);
+    if (!host)
+        return Error{QStringLiteral("there is no remote host called %1").arg(remoteName),
+                     QStringLiteral("`airlockctl remote ls` lists them, `airlockctl remote add NAME 'ssh HOST airlockctl proxy'` "
+                                    "adds one, `--remote local` is this machine")};
+    remoteCommand = host->command;
+    return client.connectThrough(remoteName, remoteCommand);
+}
 
 std::optional<QJsonValue> Context::call(const QString &method, const QJsonObject &params)
 {
@@ -57,7 +70,9 @@ void Registry::add(Command command) { m_commands.append(std::move(command)); }
 
 void Registry::printHelp(FILE *out) const
 {
-    std::fputs("usage: airlockctl [--socket PATH] [--json] COMMAND [ARGS]\n\ncommands:\n", out);
+    std::fputs("usage: airlockctl [--socket PATH | --remote NAME] [--json] COMMAND [ARGS]\n\n"
+               "--remote NAME (or AIRLOCK_REMOTE, or `remote use NAME`) reaches another machine's airlockd;\n"
+               "`local` is this machine.\n\ncommands:\n", out);
     for (const Command &c : m_commands)
         std::fprintf(out, "  %-18s %-40s %s\n", qPrintable(c.name), qPrintable(c.usage), qPrintable(c.summary));
 }
@@ -66,8 +81,42 @@ namespace {
 
 // Takes the global options (anywhere before "--") out of `arguments` into `ctx`; the rest
 // goes to `remaining`. An exit code when the run ends here (--help, --version, a bad one).
+// A global option's value ("--socket PATH" or "--socket=PATH"); nullopt (after saying so) when missing.
+std::optional<QString> optionValue(const QStringList &arguments, qsizetype &i, const char *what)
+{
+    const QString &a = arguments.at(i);
+    if (a.contains(QLatin1Char('=')))
+        return a.section(QLatin1Char('='), 1);
+    if (i + 1 < arguments.size())
+        return arguments.at(++i);
+    std::fprintf(stderr, "airlockctl: %s : needs a %s\n", qPrintable(a), what);
+    return std::nullopt;
+}
+
+// Which daemon the command talks to: --remote, else --socket, else AIRLOCK_REMOTE, else
+// AIRLOCK_SOCKET, else the remote `remote use` chose, else this machine's socket.
+std::optional<int> chooseDaemon(Context &ctx, const std::optional<QString> &remoteFlag, bool socketFlag)
+{
+    if (remoteFlag && socketFlag) {
+        std::fputs("airlockctl: --remote and --socket name two daemons: give one\n", stderr);
+        return kUsage;
+    }
+    QString name;
+    if (remoteFlag)
+        name = *remoteFlag;
+    else if (!socketFlag && qEnvironmentVariableIsSet("AIRLOCK_REMOTE"))
+        name = qEnvironmentVariable("AIRLOCK_REMOTE");
+    else if (!socketFlag && !qEnvironmentVariableIsSet("AIRLOCK_SOCKET"))
+        name = RemoteHosts().current();
+    if (name != RemoteHosts::localName())
+        ctx.remoteName = name;
+    return std::nullopt;
+}
+
 std::optional<int> readGlobalOptions(const QStringList &arguments, Context &ctx, QStringList &remaining, const Registry &registry)
 {
+    std::optional<QString> remoteFlag;
+    bool socketFlag = false;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString &a = arguments.at(i);
         if (a == QLatin1String("--")) {
@@ -77,14 +126,15 @@ std::optional<int> readGlobalOptions(const QStringList &arguments, Context &ctx,
         if (a == QLatin1String("--json")) {
             ctx.json = true;
         } else if (a == QLatin1String("--socket") || a.startsWith(QLatin1String("--socket="))) {
-            if (a.contains(QLatin1Char('='))) {
-                ctx.socketPath = a.section(QLatin1Char('='), 1);
-            } else if (i + 1 < arguments.size()) {
-                ctx.socketPath = arguments.at(++i);
-            } else {
-                std::fputs("airlockctl: --socket : needs a path\n", stderr);
+            const std::optional<QString> path = optionValue(arguments, i, "path");
+            if (!path)
                 return kUsage;
-            }
+            ctx.socketPath = *path;
+            socketFlag = true;
+        } else if (a == QLatin1String("--remote") || a.startsWith(QLatin1String("--remote="))) {
+            remoteFlag = optionValue(arguments, i, "remote host's name");
+            if (!remoteFlag)
+                return kUsage;
         } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
             registry.printHelp(stdout);
             return 0;
@@ -95,7 +145,7 @@ std::optional<int> readGlobalOptions(const QStringList &arguments, Context &ctx,
             remaining.append(a);
         }
     }
-    return std::nullopt;
+    return chooseDaemon(ctx, remoteFlag, socketFlag);
 }
 
 // The command's positionals, options and the words after "--", from `words` (the command's

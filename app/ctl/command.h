@@ -56,6 +56,10 @@ struct Command {
 // What every command gets: global options, the connection, and the output conventions.
 struct Context {
     QString socketPath;
+    // Set when the daemon is another machine's (--remote, AIRLOCK_REMOTE, `remote use`);
+    // connect() reaches it through its command from RemoteHosts.
+    QString remoteName;
+    QStringList remoteCommand;
     bool json = false;
     BlockingClient client;
     QString commandName;
@@ -136,6 +140,7 @@ void registerConsoleCommands(Registry &registry);
 void registerVaultCommands(Registry &registry);
 void registerSecretCommands(Registry &registry);
 void registerWorkspaceCommands(Registry &registry);
+void registerRemoteCommands(Registry &registry);
 
 // `create NAME ... --workspace PATH` (commands_workspace.cpp): create, start, copy the repository in.
 int createWithWorkspace(Context &ctx, const QJsonObject &createParams, const QString &repoPath);
