@@ -1,13 +1,15 @@
 // status and proxy: the commands every later capability builds on.
+#include "ctl/bytebridge.h"
 #include "ctl/command.h"
 #include "protocol/names.h"
+#include "protocol/ports.h"
 #include "protocol/status.h"
 
 #include <QJsonObject>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <poll.h>
-#include <sys/socket.h>
+#include <cstring>
 #include <unistd.h>
 
 namespace airlock::ctl {
@@ -24,52 +26,38 @@ int status(Context &ctx, const Args &)
     });
 }
 
-bool writeAll(int fd, const char *data, ssize_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size_t(size));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= n;
-    }
-    return true;
-}
-
 // A byte pipe between stdio and the daemon's socket: `ssh host airlockctl proxy` gives a
-// remote client the same protocol as a local one.
-int proxy(Context &ctx, const Args &)
+// remote client the same protocol as a local one. With --to SANDBOX:GUESTPORT the pipe goes
+// to that exposed port's listener on this machine instead (what `--remote R expose` on the
+// person's machine forwards through); only an exposed port is reached this way.
+int proxy(Context &ctx, const Args &args)
 {
-    const int sock = ctx.client.fd();
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sock, POLLIN, 0}};
-    char buffer[65536];
-    bool stdinOpen = true;
-    for (;;) {
-        fds[0].fd = stdinOpen ? STDIN_FILENO : -1;
-        if (::poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return ctx.fail(QStringLiteral("poll failed"));
-        }
-        if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-            const ssize_t n = ::read(sock, buffer, sizeof buffer);
-            if (n <= 0)
-                return 0; // daemon closed: the bridge ends
-            if (!writeAll(STDOUT_FILENO, buffer, n))
-                return 0;
-        }
-        if (stdinOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-            if (n <= 0) {
-                stdinOpen = false;
-                ::shutdown(sock, SHUT_WR); // let the daemon finish answering, then it closes
-            } else if (!writeAll(sock, buffer, n)) {
-                return ctx.fail(QStringLiteral("airlockd closed the connection"));
-            }
-        }
+    int target = ctx.client.fd();
+    if (args.has(QStringLiteral("--to"))) {
+        const QString to = args.value(QStringLiteral("--to"));
+        const QString sandbox = to.section(QLatin1Char(':'), 0, -2);
+        bool number = false;
+        const int guestPort = to.section(QLatin1Char(':'), -1).toInt(&number);
+        if (sandbox.isEmpty() || !number)
+            return ctx.fail(QStringLiteral("--to takes SANDBOX:GUESTPORT, got \"%1\"").arg(to), kUsage);
+        const std::optional<QList<proto::ExposedPortInfo>> ports =
+            ctx.callFor<QList<proto::ExposedPortInfo>>(proto::method::PortList, QJsonObject{{QStringLiteral("sandbox"), sandbox}});
+        if (!ports)
+            return kFailed;
+        const auto exposed = std::find_if(ports->begin(), ports->end(), [&](const proto::ExposedPortInfo &p) { return p.guestPort == guestPort; });
+        if (exposed == ports->end())
+            return ctx.fail(QStringLiteral("port %1 of %2 is not exposed; `airlockctl expose %2 %1` first").arg(guestPort).arg(sandbox));
+        if (!exposed->listening)
+            return ctx.fail(QStringLiteral("port %1 of %2 is not reached now (%3); start the sandbox")
+                                .arg(guestPort).arg(sandbox, exposed->error.isEmpty() ? QStringLiteral("stopped") : exposed->error));
+        target = connectLoopback(exposed->hostPort);
+        if (target < 0)
+            return ctx.fail(QStringLiteral("cannot connect to 127.0.0.1:%1: %2").arg(exposed->hostPort).arg(QString::fromLocal8Bit(std::strerror(errno))));
     }
+    const QString failed = bridge(STDIN_FILENO, STDOUT_FILENO, target);
+    if (target != ctx.client.fd())
+        ::close(target);
+    return failed.isEmpty() ? 0 : ctx.fail(failed);
 }
 
 } // namespace
@@ -78,8 +66,9 @@ void registerBaseCommands(Registry &registry)
 {
     registry.add({QStringLiteral("status"), {}, QStringLiteral("daemon version, libvirt, accelerator, vault, sandbox count"),
                   {}, {}, 0, 0, true, status});
-    registry.add({QStringLiteral("proxy"), {}, QStringLiteral("stdio bridge to the local daemon (for ssh remotes)"),
-                  {}, {}, 0, 0, true, proxy});
+    registry.add({QStringLiteral("proxy"), QStringLiteral("[--to SANDBOX:GUESTPORT]"),
+                  QStringLiteral("stdio bridge to the local daemon (for ssh remotes), or to an exposed port"),
+                  {QStringLiteral("--to")}, {}, 0, 0, true, proxy});
 }
 
 } // namespace airlock::ctl

@@ -12,6 +12,7 @@
 #include "netns.h"
 #include "recordinghttpserver.h"
 #include "sentinel.h"
+#include "sshdprocess.h"
 #include "streamrecorder.h"
 #include "tlsrecords.h"
 
@@ -170,6 +171,7 @@ private Q_SLOTS:
     void hostServicesOnTheGatewayAreUnreachable();
     void anotherSandboxIsUnreachable();
     void anExposedPortServesTheHostAndOpensNothing();
+    void aRemoteHostsExposedPortIsForwardedFromThisMachine();
     void changingTheGuestIpIsDropped();
     void changingTheGuestMacIsDropped();
     void rulesFollowTheSandboxAndSurviveADaemonRestart();
@@ -575,6 +577,60 @@ void TestEgressVm::anExposedPortServesTheHostAndOpensNothing()
     QVERIFY(fromGuest.exitCode != 0);
     const CtlResult fromA = guest(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://%1:8080/index.html"_s.arg(m_bIp)});
     QVERIFY(!fromA.out.contains("hello-from-b"));
+}
+
+// Through a remote host (a real sshd on loopback standing for the other machine) expose
+// keeps B's port exposed there and forwards from this machine's loopback over the remote's
+// own command, `airlockctl proxy --to`; exec goes the same way.
+void TestEgressVm::aRemoteHostsExposedPortIsForwardedFromThisMachine()
+{
+    SshdProcess sshd;
+    QVERIFY2(sshd.start(), qPrintable(sshd.error()));
+    QTemporaryDir config;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"XDG_CONFIG_HOME"_s, config.path());
+    env.remove(u"AIRLOCK_SOCKET"_s);
+    auto ctlHere = [&](const QStringList &args, QProcess *p) {
+        p->setProcessEnvironment(env);
+        p->start(ctlBin(), args);
+    };
+    const QStringList command = sshd.sshCommand({ctlBin(), u"--socket"_s, m_daemon.socketPath(), u"proxy"_s});
+    QProcess add;
+    ctlHere(QStringList{u"remote"_s, u"add"_s, u"box"_s, u"--"_s} + command, &add);
+    QVERIFY(add.waitForFinished(10000) && add.exitCode() == 0);
+
+    QProcess exec;
+    ctlHere({u"--remote"_s, u"box"_s, u"exec"_s, m_b, u"--"_s, u"echo"_s, u"said-through-box"_s}, &exec);
+    QVERIFY(exec.waitForFinished(60000));
+    QVERIFY2(exec.exitCode() == 0, exec.readAllStandardError().constData());
+    QCOMPARE(exec.readAllStandardOutput(), QByteArray("said-through-box\n"));
+
+    quint16 here = 0;
+    {
+        QTcpServer probe; // a port free on this machine, distinct from the one B has there
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        here = probe.serverPort();
+    }
+    QProcess forward;
+    ctlHere({u"--remote"_s, u"box"_s, u"expose"_s, m_b, u"8080"_s, u"--host-port"_s, QString::number(here)}, &forward);
+    QTRY_VERIFY2_WITH_TIMEOUT(forward.readAllStandardOutput().contains("of this machine while this runs"),
+                              forward.readAllStandardError().constData(), 20000);
+    for (int i = 0; i < 2; ++i) { // each connection gets its own run of the remote's command
+        QByteArray page;
+        QCOMPARE(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"20"_s, u"http://127.0.0.1:%1/index.html"_s.arg(here)}, &page), 0);
+        QCOMPARE(page, QByteArray("hello-from-b\n"));
+    }
+    QVERIFY(sshd.log().count(u"Accepted publickey"_s) >= 4); // add needs none; exec, expose and two connections do
+    forward.terminate();
+    QVERIFY(forward.waitForFinished(10000));
+    QCOMPARE(forward.exitCode(), 0);
+    QByteArray after;
+    QVERIFY(airlock::test::run(u"curl"_s, {u"-sS"_s, u"--max-time"_s, u"5"_s, u"http://127.0.0.1:%1/"_s.arg(here)}, &after) != 0);
+    // The exposure on the remote stays, and only an exposed port is reached through proxy --to.
+    QCOMPARE(m_daemon.ctl({u"ports"_s, m_b}).json().toArray().size(), 1);
+    const CtlResult notExposed = m_daemon.ctl({u"proxy"_s, u"--to"_s, m_b + u":22"_s});
+    QCOMPARE(notExposed.exitCode, 1);
+    QVERIFY2(notExposed.err.contains("is not exposed"), notExposed.err.constData());
 }
 
 void TestEgressVm::changingTheGuestIpIsDropped()
