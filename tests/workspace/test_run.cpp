@@ -5,6 +5,7 @@
 #include "daemonharness.h"
 #include "gitrepo.h"
 #include "libvirtview.h"
+#include "sshdprocess.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -278,13 +279,28 @@ void TestRun::ephemeralKeepsNoSnapshotAndIsGoneAfterStop()
 void TestRun::scriptedRunIntoABranchThenACrashLeavesNothing()
 {
     // A script drives run without a terminal: commands on stdin, the commits into a new branch.
+    // It runs on a remote host (a real sshd on loopback stands for the other machine): the
+    // repository is here, the sandbox there, and console and changes go through ssh.
+    SshdProcess sshd;
+    QVERIFY2(sshd.start(), qPrintable(sshd.error()));
+    QTemporaryDir config;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    const QString ctl = qEnvironmentVariable("AIRLOCKCTL_BIN");
+    QProcess add;
+    add.setProcessEnvironment(env);
+    add.start(ctl, QStringList{QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("box"), QStringLiteral("--")} +
+                       sshd.sshCommand({ctl, QStringLiteral("--socket"), m_daemon->socketPath(), QStringLiteral("proxy")}));
+    QVERIFY(add.waitForFinished(10000) && add.exitCode() == 0);
+
     const QString name = uniqueName(QStringLiteral("ephrun"));
     const QString branch = QStringLiteral("airlock/") + name;
     QProcess run;
-    run.start(qEnvironmentVariable("AIRLOCKCTL_BIN"), {QStringLiteral("--socket"), m_daemon->socketPath(), QStringLiteral("run"),
-                                                       QStringLiteral("tinyshell"), QStringLiteral("--workspace"), m_repo,
-                                                       QStringLiteral("--ephemeral"), QStringLiteral("--name"), name,
-                                                       QStringLiteral("--changes"), QStringLiteral("branch")});
+    run.setProcessEnvironment(env);
+    run.start(ctl, {QStringLiteral("--remote"), QStringLiteral("box"), QStringLiteral("run"),
+                    QStringLiteral("tinyshell"), QStringLiteral("--workspace"), m_repo,
+                    QStringLiteral("--ephemeral"), QStringLiteral("--name"), name,
+                    QStringLiteral("--changes"), QStringLiteral("branch")});
     QVERIFY(run.waitForStarted(5000));
     run.write("cd /workspace && echo scripted > scripted.txt && git add scripted.txt && git commit -qm 'agent: scripted' && "
               "echo RUN-$((6*7))\n");
@@ -302,6 +318,7 @@ void TestRun::scriptedRunIntoABranchThenACrashLeavesNothing()
     QCOMPARE(runGit(m_repo, {QStringLiteral("log"), QStringLiteral("-1"), QStringLiteral("--format=%s"), branch}).text(),
              QStringLiteral("agent: scripted"));
     QCOMPARE(runGit(m_repo, {QStringLiteral("symbolic-ref"), QStringLiteral("--short"), QStringLiteral("HEAD")}).text(), QStringLiteral("main"));
+    QVERIFY2(sshd.log().contains(QStringLiteral("Accepted publickey")), qPrintable(sshd.log()));
 
     // Without --rm the ephemeral sandbox runs on; airlockd dies hard under it.
     const QString ip = [&] {
