@@ -21,6 +21,37 @@
     </message>
 </context>
 <context>
+    <name>airlock::RemoteHosts</name>
+    <message>
+        <source>Give the host a name, e.g. the machine&apos;s name.</source>
+        <translation>Geben Sie dem Rechner einen Namen, z. B. den Namen der Maschine.</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Dieser Computer</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; always means this computer: choose another name.</source>
+        <translation>„%1“ bedeutet immer diesen Computer: Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>There is already a host called %1: choose another name, or remove that one first.</source>
+        <translation>Es gibt bereits einen Rechner namens %1: Wählen Sie einen anderen Namen oder entfernen Sie zuerst diesen.</translation>
+    </message>
+    <message>
+        <source>Give the command that reaches airlockd there, e.g. ssh devbox airlockctl proxy.</source>
+        <translation>Geben Sie den Befehl an, der airlockd dort erreicht, z. B. ssh devbox airlockctl proxy.</translation>
+    </message>
+    <message>
+        <source>There is no remote host called %1; `airlockctl remote ls` lists them.</source>
+        <translation>Es gibt keinen entfernten Rechner namens %1; `airlockctl remote ls` listet sie auf.</translation>
+    </message>
+    <message>
+        <source>There is no remote host called %1; add it with `airlockctl remote add %1 &apos;ssh HOST airlockctl proxy&apos;`.</source>
+        <translation>Es gibt keinen entfernten Rechner namens %1; fügen Sie ihn mit `airlockctl remote add %1 &apos;ssh HOST airlockctl proxy&apos;` hinzu.</translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::ConnectionBanner</name>
     <message>
         <source>&amp;Retry</source>
@@ -738,7 +769,7 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     </message>
     <message>
         <source>This computer</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Computer</translation>
     </message>
     <message>
         <source>&amp;Add remote host…</source>
@@ -1158,25 +1189,6 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message>
         <source>&amp;Add host</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>airlock::ui::RemoteHosts</name>
-    <message>
-        <source>Give the host a name, e.g. the machine&apos;s name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This computer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>There is already a host called %1: choose another name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Give the command that reaches airlockd there, e.g. ssh devbox airlockctl proxy.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -21,6 +21,37 @@
     </message>
 </context>
 <context>
+    <name>airlock::RemoteHosts</name>
+    <message>
+        <source>Give the host a name, e.g. the machine&apos;s name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; always means this computer: choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is already a host called %1: choose another name, or remove that one first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the command that reaches airlockd there, e.g. ssh devbox airlockctl proxy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no remote host called %1; `airlockctl remote ls` lists them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no remote host called %1; add it with `airlockctl remote add %1 &apos;ssh HOST airlockctl proxy&apos;`.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::ConnectionBanner</name>
     <message>
         <source>&amp;Retry</source>
@@ -1154,25 +1185,6 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>&amp;Add host</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>airlock::ui::RemoteHosts</name>
-    <message>
-        <source>Give the host a name, e.g. the machine&apos;s name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This computer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>There is already a host called %1: choose another name.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Give the command that reaches airlockd there, e.g. ssh devbox airlockctl proxy.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
