@@ -40,6 +40,7 @@ void ApiClient::connectTo(const QString &socketPath)
 {
     dropProcess();
     m_path = socketPath;
+    m_command.clear();
     m_lines.clear();
     m_socket->abort();
     m_socket->connectToServer(socketPath);
@@ -49,7 +50,8 @@ void ApiClient::connectToCommand(const QString &program, const QStringList &argu
 {
     m_socket->abort();
     dropProcess();
-    m_path = QStringList(QStringList{program} + arguments).join(QLatin1Char(' '));
+    m_command = QStringList{program} + arguments;
+    m_path = m_command.join(QLatin1Char(' '));
     m_lines.clear();
     m_stderr.clear();
     auto *process = new QProcess(this);

@@ -1,4 +1,5 @@
 #pragma once
+#include "api/daemonaddress.h"
 #include "api/jsonrpc.h"
 #include "api/linereader.h"
 
@@ -36,7 +37,10 @@ public:
     void connectToCommand(const QString &program, const QStringList &arguments);
     void disconnectFromDaemon();
     bool isConnected() const;
+    // What the client connected to, for messages: the socket path or the command line.
     QString socketPath() const { return m_path; }
+    // Where a second connection to the same daemon goes (a workspace copy's worker).
+    DaemonAddress address() const { return {m_command.isEmpty() ? m_path : QString(), m_command, {}}; }
 
     // `context` guards the callback: it is dropped when the context object is gone.
     void call(const QString &method, const QJsonObject &params, QObject *context, Callback callback);
@@ -56,6 +60,7 @@ private:
     QProcess *m_process = nullptr; // set while a command is the transport
     QByteArray m_stderr;           // the end of the command's stderr, for the error message
     QString m_path;
+    QStringList m_command; // the transport's command line, empty for the socket
     rpc::LineReader m_lines{rpc::kMaxReplyLineBytes};
     int m_nextId = 1;
     struct Pending { QPointer<QObject> context; bool hasContext; Callback callback; };

@@ -21,6 +21,12 @@ BlockingClient::~BlockingClient()
         ::close(m_fd);
 }
 
+Status BlockingClient::connect(const DaemonAddress &address)
+{
+    return address.isRemote() ? connectThrough(address.name.isEmpty() ? address.command.join(QLatin1Char(' ')) : address.name, address.command)
+                              : connectTo(address.socketPath);
+}
+
 Status BlockingClient::connectThrough(const QString &remoteName, const QStringList &command)
 {
     m_remoteName = remoteName;

@@ -1,5 +1,6 @@
 #pragma once
 #include "api/commandchannel.h"
+#include "api/daemonaddress.h"
 #include "api/jsonrpc.h"
 #include "api/linereader.h"
 #include "core/result.h"
@@ -27,6 +28,8 @@ public:
     // Starts `command` (e.g. ssh HOST airlockctl proxy) and speaks through its stdin/stdout;
     // `remoteName` names it in errors.
     Status connectThrough(const QString &remoteName, const QStringList &command);
+    // Either of the two, as the address says.
+    Status connect(const DaemonAddress &address);
     int fd() const { return m_fd; }
 
     // Sends one request and waits for its answer; events that arrive meanwhile go to

@@ -28,7 +28,7 @@ Status Context::connect()
                      QStringLiteral("`airlockctl remote ls` lists them, `airlockctl remote add NAME 'ssh HOST airlockctl proxy'` "
                                     "adds one, `--remote local` is this machine")};
     remoteCommand = host->command;
-    return client.connectThrough(remoteName, remoteCommand);
+    return client.connect(DaemonAddress{socketPath, remoteCommand, remoteName});
 }
 
 std::optional<QJsonValue> Context::call(const QString &method, const QJsonObject &params)

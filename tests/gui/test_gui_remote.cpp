@@ -3,6 +3,8 @@
 // locally: the same bytes ssh would carry. Two real airlockd processes stand for this computer
 // and the remote machine (the remote one has a vault, so the two are told apart); the Hosts
 // menu switches between them, and a broken command says what failed and what to do.
+#include "api/blockingclient.h"
+#include "common/workspacejob.h"
 #include "connection/daemonconnection.h"
 #include "api/remotehosts.h"
 #include "daemonprocess.h"
@@ -15,6 +17,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
@@ -98,6 +101,24 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     QVERIFY2(window.statusText().contains(u"Connected to airlockd on devbox"_s), qPrintable(window.statusText()));
     QVERIFY2(window.statusText().contains(QLatin1String("airlockd " AIRLOCK_VERSION)), qPrintable(window.statusText()));
     QTRY_VERIFY(window.sandboxModel()->availability() != SandboxModel::Unknown); // sandbox.list went through
+
+    // A workspace copy opens a second connection on a worker: to the remote host too, not to
+    // this computer's airlockd (the remote one has the unlocked vault).
+    WorkspaceJob *job = WorkspaceJob::start(connection.client()->address(), [](airlock::BlockingClient &client, const auto &) {
+        airlock::Result<QJsonValue> status = client.call(u"status"_s);
+        return status ? airlock::Result<QJsonObject>(status->toObject()) : airlock::Result<QJsonObject>(status.error());
+    });
+    QJsonObject jobStatus;
+    QString jobError;
+    bool jobDone = false;
+    connect(job, &WorkspaceJob::finished, this, [&](bool, const QJsonObject &result, const QString &error) {
+        jobStatus = result;
+        jobError = error;
+        jobDone = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(jobDone, 20000);
+    QVERIFY2(jobError.isEmpty(), qPrintable(jobError));
+    QCOMPARE(jobStatus.value(u"vault"_s).toString(), u"unlocked"_s);
     QVERIFY(!window.connectionBanner()->isVisible());
     saveScreenshot(&window, u"remote-host-connected"_s);
 

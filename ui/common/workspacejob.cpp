@@ -5,17 +5,17 @@
 
 namespace airlock::ui {
 
-WorkspaceJob *WorkspaceJob::start(const QString &socketPath, Work work)
+WorkspaceJob *WorkspaceJob::start(const DaemonAddress &address, Work work)
 {
     auto *job = new WorkspaceJob;
     // The job lives until its thread has finished, so the worker may post to it.
-    QThread *thread = QThread::create([job, socketPath, work = std::move(work)] {
+    QThread *thread = QThread::create([job, address, work = std::move(work)] {
         const workspace::Progress progress = [job](const QString &message, int percent) {
             QMetaObject::invokeMethod(job, [job, message, percent] { Q_EMIT job->progress(message, percent); }, Qt::QueuedConnection);
         };
         BlockingClient client;
         Result<QJsonObject> r = Error{};
-        if (Status s = client.connectTo(socketPath); !s)
+        if (Status s = client.connect(address); !s)
             r = s.error();
         else
             r = work(client, progress);

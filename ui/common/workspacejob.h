@@ -1,4 +1,5 @@
 #pragma once
+#include "api/daemonaddress.h"
 #include "core/result.h"
 #include "workspace/progress.h"
 
@@ -19,8 +20,9 @@ class WorkspaceJob : public QObject {
 public:
     using Work = std::function<Result<QJsonObject>(BlockingClient &client, const workspace::Progress &progress)>;
 
-    // Starts `work` against the daemon at `socketPath`. Connect to the signals right away.
-    static WorkspaceJob *start(const QString &socketPath, Work work);
+    // Starts `work` against the daemon at `address` (the GUI connection's own, so a remote
+    // host's copy goes to that host). Connect to the signals right away.
+    static WorkspaceJob *start(const DaemonAddress &address, Work work);
 
 Q_SIGNALS:
     void progress(const QString &message, int percent);

@@ -16,8 +16,8 @@
 
 namespace airlock::ui {
 
-ExportDialog::ExportDialog(const QString &socketPath, const QString &sandbox, QWidget *parent)
-    : QDialog(parent), m_socketPath(socketPath), m_sandbox(sandbox)
+ExportDialog::ExportDialog(const DaemonAddress &daemon, const QString &sandbox, QWidget *parent)
+    : QDialog(parent), m_daemon(daemon), m_sandbox(sandbox)
 {
     setWindowTitle(tr("Export changes from %1").arg(sandbox));
     auto *form = new QFormLayout(this);
@@ -88,7 +88,7 @@ void ExportDialog::startExport()
     m_progress->setValue(0);
     m_progress->show();
     m_message->setText(tr("Exporting…"));
-    WorkspaceJob *job = WorkspaceJob::start(m_socketPath, [sandbox = m_sandbox, dest, format](BlockingClient &client, const workspace::Progress &progress) {
+    WorkspaceJob *job = WorkspaceJob::start(m_daemon, [sandbox = m_sandbox, dest, format](BlockingClient &client, const workspace::Progress &progress) {
         return workspace::exportWorkspace(client, sandbox, dest, format, {}, progress);
     });
     connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) {

@@ -1,4 +1,6 @@
 #pragma once
+#include "api/daemonaddress.h"
+
 #include <QDialog>
 #include <QJsonObject>
 
@@ -17,7 +19,7 @@ namespace airlock::ui {
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
-    ExportDialog(const QString &socketPath, const QString &sandbox, QWidget *parent = nullptr);
+    ExportDialog(const DaemonAddress &daemon, const QString &sandbox, QWidget *parent = nullptr);
 
     QComboBox *formatBox() const { return m_format; }
     QLineEdit *destinationEdit() const { return m_dest; }
@@ -36,7 +38,7 @@ private:
     void chooseDestination();
     void suggestDestination();
 
-    QString m_socketPath;
+    DaemonAddress m_daemon;
     QString m_sandbox;
     QComboBox *m_format;
     QLineEdit *m_dest;

@@ -263,7 +263,7 @@ void NewSandboxDialog::createWithWorkspace(const QString &repoPath)
     const QJsonObject params = createParams();
     auto cancel = std::make_shared<std::atomic_bool>(false);
     m_cancel = cancel;
-    WorkspaceJob *job = WorkspaceJob::start(m_client->socketPath(), [params, repoPath, cancel](BlockingClient &client, const workspace::Progress &progress) {
+    WorkspaceJob *job = WorkspaceJob::start(m_client->address(), [params, repoPath, cancel](BlockingClient &client, const workspace::Progress &progress) {
         return workspace::createWithWorkspace(client, params, repoPath, progress, [cancel] { return cancel->load(); });
     });
     connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) {

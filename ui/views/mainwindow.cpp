@@ -543,7 +543,7 @@ ExportDialog *MainWindow::exportChanges()
 {
     if (m_current.isEmpty())
         return nullptr;
-    auto *dialog = new ExportDialog(m_connection->socketPath(), m_current, this);
+    auto *dialog = new ExportDialog(m_connection->client()->address(), m_current, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
