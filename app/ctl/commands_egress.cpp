@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 #include <QSet>
 #include <cstdio>
 
@@ -18,18 +17,6 @@ namespace airlock::ctl {
 namespace {
 
 // "90", "90s", "10m", "2h", "1d" -> seconds; 0 on anything else.
-qint64 parseDuration(const QString &text)
-{
-    static const QRegularExpression re(QStringLiteral("^([0-9]{1,9})([smhd]?)$"));
-    const QRegularExpressionMatch m = re.match(text.trimmed());
-    if (!m.hasMatch())
-        return 0;
-    const qint64 n = m.captured(1).toLongLong();
-    const QString unit = m.captured(2);
-    const qint64 factor = unit == QLatin1String("m") ? 60 : unit == QLatin1String("h") ? 3600 : unit == QLatin1String("d") ? 86400 : 1;
-    return n * factor;
-}
-
 void printRow(const proto::EgressEvent &e)
 {
     const QString host = e.host.isEmpty() ? e.ip : e.host;
@@ -138,12 +125,13 @@ int decide(Context &ctx, const Args &args, const QString &action)
             return ctx.fail(QStringLiteral("--for session needs --scope sandbox (the rule ends when this sandbox stops)"), kUsage);
         params.insert(QStringLiteral("until_stop"), true);
     } else if (args.has(QStringLiteral("--for"))) {
-        const qint64 seconds = parseDuration(args.value(QStringLiteral("--for")));
-        if (seconds <= 0)
-            return ctx.fail(QStringLiteral("--for takes a duration such as 90s, 10m, 2h or 1d, or session"), kUsage);
+        QString why;
+        const std::optional<qint64> seconds = ctl::parseDuration(args.value(QStringLiteral("--for")), &why);
+        if (!seconds)
+            return ctx.fail(QStringLiteral("--for: %1 (or session)").arg(why), kUsage);
         if (scope == QLatin1String("once"))
             return ctx.fail(QStringLiteral("--for needs --scope sandbox or global (a once decision has no lifetime)"), kUsage);
-        params.insert(QStringLiteral("for_s"), seconds);
+        params.insert(QStringLiteral("for_s"), *seconds);
     }
     if (args.has(QStringLiteral("--raw-tcp")))
         params.insert(QStringLiteral("raw_tcp"), true); // the rule's host:port may carry unverified bytes

@@ -190,6 +190,11 @@ void TestRuleCli::badInput_data()
     QTest::newRow("zero duration") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--for"),
                                            QStringLiteral("0s")})
                                    << 2 << QStringLiteral("longer than zero");
+    // A decision on a held request reads its lifetime the same way as a rule.
+    QTest::newRow("decision duration without unit")
+        << QStringList{QStringLiteral("egress"), QStringLiteral("allow"), QStringLiteral("1"), QStringLiteral("--scope"),
+                       QStringLiteral("sandbox"), QStringLiteral("--for"), QStringLiteral("90")}
+        << 2 << QStringLiteral("airlockctl: egress allow : --for: invalid duration '90': the number 90 has no unit");
     QTest::newRow("bad port") << add({g, a, QStringLiteral("allow"), h, QStringLiteral("a.com"), QStringLiteral("--port"),
                                       QStringLiteral("70000")})
                               << 2 << QStringLiteral("invalid port '70000'");
