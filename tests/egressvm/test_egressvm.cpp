@@ -613,7 +613,8 @@ void TestEgressVm::aRemoteHostsExposedPortIsForwardedFromThisMachine()
     }
     QProcess forward;
     ctlHere({u"--remote"_s, u"box"_s, u"expose"_s, m_b, u"8080"_s, u"--host-port"_s, QString::number(here)}, &forward);
-    QTRY_VERIFY2_WITH_TIMEOUT(forward.readAllStandardOutput().contains("of this machine while this runs"),
+    QByteArray said; // QTRY evaluates its condition once more at the end: keep what was read
+    QTRY_VERIFY2_WITH_TIMEOUT((said += forward.readAllStandardOutput()).contains("of this machine while this runs"),
                               forward.readAllStandardError().constData(), 20000);
     for (int i = 0; i < 2; ++i) { // each connection gets its own run of the remote's command
         QByteArray page;
