@@ -16,7 +16,6 @@ namespace airlock::ctl {
 
 namespace {
 
-// "90", "90s", "10m", "2h", "1d" -> seconds; 0 on anything else.
 void printRow(const proto::EgressEvent &e)
 {
     const QString host = e.host.isEmpty() ? e.ip : e.host;
