@@ -61,18 +61,7 @@ kernel_pkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-im
 [ -n "$kernel_pkg" ] || die "cannot resolve linux-image-cloud-amd64 (run apt-get update)"
 boot_packages=("$kernel_pkg" busybox-static)
 bootcache=${AIRLOCK_DEB_CACHE:-/var/cache/airlock/debs}
-mkdir -p "$bootcache"
-chmod 0777 "$bootcache" # apt-get download drops to the _apt user
-missing=()
-for p in "${boot_packages[@]}"; do
-    v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
-    ls "$bootcache/${p}_${v//:/%3a}_"*.deb >/dev/null 2>&1 || missing+=("$p")
-done
-[ ${#missing[@]} = 0 ] || (cd "$bootcache" && apt-get download -q "${missing[@]}" >&2)
-for p in "${boot_packages[@]}"; do
-    v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
-    cp "$bootcache/${p}_${v//:/%3a}_"*.deb "$work/debs/"
-done
+"$here/../common/fetch-debs" "$bootcache" "$work/debs" "${boot_packages[@]}"
 
 # ---- the Debian root filesystem ---------------------------------------------------------
 mm=(mmdebstrap --quiet --variant=apt --include="$(IFS=,; echo "${guest_packages[*]}")"

@@ -20,26 +20,10 @@ kernel_pkg=$(apt-cache depends linux-image-cloud-amd64 | awk '/Depends: linux-im
 [ -n "$kernel_pkg" ] || { echo "cannot resolve linux-image-cloud-amd64 (run apt-get update)" >&2; exit 1; }
 packages=("$kernel_pkg" busybox-static curl qemu-guest-agent e2fsprogs git)
 
-# Packages are kept in a cache keyed by their exact version, so a rebuild (or a build inside
-# a network namespace without a route out, as in the tests) needs no download:
-# `build.sh --fetch` fills the cache and builds nothing.
+# Packages come from a cache (common/fetch-debs): `build.sh --fetch` fills it and builds nothing.
 cache=${AIRLOCK_DEB_CACHE:-/var/cache/airlock/debs}
-mkdir -p "$cache"
-chmod 0777 "$cache" # apt-get download drops to the _apt user
-fetch() {
-    local missing=() p v
-    for p in "${packages[@]}"; do
-        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
-        ls "$cache/${p}_${v//:/%3a}_"*.deb >/dev/null 2>&1 || missing+=("$p")
-    done
-    [ ${#missing[@]} = 0 ] || (cd "$cache" && apt-get download -q "${missing[@]}" >&2)
-    for p in "${packages[@]}"; do
-        v=$(apt-cache policy "$p" | awk '/Candidate:/{print $2}')
-        cp "$cache/${p}_${v//:/%3a}_"*.deb "$work/debs/"
-    done
-}
 progress 10 "fetching ${packages[*]}"
-fetch
+"$here/../common/fetch-debs" "$cache" "$work/debs" "${packages[@]}"
 if [ "$fetch_only" = 1 ]; then rm -rf "$work"; rmdir "$out" 2>/dev/null || true; exit 0; fi
 
 progress 50 "unpacking"
