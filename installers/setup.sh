@@ -64,6 +64,7 @@ case "$mode" in
         say "fetching the guest image packages"
         apt-get update -qq
         "$root/resources/images/tiny/build.sh" --fetch >/dev/null
+        "$root/resources/images/import/import.sh" --fetch >/dev/null
         # The agents image: Debian packages (a throw-away mmdebstrap run) and the pinned npm tarballs.
         "$root/resources/images/agents/build.sh" --fetch >/dev/null
         say "building (ci preset: debug, warnings as errors)"
