@@ -24,6 +24,29 @@ QStringList ImageRecipe::searchPath()
     return dirs;
 }
 
+namespace {
+
+// The files of `dirs` (below `base`), sorted, by relative name and content.
+void hashFiles(QCryptographicHash &hash, const QString &base, const QStringList &dirs)
+{
+    for (const QString &part : dirs) {
+        QStringList files;
+        QDirIterator it(part, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        files.sort();
+        for (const QString &f : files) {
+            QFile file(f);
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            hash.addData(QDir(base).relativeFilePath(f).toUtf8());
+            hash.addData(file.readAll());
+        }
+    }
+}
+
+} // namespace
+
 Result<ImageRecipe> ImageRecipe::find(const QString &name)
 {
     static const QRegularExpression valid(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
@@ -37,24 +60,35 @@ Result<ImageRecipe> ImageRecipe::find(const QString &name)
         // The recipe's files and the shared ones beside it (common/): a change to either
         // is a new image.
         QCryptographicHash hash(QCryptographicHash::Sha256);
-        for (const QString &part : QStringList{dir, base + QStringLiteral("/common")}) {
-            QStringList files;
-            QDirIterator it(part, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext())
-                files << it.next();
-            files.sort();
-            for (const QString &f : files) {
-                QFile file(f);
-                if (!file.open(QIODevice::ReadOnly))
-                    continue;
-                hash.addData(QDir(base).relativeFilePath(f).toUtf8());
-                hash.addData(file.readAll());
-            }
-        }
+        hashFiles(hash, base, {dir, base + QStringLiteral("/common")});
         return ImageRecipe{name, dir, QString::fromLatin1(hash.result().toHex())};
     }
     return Error{QStringLiteral("no image recipe named \"%1\"").arg(name),
                  QStringLiteral("recipes live in %1; try `airlockctl image build tiny`").arg(searchPath().join(QStringLiteral(", "))),
+                 ErrorKind::NotFound};
+}
+
+Result<ImageRecipe> ImageRecipe::importer(const QString &archive, const QString &format, const QString &reference)
+{
+    for (const QString &base : searchPath()) {
+        const QString dir = base + QStringLiteral("/import");
+        if (!QFileInfo(dir + QStringLiteral("/import.sh")).isExecutable())
+            continue;
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        hashFiles(hash, base, {dir, base + QStringLiteral("/common")});
+        QFile in(archive);
+        if (!in.open(QIODevice::ReadOnly) || !hash.addData(&in))
+            return Error{QStringLiteral("cannot read the uploaded image"), in.errorString()};
+        hash.addData(QByteArray(format.toUtf8() + '\0' + reference.toUtf8()));
+        ImageRecipe r{QStringLiteral("import"), dir, QString::fromLatin1(hash.result().toHex())};
+        r.script = QStringLiteral("import.sh");
+        r.inputs = {archive, format};
+        if (!reference.isEmpty())
+            r.inputs << reference;
+        return r;
+    }
+    return Error{QStringLiteral("Airlock's image importer is not installed"),
+                 QStringLiteral("import/import.sh was not found in %1; reinstall Airlock").arg(searchPath().join(QStringLiteral(", "))),
                  ErrorKind::NotFound};
 }
 
@@ -64,7 +98,7 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
     build.setProcessChannelMode(QProcess::SeparateChannels);
     // Its own process group: a cancel reaches what the recipe started (mmdebstrap, apt, dpkg).
     build.setChildProcessModifier([] { ::setpgid(0, 0); });
-    build.start(dir + QStringLiteral("/build.sh"), {outDir});
+    build.start(dir + QLatin1Char('/') + script, QStringList{outDir} + inputs);
     if (!build.waitForStarted(10000))
         return Error{QStringLiteral("cannot run the recipe %1").arg(name), build.errorString()};
     QByteArray errors;
@@ -92,7 +126,8 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
                 build.kill();
             ::kill(-group, SIGKILL);
             build.waitForFinished(5000);
-            return Error{QStringLiteral("the build of %1 was cancelled").arg(name), QStringLiteral("nothing was kept")};
+            return Error{isImport() ? QStringLiteral("the import was cancelled") : QStringLiteral("the build of %1 was cancelled").arg(name),
+                         QStringLiteral("nothing was kept")};
         }
     }
     errors += build.readAllStandardError();
@@ -102,6 +137,9 @@ Status ImageRecipe::run(const QString &outDir, const Progress &progress, const s
         if (diskIsFull(outDir, output))
             return diskFullError(QStringLiteral("the recipe %1 ran out of disk space").arg(name), outDir);
         const QStringList lines = output.trimmed().split(QLatin1Char('\n'));
+        // The importer's last line says what was wrong with the image and what to do.
+        if (isImport())
+            return Error{QStringLiteral("the image cannot be imported"), lines.constLast(), ErrorKind::InvalidParams};
         return Error{QStringLiteral("the recipe %1 failed (exit %2)").arg(name).arg(build.exitCode()),
                      lines.mid(qMax(0, int(lines.size()) - 3)).join(QStringLiteral(" | ")) +
                          QStringLiteral("; the Debian mirror must be reachable and apt-get update done")};

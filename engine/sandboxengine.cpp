@@ -392,15 +392,41 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     Result<ImageRecipe> recipe = ImageRecipe::find(recipeName);
     if (!recipe)
         return recipe.error();
-    const QString name = nameIn.isEmpty() ? recipeName : nameIn;
-    if (!validName(name))
-        return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
-                     QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
+    return makeImage(recipe.value(), nameIn.isEmpty() ? recipeName : nameIn, progress, cancelled);
+}
 
-    const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe->digest.left(12));
+Result<QJsonObject> SandboxEngine::importImage(const QString &archive, const QString &format, const QString &reference,
+                                               const QString &name, const Progress &progress, const std::function<bool()> &cancelled)
+{
+    if (Status s = ensureLibvirt(); !s)
+        return s.error();
+    if (Status s = checkImageName(name); !s)
+        return s.error(); // before hashing what may be gigabytes
+    progress(1, QStringLiteral("checking the upload"));
+    Result<ImageRecipe> importer = ImageRecipe::importer(archive, format, reference);
+    if (!importer)
+        return importer.error();
+    return makeImage(importer.value(), name, progress, cancelled);
+}
+
+Status SandboxEngine::checkImageName(const QString &name)
+{
+    if (validName(name))
+        return ok();
+    return Error{QStringLiteral("invalid image name \"%1\"").arg(name),
+                 QStringLiteral("use 1-32 characters a-z, 0-9 and -, starting with a letter or digit"), ErrorKind::InvalidParams};
+}
+
+// Runs a recipe (or an import) into the pool, unless the image already has its digest.
+Result<QJsonObject> SandboxEngine::makeImage(const ImageRecipe &recipe, const QString &name, const Progress &progress,
+                                             const std::function<bool()> &cancelled)
+{
+    if (Status s = checkImageName(name); !s)
+        return s.error();
+    const QString volBase = QStringLiteral("%1img-%2-%3").arg(volumePrefix(), name, recipe.digest.left(12));
     const ImageVolumes vols{volBase + QStringLiteral(".vmlinuz"), volBase + QStringLiteral(".initrd"),
                             volBase + QStringLiteral(".root.raw")};
-    if (Result<std::optional<QJsonObject>> cached = cachedImage(name, recipe->digest, vols); !cached)
+    if (Result<std::optional<QJsonObject>> cached = cachedImage(name, recipe.digest, vols); !cached)
         return cached.error();
     else if (cached.value()) {
         progress(100, QStringLiteral("cached"));
@@ -430,8 +456,8 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
         return e;
     };
 
-    progress(0, QStringLiteral("running recipe %1").arg(recipeName));
-    if (Status s = recipe->run(QDir::cleanPath(scratch), progress, cancelled); !s)
+    progress(0, recipe.isImport() ? QStringLiteral("importing") : QStringLiteral("running recipe %1").arg(recipe.name));
+    if (Status s = recipe.run(QDir::cleanPath(scratch), progress, cancelled); !s)
         return fail(s.error());
     crashPoint("image:ran");
     if (Status s = moveRecipeOutputs(scratch, vols); !s)
@@ -442,7 +468,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
 
     QStringList oldVolumes;
     Status stored = m_store.transaction([&]() -> Status {
-        return recordImage(name, recipeName, recipe->digest, vols, size, op.value(), &oldVolumes);
+        return recordImage(name, recipe.name, recipe.digest, vols, size, op.value(), &oldVolumes);
     });
     if (!stored)
         return fail(stored.error());
@@ -452,7 +478,7 @@ Result<QJsonObject> SandboxEngine::buildImage(const QString &recipeName, const Q
     probeAccel();
     progress(100, QStringLiteral("done"));
     return QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("kernel"), vols.kernel},
-                       {QStringLiteral("size_bytes"), size}, {QStringLiteral("recipe"), recipeName},
+                       {QStringLiteral("size_bytes"), size}, {QStringLiteral("recipe"), recipe.name},
                        {QStringLiteral("cached"), false}};
 }
 

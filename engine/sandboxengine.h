@@ -20,6 +20,8 @@
 
 namespace airlock {
 
+struct ImageRecipe;
+
 // How a wait for a guest's agent ended (SandboxEngine::waitForGuestAgent).
 enum class AgentWait { Answered, ShutOff, TimedOut, Cancelled };
 
@@ -66,7 +68,12 @@ public:
     using Progress = std::function<void(int percent, const QString &message)>;
     Result<QJsonObject> buildImage(const QString &recipe, const QString &name, const Progress &progress,
                                    const std::function<bool()> &cancelled);
+    // A person's OCI image (an oci-archive or docker-archive file here) as the image `name`.
+    Result<QJsonObject> importImage(const QString &archive, const QString &format, const QString &reference, const QString &name,
+                                    const Progress &progress, const std::function<bool()> &cancelled);
     Result<QJsonArray> listImages();
+    // An error naming the rule unless `name` may name an image.
+    static Status checkImageName(const QString &name);
     Status removeImage(const QString &name);
 
     // Sandboxes.
@@ -149,7 +156,9 @@ private:
         QString kernel, initrd, root;
     };
     Result<ImageFiles> checkImage(const QString &image);
-    // buildImage's steps.
+    // buildImage's and importImage's steps.
+    Result<QJsonObject> makeImage(const ImageRecipe &recipe, const QString &name, const Progress &progress,
+                                  const std::function<bool()> &cancelled);
     struct ImageVolumes {
         QString kernel, initrd, root;
     };

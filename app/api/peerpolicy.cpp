@@ -49,6 +49,7 @@ const MethodRule kRules[] = {
     {"preset.list", Need::Member},
     {"image.list", Need::Member},
     {"image.build", Need::Owner, ObjectKind::Image, "name"}, // a new name is free; rebuilding is the builder's
+    {"image.import", Need::Owner, ObjectKind::Image, "name"}, // as image.build: a new name is free
     {"image.cancel", Need::Owner, ObjectKind::Build, "name"},
     {"image.remove", Need::Owner, ObjectKind::Image, "name"},
     {"sandbox.create", Need::Member},

@@ -45,7 +45,7 @@ QString str(const Call &call, const char *key) { return call.params().value(QLat
 } // namespace
 
 SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
-    : m_config(config), m_api(api), m_egress(egress)
+    : m_config(config), m_api(api), m_uploads(config.dataDir + QStringLiteral("/uploads")), m_egress(egress)
 {
     m_pool.setMaxThreadCount(16);
     m_execPool.setMaxThreadCount(ExecSlots::kThreads);
@@ -59,6 +59,8 @@ SandboxService::~SandboxService() { stop(); }
 
 Status SandboxService::start()
 {
+    if (Status s = m_uploads.reset(); !s)
+        return s;
     if (m_ports)
         m_ports->start();
     m_engine = std::make_unique<SandboxEngine>(m_config);
@@ -360,99 +362,6 @@ void SandboxService::registerOwnerLookups(PeerPolicy &policy)
     });
     policy.setOwnerLookup(ObjectKind::Image, [this](const QString &name) { return m_owners.imageOwner(name); });
     policy.setOwnerLookup(ObjectKind::Build, [this](const QString &name) { return m_builds.startedBy(name); });
-}
-
-void SandboxService::registerImageMethods(ApiServer &api)
-{
-    api.registerMethod(proto::method::ImageList, [this](const Call &call) {
-        onBuilder([call](SandboxEngine &e) {
-            Result<QList<proto::ImageInfo>> images = imagesOf(e);
-            images ? call.reply(proto::toJsonArray(images.value())) : call.fail(images.error());
-        });
-    });
-    api.registerMethod(proto::method::ImageBuild, [this](const Call &call) { buildImage(call); });
-    // Stops a queued or running build; the build's own call then fails with "cancelled" and
-    // nothing of it is kept.
-    api.registerMethod(proto::method::ImageCancel, [this](const Call &call) {
-        const QString imageName = str(call, "name");
-        if (imageName.isEmpty())
-            return call.fail(rpc::InvalidParams, QStringLiteral("image.cancel needs the name of the image being built"));
-        if (!m_builds.cancel(imageName))
-            return call.fail(rpc::NotFound, QStringLiteral("no build of the image %1 is running: nothing to cancel").arg(imageName));
-        call.reply(proto::ImageCancelResult{imageName, true}.toJson());
-    });
-    api.registerMethod(proto::method::ImageRemove, [this](const Call &call) {
-        const QString imageName = str(call, "name");
-        onEngine([this, call, imageName](SandboxEngine &e) {
-            Status s = e.removeImage(imageName);
-            if (!s)
-                return call.fail(s.error());
-            recordImage(imageName, std::nullopt, [call, imageName] { call.reply(proto::NameParams{imageName}.toJson()); });
-        });
-    });
-
-    api.registerMethod(proto::method::TemplateList, [this](const Call &call) { listTemplates(call); });
-    api.registerMethod(proto::method::PresetList, [this](const Call &call) { listPresets(call); });
-}
-
-Result<QList<proto::ImageInfo>> SandboxService::imagesOf(SandboxEngine &engine)
-{
-    Result<QJsonArray> rows = engine.listImages();
-    if (!rows)
-        return rows.error();
-    return fromEngine<proto::ImageInfo>(rows.value());
-}
-
-// A fresh build's result gets the `created` its image.list row has, as a cached one does.
-Result<proto::ImageInfo> SandboxService::builtImage(SandboxEngine &builder, const QJsonObject &result)
-{
-    Result<proto::ImageInfo> built = fromEngine<proto::ImageInfo>(result);
-    if (!built || built->created)
-        return built;
-    if (Result<QList<proto::ImageInfo>> images = imagesOf(builder))
-        for (const proto::ImageInfo &image : images.value())
-            if (image.name == built->name)
-                built->created = image.created;
-    return built;
-}
-
-void SandboxService::buildImage(const Call &call)
-{
-    const QString recipe = str(call, "recipe");
-    if (recipe.isEmpty())
-        return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
-    const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
-    const uid_t builder = call.peer().uid;
-    if (!m_builds.begin(imageName, builder))
-        return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
-                                                       "(image.cancel)").arg(imageName));
-    onBuilder([this, call, recipe, imageName, builder](SandboxEngine &e) {
-        // Build progress is for whoever started it (and the administrators).
-        auto progress = [this, imageName, builder](int percent, const QString &message) {
-            const proto::ImageProgress p{imageName, percent >= 100 ? QStringLiteral("done") : QStringLiteral("building"), percent, message};
-            m_api.post(proto::topic::Image, p.toJson(), Audience::of(builder));
-        };
-        auto r = e.buildImage(recipe, imageName, progress,
-                              [this, imageName] { return m_stopping.load() || m_builds.isCancelled(imageName); });
-        m_builds.end(imageName);
-        if (!r) {
-            m_api.post(proto::topic::Image, proto::ImageProgress{imageName, QStringLiteral("failed"), 0, r.error().message()}.toJson(),
-                       Audience::of(builder));
-            return call.fail(r.error());
-        }
-        {
-            QMutexLocker lock(&m_accelLock);
-            m_accel = e.accel();
-        }
-        onEngine([](SandboxEngine &engine) { engine.reloadAccel(); });
-        // A cached build changed nothing: the image keeps its builder. The answer waits
-        // until the directory knows the image's builder.
-        const Result<proto::ImageInfo> built = builtImage(e, r.value());
-        if (!built)
-            return call.fail(built.error());
-        recordImage(imageName, built->cached.value_or(false) ? std::nullopt : std::optional<uid_t>(builder),
-                    [call, reply = built->toJson()] { call.reply(reply); });
-    });
 }
 
 void SandboxService::registerSandboxMethods(ApiServer &api)

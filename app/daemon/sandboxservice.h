@@ -1,5 +1,6 @@
 #pragma once
 #include "daemon/buildcancels.h"
+#include "daemon/imageuploads.h"
 #include "daemon/execslots.h"
 #include "daemon/ownerdirectory.h"
 #include "daemon/service.h"
@@ -111,7 +112,15 @@ private:
     void registerSnapshotMethods(ApiServer &api);
     void registerConsoleMethods(ApiServer &api);
     void registerPortMethods(ApiServer &api); // sandboxports.cpp
+    // sandboximages.cpp
     void buildImage(const Call &call);
+    void importImage(const Call &call);
+    using Cancelled = std::function<bool()>;
+    using ImageJob = std::function<Result<QJsonObject>(SandboxEngine &, const std::function<void(int, const QString &)> &, const Cancelled &)>;
+    // Runs `job` on the builder thread as the build of `imageName` (one at a time per name), with
+    // progress events to the caller and its result recorded as the caller's image; `refused`
+    // runs when another build of that name is already going.
+    void runImageJob(const Call &call, const QString &imageName, ImageJob job, std::function<void()> refused = {});
     static Result<QList<proto::ImageInfo>> imagesOf(SandboxEngine &engine);
     static Result<proto::ImageInfo> builtImage(SandboxEngine &builder, const QJsonObject &result);
     void fork(const Call &call);
@@ -150,6 +159,7 @@ private:
     QString m_accel = QStringLiteral("tcg");
     std::atomic<bool> m_stopping{false};
     BuildCancels m_builds; // image.cancel
+    ImageUploads m_uploads; // image.import's archives until they are imported
     std::atomic<int> m_sandboxCount{0};
     EgressControl *m_egress = nullptr;
     SecretBridge *m_secrets = nullptr;

@@ -27,6 +27,30 @@ struct ImageBuildParams {
     AIRLOCK_PAYLOAD(ImageBuildParams)
 };
 
+// image.import: one chunk of the archive, in order; the one with `final` starts the import.
+struct ImageImportParams {
+    QString name;
+    QString format;    // oci-archive | docker-archive
+    QString reference; // which image of an archive holding several; "" = its only one
+    QByteArray data;   // "data_b64", at most 768 KiB decoded (a request line is at most 1 MiB)
+    qint64 offset = 0; // where this chunk starts; 0 starts the upload again
+    bool final = false;
+    static void fields(auto &s, auto &f)
+    {
+        f("name", s.name)("format", s.format)("reference", s.reference, Defaulted)("data_b64", s.data, Defaulted);
+        f("offset", s.offset, Defaulted)("final", s.final, Defaulted);
+    }
+    AIRLOCK_PAYLOAD(ImageImportParams)
+};
+
+// image.import's answer to a chunk that is not the last.
+struct ImageUploadResult {
+    QString name;
+    qint64 received = 0;
+    static void fields(auto &s, auto &f) { f("name", s.name)("received", s.received); }
+    AIRLOCK_PAYLOAD(ImageUploadResult)
+};
+
 struct ImageCancelResult {
     QString name;
     bool cancelled = true;

@@ -14,6 +14,7 @@ namespace airlock::proto {
     X(Unsubscribe, "unsubscribe") \
     X(ImageList, "image.list") \
     X(ImageBuild, "image.build") \
+    X(ImageImport, "image.import") \
     X(ImageCancel, "image.cancel") \
     X(ImageRemove, "image.remove") \
     X(TemplateList, "template.list") \
