@@ -1,5 +1,6 @@
-// image ls | build | rm.
+// image ls | build | import | rm.
 #include "ctl/command.h"
+#include "ctl/imagesource.h"
 #include "core/isotime.h"
 #include "protocol/events.h"
 #include "protocol/images.h"
@@ -60,6 +61,54 @@ int imageBuild(Context &ctx, const Args &args)
     return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), printBuilt);
 }
 
+constexpr qint64 kUploadChunk = 512 * 1024;     // its base64 keeps a request line below 1 MiB
+constexpr int kImportTimeoutMs = 2 * 3600 * 1000; // unpacking and making the disk of a large image
+
+// Uploads the archive in order, then waits for the import (the last chunk's answer).
+int imageImport(Context &ctx, const Args &args)
+{
+    const QString name = args.positional.at(0);
+    const bool oci = args.has(QStringLiteral("--oci"));
+    if (oci == args.has(QStringLiteral("--docker-archive")))
+        return ctx.fail(QStringLiteral("give one of --oci DIR or --docker-archive FILE"), kUsage);
+    Result<std::unique_ptr<ImageSource>> source =
+        oci ? ImageSource::open(ImageSource::Kind::OciLayout, args.value(QStringLiteral("--oci")))
+            : ImageSource::open(ImageSource::Kind::DockerArchive, args.value(QStringLiteral("--docker-archive")));
+    if (!source)
+        return ctx.fail(source.error().message());
+    proto::ImageImportParams params{name, (*source)->format(), (*source)->reference(), {}, 0, false};
+    qint64 shownMib = 0;
+    for (;;) {
+        Result<QByteArray> chunk = (*source)->read(kUploadChunk);
+        if (!chunk)
+            return ctx.fail(chunk.error().message());
+        params.data = chunk.value();
+        params.final = (*source)->atEnd();
+        if (params.final)
+            break;
+        const std::optional<proto::ImageUploadResult> got = ctx.callFor<proto::ImageUploadResult>(proto::method::ImageImport, params.toJson());
+        if (!got)
+            return kFailed;
+        params.offset = got->received;
+        if (params.offset >> 26 > shownMib) { // every 64 MiB
+            shownMib = params.offset >> 26;
+            std::fprintf(stderr, "uploaded %lld MiB\n", static_cast<long long>(params.offset >> 20));
+        }
+    }
+    showProgressOf(ctx, name);
+    const Result<QJsonValue> reply = ctx.client.call(proto::method::ImageImport, params.toJson(), kImportTimeoutMs);
+    if (!reply)
+        return ctx.fail(reply.error().message());
+    const Result<proto::ImageInfo> image = proto::fromReply<proto::ImageInfo>(reply.value());
+    if (!image)
+        return ctx.fail(Context::unreadable(proto::method::ImageImport, image.error()));
+    if (ctx.json)
+        ctx.printJson(reply.value());
+    else
+        printBuilt(image.value());
+    return 0;
+}
+
 } // namespace
 
 bool ensureImage(Context &ctx, const QString &name)
@@ -95,6 +144,9 @@ void registerImageCommands(Registry &registry)
     registry.add({QStringLiteral("image build"), QStringLiteral("RECIPE [--name N]"),
                   QStringLiteral("build a guest image from a recipe in resources/images"),
                   {QStringLiteral("--name")}, {}, 1, 1, true, imageBuild});
+    registry.add({QStringLiteral("image import"), QStringLiteral("NAME (--oci DIR[:REF] | --docker-archive FILE[:REF])"),
+                  QStringLiteral("make a guest image of your own OCI image (its ENV, WORKDIR and USER kept)"),
+                  {QStringLiteral("--oci"), QStringLiteral("--docker-archive")}, {}, 1, 1, true, imageImport});
     registry.add({QStringLiteral("image rm"), QStringLiteral("NAME"), QStringLiteral("remove an image no sandbox uses"),
                   {}, {}, 1, 1, true, imageRm});
 }

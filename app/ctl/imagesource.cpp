@@ -1,0 +1,88 @@
+#include "ctl/imagesource.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace airlock::ctl {
+
+namespace {
+
+// "path[:reference]": the reference only when the whole does not name a file.
+void splitReference(const QString &spec, QString *path, QString *reference)
+{
+    const qsizetype colon = spec.lastIndexOf(QLatin1Char(':'));
+    if (QFileInfo::exists(spec) || colon <= 0) {
+        *path = spec;
+        return;
+    }
+    *path = spec.left(colon);
+    *reference = spec.mid(colon + 1);
+}
+
+} // namespace
+
+Result<std::unique_ptr<ImageSource>> ImageSource::open(Kind kind, const QString &spec)
+{
+    std::unique_ptr<ImageSource> source(new ImageSource(kind));
+    splitReference(spec, &source->m_path, &source->m_reference);
+    const QFileInfo info(source->m_path);
+    if (kind == Kind::DockerArchive) {
+        if (!info.isFile())
+            return Error{QStringLiteral("no such file: %1").arg(source->m_path),
+                         QStringLiteral("give the tar that `docker save`, `podman save` or `skopeo copy ... docker-archive:FILE` wrote")};
+        source->m_file.setFileName(source->m_path);
+        if (!source->m_file.open(QIODevice::ReadOnly))
+            return Error{QStringLiteral("cannot read %1").arg(source->m_path), source->m_file.errorString()};
+        return source;
+    }
+    if (!info.isDir() || !QFileInfo::exists(source->m_path + QStringLiteral("/oci-layout")))
+        return Error{QStringLiteral("%1 is not an OCI layout directory (it has no oci-layout file)").arg(source->m_path),
+                     QStringLiteral("give the directory `skopeo copy ... oci:DIR` or `podman save --format oci-dir` wrote, "
+                                    "or a docker-archive file with --docker-archive")};
+    source->m_tar.setProcessChannelMode(QProcess::SeparateChannels);
+    source->m_tar.setStandardErrorFile(QProcess::nullDevice());
+    source->m_tar.start(QStringLiteral("tar"), {QStringLiteral("-C"), source->m_path, QStringLiteral("-cf"), QStringLiteral("-"),
+                                                QStringLiteral(".")});
+    if (!source->m_tar.waitForStarted(10000))
+        return Error{QStringLiteral("cannot run tar to read %1").arg(source->m_path), source->m_tar.errorString()};
+    return source;
+}
+
+ImageSource::~ImageSource()
+{
+    if (m_tar.state() != QProcess::NotRunning) {
+        m_tar.kill();
+        m_tar.waitForFinished(5000);
+    }
+}
+
+bool ImageSource::atEnd() const
+{
+    if (m_kind == Kind::DockerArchive)
+        return m_file.atEnd();
+    return m_tar.state() == QProcess::NotRunning && m_tar.bytesAvailable() == 0;
+}
+
+Result<QByteArray> ImageSource::read(qint64 max)
+{
+    if (m_kind == Kind::DockerArchive) {
+        const QByteArray chunk = m_file.read(max);
+        if (chunk.isEmpty() && !m_file.atEnd())
+            return Error{QStringLiteral("cannot read %1").arg(m_path), m_file.errorString()};
+        return chunk;
+    }
+    QByteArray chunk;
+    while (chunk.size() < max) {
+        if (m_tar.bytesAvailable() == 0 && m_tar.state() != QProcess::NotRunning)
+            m_tar.waitForReadyRead(1000);
+        chunk += m_tar.read(max - chunk.size());
+        if (m_tar.state() == QProcess::NotRunning && m_tar.bytesAvailable() == 0)
+            break;
+    }
+    if (atEnd() && (m_tar.exitStatus() != QProcess::NormalExit || m_tar.exitCode() != 0))
+        return Error{QStringLiteral("tar could not read all of %1 (exit %2)").arg(m_path).arg(m_tar.exitCode()),
+                     QStringLiteral("check that every file in it is readable by you")};
+    return chunk;
+}
+
+} // namespace airlock::ctl

@@ -1,0 +1,36 @@
+#pragma once
+#include "core/result.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QString>
+#include <memory>
+
+namespace airlock::ctl {
+
+// What `image import` uploads, read in chunks: a docker-archive file as it is, or an OCI layout
+// directory as the tar skopeo calls an oci-archive (streamed from tar, never staged here).
+// A source may name one image of several after its last ':' (DIR:TAG, FILE:NAME:TAG).
+class ImageSource {
+public:
+    enum class Kind { OciLayout, DockerArchive };
+    // The source `spec` of `kind`, checked: what was wrong and what to give instead.
+    static Result<std::unique_ptr<ImageSource>> open(Kind kind, const QString &spec);
+    ~ImageSource();
+
+    QString format() const { return m_kind == Kind::OciLayout ? QStringLiteral("oci-archive") : QStringLiteral("docker-archive"); }
+    QString reference() const { return m_reference; }
+    // Up to `max` bytes; an empty chunk only at the end.
+    Result<QByteArray> read(qint64 max);
+    bool atEnd() const;
+
+private:
+    explicit ImageSource(Kind kind) : m_kind(kind) {}
+    Kind m_kind;
+    QString m_path;
+    QString m_reference;
+    QFile m_file;
+    QProcess m_tar;
+};
+
+} // namespace airlock::ctl

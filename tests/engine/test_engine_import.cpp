@@ -1,0 +1,276 @@
+// `airlockctl image import` as a person uses it: OCI images made here with umoci and skopeo
+// (the packages airlockd uses, offline), imported through a real airlockd, and one of them
+// booted under TCG to check that its ENV, WORKDIR and USER hold in the guest. Bad images get
+// a clear error and leave no image, volume, upload or scratch directory behind; an image whose
+// own paths are symlinks to this machine's files writes nothing through them.
+#include "daemonharness.h"
+#include "libvirtview.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QStandardPaths>
+#include <QTest>
+#include <functional>
+
+namespace {
+
+bool run(const QString &program, const QStringList &args, QString *error)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        *error = program + QLatin1Char(' ') + args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromLocal8Bit(p.readAll());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestEngineImport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void anOciImageBootsWithItsEnvWorkdirAndUser();
+    void theSameArchiveAgainIsCached();
+    void aDockerArchiveImports();
+    void badImagesAreRefusedAndLeaveNothing_data();
+    void badImagesAreRefusedAndLeaveNothing();
+    void anImagesSymlinksWriteNothingHere();
+    void cleanupTestCase();
+
+private:
+    // An OCI layout at `dir` holding the image "t": busybox as /bin/sh (unless `withShell` is
+    // false), a user "agent" (1000), then `umoci config` with `config`.
+    bool makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell = true,
+                   const std::function<bool(const QString &rootfs)> &extra = {});
+    // Nothing of the image `name` is left: no row, no volume, no upload, no scratch directory.
+    void verifyNothingLeftOf(const QString &name);
+
+    DaemonHarness m_daemon;
+    QTemporaryDir m_tmp;
+    QString m_busybox;
+    QString m_image;
+    QString m_box;
+};
+
+void TestEngineImport::initTestCase()
+{
+    QString error;
+    for (const char *tool : {"umoci", "skopeo", "dpkg-deb"})
+        QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
+                 qPrintable(QStringLiteral("%1 is missing: install the packages in installers/packages.txt").arg(QLatin1String(tool))));
+    // The busybox of the package cache the image recipes fill (setup.sh runs their --fetch).
+    QDirIterator debs(QStringLiteral("/var/cache/airlock/debs"), {QStringLiteral("busybox-static_*.deb")}, QDir::Files);
+    QVERIFY2(debs.hasNext(), "no busybox-static in /var/cache/airlock/debs: run resources/images/tiny/build.sh --fetch");
+    QVERIFY2(run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), debs.next(), m_tmp.filePath(QStringLiteral("bb"))}, &error),
+             qPrintable(error));
+    m_busybox = m_tmp.filePath(QStringLiteral("bb/bin/busybox"));
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
+    m_image = uniqueName(QStringLiteral("imp"));
+    m_box = uniqueName(QStringLiteral("impbox"));
+}
+
+bool TestEngineImport::makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell,
+                                 const std::function<bool(const QString &rootfs)> &extra)
+{
+    const QString layout = dir + QStringLiteral("/layout");
+    const QString bundle = dir + QStringLiteral("/bundle");
+    const QString image = layout + QStringLiteral(":t");
+    if (!run(QStringLiteral("umoci"), {QStringLiteral("init"), QStringLiteral("--layout"), layout}, error) ||
+        !run(QStringLiteral("umoci"), {QStringLiteral("new"), QStringLiteral("--image"), image}, error) ||
+        !run(QStringLiteral("umoci"), {QStringLiteral("unpack"), QStringLiteral("--image"), image, bundle}, error))
+        return false;
+    const QString root = bundle + QStringLiteral("/rootfs");
+    QDir().mkpath(root + QStringLiteral("/bin"));
+    QDir().mkpath(root + QStringLiteral("/etc"));
+    if (!QFile::copy(m_busybox, root + QStringLiteral("/bin/busybox"))) {
+        *error = QStringLiteral("cannot copy busybox");
+        return false;
+    }
+    if (withShell)
+        QFile::link(QStringLiteral("busybox"), root + QStringLiteral("/bin/sh"));
+    QFile passwd(root + QStringLiteral("/etc/passwd"));
+    if (!passwd.open(QIODevice::WriteOnly) ||
+        passwd.write("root:x:0:0:root:/root:/bin/sh\nagent:x:1000:1000:agent:/home/agent:/bin/sh\n") < 0)
+        return false;
+    passwd.close();
+    if (extra && !extra(root)) {
+        *error = QStringLiteral("cannot shape the image's files");
+        return false;
+    }
+    return run(QStringLiteral("umoci"), {QStringLiteral("repack"), QStringLiteral("--image"), image, bundle}, error) &&
+           run(QStringLiteral("umoci"), QStringList{QStringLiteral("config"), QStringLiteral("--image"), image} + config, error);
+}
+
+void TestEngineImport::verifyNothingLeftOf(const QString &name)
+{
+    const CtlResult images = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("ls")});
+    QCOMPARE(images.exitCode, 0);
+    for (const QJsonValue &v : images.json().toArray())
+        QVERIFY2(v.toObject().value(QLatin1String("name")).toString() != name, "a refused import left an image");
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("img-") + name + QLatin1Char('-'));
+    QVERIFY2(view.error.isEmpty(), qPrintable(view.error));
+    QVERIFY2(view.volumes.isEmpty(), qPrintable(view.volumes.join(QLatin1Char(' '))));
+    const QDir data(DaemonHarness::sharedDataDir());
+    QVERIFY2(QDir(data.filePath(QStringLiteral("uploads"))).entryList(QDir::Files).isEmpty(), "an upload was left behind");
+    QDirIterator scratch(data.path(), {QStringLiteral("build-*") + name + QLatin1Char('*')}, QDir::Dirs, QDirIterator::Subdirectories);
+    QVERIFY2(!scratch.hasNext(), qPrintable(scratch.hasNext() ? scratch.next() : QString()));
+}
+
+void TestEngineImport::anOciImageBootsWithItsEnvWorkdirAndUser()
+{
+    QString error;
+    const QString dir = m_tmp.filePath(QStringLiteral("good"));
+    QVERIFY2(makeImage(dir,
+                       {QStringLiteral("--config.env"), QStringLiteral("FOO=bar baz"), QStringLiteral("--config.env"),
+                        QStringLiteral("PATH=/bin"), QStringLiteral("--config.workingdir"), QStringLiteral("/srv/app"),
+                        QStringLiteral("--config.user"), QStringLiteral("agent"), QStringLiteral("--config.entrypoint"),
+                        QStringLiteral("/bin/sh"), QStringLiteral("--config.cmd"), QStringLiteral("-c"), QStringLiteral("--config.cmd"),
+                        QStringLiteral("echo \"$(id -u) $PWD $FOO\" > /tmp/console-saw")},
+                       &error),
+             qPrintable(error));
+    const CtlResult imported = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), m_image, QStringLiteral("--oci"),
+                                             dir + QStringLiteral("/layout")}, 600000);
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    const QJsonObject row = imported.json().toObject();
+    QCOMPARE(row.value(QLatin1String("name")).toString(), m_image);
+    QCOMPARE(row.value(QLatin1String("recipe")).toString(), QStringLiteral("import"));
+    QCOMPARE(row.value(QLatin1String("cached")).toBool(true), false);
+    QVERIFY(row.value(QLatin1String("size_bytes")).toInteger() > 0);
+    QVERIFY2(imported.err.contains("unpacking the layers"), imported.err.constData()); // progress was shown
+
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), m_box, QStringLiteral("--image"), m_image,
+                                            QStringLiteral("--start")}, 300000);
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    // What the host runs through the guest agent has the image's environment and directory.
+    const CtlResult env = m_daemon.guestSh(m_box, QStringLiteral("echo \"$FOO|$PWD|$PATH\""));
+    QVERIFY2(env.exitCode == 0, env.err.constData());
+    QCOMPARE(env.out.trimmed(), QByteArray("bar baz|/srv/app|/bin:/.airlock/bin"));
+    // The console ran the image's ENTRYPOINT and CMD as its USER.
+    QByteArray saw;
+    for (int i = 0; i < 60 && saw.isEmpty(); ++i) {
+        saw = m_daemon.guestSh(m_box, QStringLiteral("cat /tmp/console-saw 2>/dev/null")).out.trimmed();
+        if (saw.isEmpty())
+            QTest::qWait(1000);
+    }
+    QCOMPARE(saw, QByteArray("1000 /srv/app bar baz"));
+    // The guest agent's libraries stay in /.airlock: the image's /lib is as the image made it.
+    QCOMPARE(m_daemon.guestSh(m_box, QStringLiteral("ls /lib /lib64 /usr/lib 2>/dev/null | wc -l")).out.trimmed(), QByteArray("0"));
+    QVERIFY(m_daemon.killAndRemove(m_box));
+}
+
+void TestEngineImport::theSameArchiveAgainIsCached()
+{
+    const CtlResult again = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), m_image, QStringLiteral("--oci"),
+                                          m_tmp.filePath(QStringLiteral("good/layout"))}, 600000);
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QCOMPARE(again.json().toObject().value(QLatin1String("cached")).toBool(), true);
+}
+
+void TestEngineImport::aDockerArchiveImports()
+{
+    QString error;
+    const QString archive = m_tmp.filePath(QStringLiteral("good.docker.tar"));
+    QVERIFY2(run(QStringLiteral("skopeo"), {QStringLiteral("--insecure-policy"), QStringLiteral("copy"), QStringLiteral("--quiet"),
+                                            QStringLiteral("oci:") + m_tmp.filePath(QStringLiteral("good/layout")) + QStringLiteral(":t"),
+                                            QStringLiteral("docker-archive:") + archive + QStringLiteral(":airlock/test:1")},
+                 &error),
+             qPrintable(error));
+    const QString name = m_image + QStringLiteral("-d");
+    const CtlResult text = m_daemon.ctlText({QStringLiteral("image"), QStringLiteral("import"), name,
+                                             QStringLiteral("--docker-archive"), archive}, 600000);
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    QVERIFY2(text.out.startsWith(QByteArray("image " + name.toUtf8() + " ready (")), text.out.constData());
+    QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
+}
+
+void TestEngineImport::badImagesAreRefusedAndLeaveNothing_data()
+{
+    QTest::addColumn<QStringList>("config");
+    QTest::addColumn<bool>("withShell");
+    QTest::addColumn<QString>("source"); // "oci", "docker" (a file that is no archive), "dir" (no layout), "two"
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("arm64") << QStringList{QStringLiteral("--architecture"), QStringLiteral("arm64")} << true << QStringLiteral("oci")
+                           << QStringLiteral("the image is for arm64; Airlock runs amd64 guests");
+    QTest::newRow("windows") << QStringList{QStringLiteral("--os"), QStringLiteral("windows")} << true << QStringLiteral("oci")
+                             << QStringLiteral("the image is for windows, not Linux");
+    QTest::newRow("no shell") << QStringList{} << false << QStringLiteral("oci") << QStringLiteral("the image has no shell at /bin/sh");
+    QTest::newRow("not an archive") << QStringList{} << true << QStringLiteral("docker") << QStringLiteral("cannot read the docker archive");
+    QTest::newRow("not a layout") << QStringList{} << true << QStringLiteral("dir")
+                                  << QStringLiteral("is not an OCI layout directory (it has no oci-layout file)");
+    QTest::newRow("several images") << QStringList{} << true << QStringLiteral("two")
+                                    << QStringLiteral("the archive holds several images: name one");
+}
+
+void TestEngineImport::badImagesAreRefusedAndLeaveNothing()
+{
+    QFETCH(QStringList, config);
+    QFETCH(bool, withShell);
+    QFETCH(QString, source);
+    QFETCH(QString, expected);
+    QString error;
+    const QString dir = m_tmp.filePath(QStringLiteral("bad-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+    QStringList how{QStringLiteral("--oci"), dir + QStringLiteral("/layout")};
+    if (source == QLatin1String("docker")) {
+        QDir().mkpath(dir);
+        QFile junk(dir + QStringLiteral("/junk.tar"));
+        QVERIFY(junk.open(QIODevice::WriteOnly) && junk.write(QByteArray(4096, 'x')) == 4096);
+        junk.close();
+        how = {QStringLiteral("--docker-archive"), junk.fileName()};
+    } else if (source == QLatin1String("dir")) {
+        QDir().mkpath(dir);
+        how = {QStringLiteral("--oci"), dir};
+    } else {
+        QVERIFY2(makeImage(dir, config, &error, withShell), qPrintable(error));
+        if (source == QLatin1String("two"))
+            QVERIFY2(run(QStringLiteral("umoci"), {QStringLiteral("tag"), QStringLiteral("--image"), dir + QStringLiteral("/layout:t"),
+                                                   QStringLiteral("u")}, &error),
+                     qPrintable(error));
+    }
+    const QString name = uniqueName(QStringLiteral("badimp"));
+    const CtlResult r = m_daemon.ctl(QStringList{QStringLiteral("image"), QStringLiteral("import"), name} + how, 600000);
+    QVERIFY2(r.exitCode != 0, r.out.constData());
+    QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
+    verifyNothingLeftOf(name);
+}
+
+// A hostile image: /.airlock and /sbin link to directories of this machine. The import
+// replaces the first and never writes through the second.
+void TestEngineImport::anImagesSymlinksWriteNothingHere()
+{
+    QString error;
+    QTemporaryDir hostDir; // stands for /etc or any other directory of this machine
+    QVERIFY(hostDir.isValid());
+    const QString dir = m_tmp.filePath(QStringLiteral("hostile"));
+    const QString target = hostDir.path();
+    QVERIFY2(makeImage(dir, {}, &error, true,
+                       [target](const QString &root) {
+                           return QFile::link(target, root + QStringLiteral("/.airlock")) &&
+                                  QFile::link(target, root + QStringLiteral("/sbin"));
+                       }),
+             qPrintable(error));
+    const QString name = uniqueName(QStringLiteral("hostile"));
+    const CtlResult r = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), name, QStringLiteral("--oci"),
+                                      dir + QStringLiteral("/layout")}, 600000);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(QDir(target).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty(),
+             qPrintable(QDir(target).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).join(QLatin1Char(' '))));
+    QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
+}
+
+void TestEngineImport::cleanupTestCase()
+{
+    m_daemon.killAndRemove(m_box);
+    m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), m_image});
+    m_daemon.stop();
+}
+
+QTEST_GUILESS_MAIN(TestEngineImport)
+#include "test_engine_import.moc"
