@@ -19,6 +19,11 @@ namespace {
 
 constexpr qint64 kMaxUploadChunk = 768 * 1024; // a request line is at most 1 MiB (rpc::kMaxLineBytes)
 
+QString buildRunning(const QString &image)
+{
+    return QStringLiteral("a build of the image %1 is already running: wait for it or cancel it (image.cancel)").arg(image);
+}
+
 QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
 
 } // namespace
@@ -103,8 +108,7 @@ void SandboxService::importImage(const Call &call)
     if (Status named = SandboxEngine::checkImageName(p->name); !named)
         return call.fail(named.error());
     if (m_builds.startedBy(p->name))
-        return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
-                                                       "(image.cancel)").arg(p->name));
+        return call.fail(rpc::Conflict, buildRunning(p->name));
     const uid_t uid = call.peer().uid;
     inPool([this, call, p = p.value(), uid] {
         Result<qint64> size = m_uploads.append(uid, p.name, p.offset, p.data);
@@ -127,8 +131,7 @@ void SandboxService::runImageJob(const Call &call, const QString &imageName, Ima
     if (!m_builds.begin(imageName, builder)) {
         if (refused)
             refused();
-        return call.fail(rpc::Conflict, QStringLiteral("a build of the image %1 is already running: wait for it or cancel it "
-                                                       "(image.cancel)").arg(imageName));
+        return call.fail(rpc::Conflict, buildRunning(imageName));
     }
     onBuilder([this, call, imageName, builder, job = std::move(job)](SandboxEngine &e) {
         // Build progress is for whoever started it (and the administrators).
