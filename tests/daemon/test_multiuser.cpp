@@ -13,6 +13,8 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTemporaryFile>
+#include <QDir>
 #include <QTest>
 #include <grp.h>
 #include <poll.h>
@@ -441,10 +443,16 @@ void TestMultiUser::vaultIsAdministeredByRootOnly()
 
 void TestMultiUser::imagesBelongToWhoBuiltThem()
 {
+    // Importing over another user's image is refused like rebuilding it, at the first chunk.
+    QTemporaryFile archive(QDir::tempPath() + QStringLiteral("/mu-import-XXXXXX.tar"));
+    QVERIFY(archive.open() && archive.write(QByteArray(4096, 'x')) == 4096 && archive.flush());
+    archive.setPermissions(archive.permissions() | QFileDevice::ReadOther | QFileDevice::ReadGroup);
     const QList<std::pair<QStringList, QByteArray>> refused{
         {{QStringLiteral("image"), QStringLiteral("rm"), QStringLiteral("mu-img-a")}, "image mu-img-a was built by another user"},
         {{QStringLiteral("image"), QStringLiteral("rm"), QStringLiteral("mu-img-legacy")}, "image mu-img-legacy was built by another user"},
         {{QStringLiteral("image"), QStringLiteral("build"), QStringLiteral("tiny"), QStringLiteral("--name"), QStringLiteral("mu-img-a")},
+         "only its builder or root may remove or rebuild it"},
+        {{QStringLiteral("image"), QStringLiteral("import"), QStringLiteral("mu-img-a"), QStringLiteral("--docker-archive"), archive.fileName()},
          "only its builder or root may remove or rebuild it"},
     };
     for (const auto &[args, reason] : refused) {
