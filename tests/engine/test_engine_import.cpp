@@ -4,6 +4,7 @@
 // a clear error and leave no image, volume, upload or scratch directory behind; an image whose
 // own paths are symlinks to this machine's files writes nothing through them.
 #include "daemonharness.h"
+#include "gitrepo.h"
 #include "libvirtview.h"
 
 #include <QDir>
@@ -43,13 +44,15 @@ private Q_SLOTS:
     void badImagesAreRefusedAndLeaveNothing_data();
     void badImagesAreRefusedAndLeaveNothing();
     void anImagesSymlinksWriteNothingHere();
+    void aWorkspaceBelongsToTheImagesUserAndComesBack();
     void cleanupTestCase();
 
 private:
     // An OCI layout at `dir` holding the image "t": busybox as /bin/sh (unless `withShell` is
     // false), a user "agent" (1000), then `umoci config` with `config`.
+    // With `fromDisk`, the files are those of that ext4 image instead (debugfs rdump).
     bool makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell = true,
-                   const std::function<bool(const QString &rootfs)> &extra = {});
+                   const std::function<bool(const QString &rootfs)> &extra = {}, const QString &fromDisk = {});
     // Nothing of the image `name` is left: no row, no volume, no upload, no scratch directory.
     void verifyNothingLeftOf(const QString &name);
 
@@ -78,7 +81,7 @@ void TestEngineImport::initTestCase()
 }
 
 bool TestEngineImport::makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell,
-                                 const std::function<bool(const QString &rootfs)> &extra)
+                                 const std::function<bool(const QString &rootfs)> &extra, const QString &fromDisk)
 {
     const QString layout = dir + QStringLiteral("/layout");
     const QString bundle = dir + QStringLiteral("/bundle");
@@ -88,6 +91,10 @@ bool TestEngineImport::makeImage(const QString &dir, const QStringList &config, 
         !run(QStringLiteral("umoci"), {QStringLiteral("unpack"), QStringLiteral("--image"), image, bundle}, error))
         return false;
     const QString root = bundle + QStringLiteral("/rootfs");
+    if (!fromDisk.isEmpty())
+        return run(QStringLiteral("debugfs"), {QStringLiteral("-R"), QStringLiteral("rdump / ") + root, fromDisk}, error) &&
+               run(QStringLiteral("umoci"), {QStringLiteral("repack"), QStringLiteral("--image"), image, bundle}, error) &&
+               run(QStringLiteral("umoci"), QStringList{QStringLiteral("config"), QStringLiteral("--image"), image} + config, error);
     QDir().mkpath(root + QStringLiteral("/bin"));
     QDir().mkpath(root + QStringLiteral("/etc"));
     if (!QFile::copy(m_busybox, root + QStringLiteral("/bin/busybox"))) {
@@ -262,6 +269,47 @@ void TestEngineImport::anImagesSymlinksWriteNothingHere()
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY2(QDir(target).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty(),
              qPrintable(QDir(target).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).join(QLatin1Char(' '))));
+    QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
+}
+
+// A Debian image with git (the tiny image's files) whose USER is 1000: the workspace copied
+// in is that user's, the agent commits as that user, and the commit comes back as a bundle.
+void TestEngineImport::aWorkspaceBelongsToTheImagesUserAndComesBack()
+{
+    QString error;
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("img-tiny-"));
+    QString tinyRoot;
+    for (const QString &v : view.volumes)
+        if (v.endsWith(QLatin1String(".root.raw")))
+            tinyRoot = airlockVolumePath(DaemonHarness::libvirtUri(), v);
+    QVERIFY2(!tinyRoot.isEmpty(), "the tiny image (test_engine_image, the fixture) is not in the pool");
+    const QString dir = m_tmp.filePath(QStringLiteral("debian"));
+    QVERIFY2(makeImage(dir, {QStringLiteral("--config.user"), QStringLiteral("1000")}, &error, true, {}, tinyRoot), qPrintable(error));
+    const QString name = uniqueName(QStringLiteral("impgit"));
+    const CtlResult imported = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), name, QStringLiteral("--oci"),
+                                             dir + QStringLiteral("/layout")}, 600000);
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+
+    const QString repo = m_tmp.filePath(QStringLiteral("project"));
+    QVERIFY(QDir().mkpath(repo));
+    QVERIFY2(makeSampleRepository(repo, &error), qPrintable(error));
+    const QString box = uniqueName(QStringLiteral("impws"));
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), box, QStringLiteral("--image"), name, QStringLiteral("--memory"),
+                                            QStringLiteral("256"), QStringLiteral("--workspace"), repo}, 600000);
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    const CtlResult owner = m_daemon.guestSh(box, QStringLiteral("stat -c %u /workspace /workspace/src/hello.txt /workspace/.git/HEAD"));
+    QCOMPARE(owner.out.trimmed(), QByteArray("1000\n1000\n1000"));
+    const CtlResult commit = m_daemon.guestSh(
+        box, QStringLiteral("cd /workspace && echo mine >> src/hello.txt && /.airlock/bin/airlock-runas 1000 git commit -qam 'as the image user' "
+                            "&& stat -c %u .git/index"));
+    QVERIFY2(commit.exitCode == 0, commit.err.constData());
+    QCOMPARE(commit.out.trimmed(), QByteArray("1000"));
+    const QString bundle = m_tmp.filePath(QStringLiteral("imported-changes.bundle"));
+    const CtlResult exported = m_daemon.ctl({QStringLiteral("export"), box, bundle}, 300000);
+    QVERIFY2(exported.exitCode == 0, exported.err.constData());
+    QCOMPARE(exported.json().toObject().value(QLatin1String("commits")).toInt(), 1);
+    QCOMPARE(runGit(repo, {QStringLiteral("bundle"), QStringLiteral("verify"), bundle}).exitCode, 0);
+    QVERIFY(m_daemon.killAndRemove(box));
     QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
 }
 
