@@ -61,6 +61,7 @@ private:
     QString m_busybox;
     QString m_image;
     QString m_box;
+    QString m_workspaceBox; // removed at cleanup too, should a check fail before its own removal
 };
 
 void TestEngineImport::initTestCase()
@@ -294,6 +295,7 @@ void TestEngineImport::aWorkspaceBelongsToTheImagesUserAndComesBack()
     QVERIFY(QDir().mkpath(repo));
     QVERIFY2(makeSampleRepository(repo, &error), qPrintable(error));
     const QString box = uniqueName(QStringLiteral("impws"));
+    m_workspaceBox = box;
     const CtlResult created = m_daemon.ctl({QStringLiteral("create"), box, QStringLiteral("--image"), name, QStringLiteral("--memory"),
                                             QStringLiteral("256"), QStringLiteral("--workspace"), repo}, 600000);
     QVERIFY2(created.exitCode == 0, created.err.constData());
@@ -316,6 +318,8 @@ void TestEngineImport::aWorkspaceBelongsToTheImagesUserAndComesBack()
 void TestEngineImport::cleanupTestCase()
 {
     m_daemon.killAndRemove(m_box);
+    if (!m_workspaceBox.isEmpty())
+        m_daemon.killAndRemove(m_workspaceBox);
     m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), m_image});
     m_daemon.stop();
 }
