@@ -1,6 +1,6 @@
 // image ls | build | import | rm.
 #include "ctl/command.h"
-#include "ctl/imagesource.h"
+#include "workspace/imageupload.h"
 #include "core/isotime.h"
 #include "protocol/events.h"
 #include "protocol/images.h"
@@ -61,12 +61,10 @@ int imageBuild(Context &ctx, const Args &args)
     return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), printBuilt);
 }
 
-constexpr qint64 kUploadChunk = 512 * 1024;     // its base64 keeps a request line below 1 MiB
-constexpr int kImportTimeoutMs = 2 * 3600 * 1000; // unpacking and making the disk of a large image
-
-// Uploads the archive in order, then waits for the import (the last chunk's answer).
+// Uploads the archive, then waits for the import; the upload's progress and the daemon's go to stderr.
 int imageImport(Context &ctx, const Args &args)
 {
+    using workspace::ImageSource;
     const QString name = args.positional.at(0);
     const bool oci = args.has(QStringLiteral("--oci"));
     if (oci == args.has(QStringLiteral("--docker-archive")))
@@ -76,30 +74,13 @@ int imageImport(Context &ctx, const Args &args)
             : ImageSource::open(ImageSource::Kind::DockerArchive, args.value(QStringLiteral("--docker-archive")));
     if (!source)
         return ctx.fail(source.error().message());
-    proto::ImageImportParams params{name, (*source)->format(), (*source)->reference(), {}, 0, false};
-    qint64 shownMib = 0;
-    for (;;) {
-        Result<QByteArray> chunk = (*source)->read(kUploadChunk);
-        if (!chunk)
-            return ctx.fail(chunk.error().message());
-        params.data = chunk.value();
-        params.final = (*source)->atEnd();
-        if (params.final)
-            break;
-        const std::optional<proto::ImageUploadResult> got = ctx.callFor<proto::ImageUploadResult>(proto::method::ImageImport, params.toJson());
-        if (!got)
-            return kFailed;
-        params.offset = got->received;
-        if (params.offset >> 26 > shownMib) { // every 64 MiB
-            shownMib = params.offset >> 26;
-            std::fprintf(stderr, "uploaded %lld MiB\n", static_cast<long long>(params.offset >> 20));
-        }
-    }
     showProgressOf(ctx, name);
-    const Result<QJsonValue> reply = ctx.client.call(proto::method::ImageImport, params.toJson(), kImportTimeoutMs);
+    const Result<QJsonObject> reply = workspace::uploadImage(ctx.client, name, *source.value(), [](const QString &message, int) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+    });
     if (!reply)
         return ctx.fail(reply.error().message());
-    const Result<proto::ImageInfo> image = proto::fromReply<proto::ImageInfo>(reply.value());
+    const Result<proto::ImageInfo> image = proto::ImageInfo::fromJson(reply.value());
     if (!image)
         return ctx.fail(Context::unreadable(proto::method::ImageImport, image.error()));
     if (ctx.json)

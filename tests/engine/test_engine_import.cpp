@@ -6,33 +6,17 @@
 #include "daemonharness.h"
 #include "gitrepo.h"
 #include "libvirtview.h"
+#include "ociimage.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
-#include <QStandardPaths>
 #include <QTest>
 #include <functional>
 
-namespace {
-
-bool run(const QString &program, const QStringList &args, QString *error)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(program, args);
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        *error = program + QLatin1Char(' ') + args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromLocal8Bit(p.readAll());
-        return false;
-    }
-    return true;
-}
-
-} // namespace
 
 class TestEngineImport : public QObject {
     Q_OBJECT
@@ -48,11 +32,11 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    // An OCI layout at `dir` holding the image "t": busybox as /bin/sh (unless `withShell` is
-    // false), a user "agent" (1000), then `umoci config` with `config`.
-    // With `fromDisk`, the files are those of that ext4 image instead (debugfs rdump).
     bool makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell = true,
-                   const std::function<bool(const QString &rootfs)> &extra = {}, const QString &fromDisk = {});
+                   const std::function<bool(const QString &rootfs)> &extra = {}, const QString &fromDisk = {})
+    {
+        return makeOciImage({dir, m_busybox, config, withShell, extra, fromDisk}, error);
+    }
     // Nothing of the image `name` is left: no row, no volume, no upload, no scratch directory.
     void verifyNothingLeftOf(const QString &name);
 
@@ -67,54 +51,11 @@ private:
 void TestEngineImport::initTestCase()
 {
     QString error;
-    for (const char *tool : {"umoci", "skopeo", "dpkg-deb"})
-        QVERIFY2(!QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty(),
-                 qPrintable(QStringLiteral("%1 is missing: install the packages in installers/packages.txt").arg(QLatin1String(tool))));
-    // The busybox of the package cache the image recipes fill (setup.sh runs their --fetch).
-    QDirIterator debs(QStringLiteral("/var/cache/airlock/debs"), {QStringLiteral("busybox-static_*.deb")}, QDir::Files);
-    QVERIFY2(debs.hasNext(), "no busybox-static in /var/cache/airlock/debs: run resources/images/tiny/build.sh --fetch");
-    QVERIFY2(run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), debs.next(), m_tmp.filePath(QStringLiteral("bb"))}, &error),
-             qPrintable(error));
-    m_busybox = m_tmp.filePath(QStringLiteral("bb/bin/busybox"));
+    m_busybox = cachedBusybox(m_tmp.path(), &error);
+    QVERIFY2(!m_busybox.isEmpty(), qPrintable(error));
     QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error));
     m_image = uniqueName(QStringLiteral("imp"));
     m_box = uniqueName(QStringLiteral("impbox"));
-}
-
-bool TestEngineImport::makeImage(const QString &dir, const QStringList &config, QString *error, bool withShell,
-                                 const std::function<bool(const QString &rootfs)> &extra, const QString &fromDisk)
-{
-    const QString layout = dir + QStringLiteral("/layout");
-    const QString bundle = dir + QStringLiteral("/bundle");
-    const QString image = layout + QStringLiteral(":t");
-    if (!run(QStringLiteral("umoci"), {QStringLiteral("init"), QStringLiteral("--layout"), layout}, error) ||
-        !run(QStringLiteral("umoci"), {QStringLiteral("new"), QStringLiteral("--image"), image}, error) ||
-        !run(QStringLiteral("umoci"), {QStringLiteral("unpack"), QStringLiteral("--image"), image, bundle}, error))
-        return false;
-    const QString root = bundle + QStringLiteral("/rootfs");
-    if (!fromDisk.isEmpty())
-        return run(QStringLiteral("debugfs"), {QStringLiteral("-R"), QStringLiteral("rdump / ") + root, fromDisk}, error) &&
-               run(QStringLiteral("umoci"), {QStringLiteral("repack"), QStringLiteral("--image"), image, bundle}, error) &&
-               run(QStringLiteral("umoci"), QStringList{QStringLiteral("config"), QStringLiteral("--image"), image} + config, error);
-    QDir().mkpath(root + QStringLiteral("/bin"));
-    QDir().mkpath(root + QStringLiteral("/etc"));
-    if (!QFile::copy(m_busybox, root + QStringLiteral("/bin/busybox"))) {
-        *error = QStringLiteral("cannot copy busybox");
-        return false;
-    }
-    if (withShell)
-        QFile::link(QStringLiteral("busybox"), root + QStringLiteral("/bin/sh"));
-    QFile passwd(root + QStringLiteral("/etc/passwd"));
-    if (!passwd.open(QIODevice::WriteOnly) ||
-        passwd.write("root:x:0:0:root:/root:/bin/sh\nagent:x:1000:1000:agent:/home/agent:/bin/sh\n") < 0)
-        return false;
-    passwd.close();
-    if (extra && !extra(root)) {
-        *error = QStringLiteral("cannot shape the image's files");
-        return false;
-    }
-    return run(QStringLiteral("umoci"), {QStringLiteral("repack"), QStringLiteral("--image"), image, bundle}, error) &&
-           run(QStringLiteral("umoci"), QStringList{QStringLiteral("config"), QStringLiteral("--image"), image} + config, error);
 }
 
 void TestEngineImport::verifyNothingLeftOf(const QString &name)
@@ -186,7 +127,7 @@ void TestEngineImport::aDockerArchiveImports()
 {
     QString error;
     const QString archive = m_tmp.filePath(QStringLiteral("good.docker.tar"));
-    QVERIFY2(run(QStringLiteral("skopeo"), {QStringLiteral("--insecure-policy"), QStringLiteral("copy"), QStringLiteral("--quiet"),
+    QVERIFY2(runTool(QStringLiteral("skopeo"), {QStringLiteral("--insecure-policy"), QStringLiteral("copy"), QStringLiteral("--quiet"),
                                             QStringLiteral("oci:") + m_tmp.filePath(QStringLiteral("good/layout")) + QStringLiteral(":t"),
                                             QStringLiteral("docker-archive:") + archive + QStringLiteral(":airlock/test:1")},
                  &error),
@@ -238,7 +179,7 @@ void TestEngineImport::badImagesAreRefusedAndLeaveNothing()
     } else {
         QVERIFY2(makeImage(dir, config, &error, withShell), qPrintable(error));
         if (source == QLatin1String("two"))
-            QVERIFY2(run(QStringLiteral("umoci"), {QStringLiteral("tag"), QStringLiteral("--image"), dir + QStringLiteral("/layout:t"),
+            QVERIFY2(runTool(QStringLiteral("umoci"), {QStringLiteral("tag"), QStringLiteral("--image"), dir + QStringLiteral("/layout:t"),
                                                    QStringLiteral("u")}, &error),
                      qPrintable(error));
     }

@@ -9,10 +9,12 @@
 #include "connection/daemonconnection.h"
 #include "daemonharness.h"
 #include "dialogs/imagebuilddialog.h"
+#include "dialogs/imageimportdialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
 #include "netns.h"
+#include "ociimage.h"
 #include "recordinghttpserver.h"
 #include "screenshot.h"
 #include "views/mainwindow.h"
@@ -79,6 +81,7 @@ private Q_SLOTS:
     void resizingTheTerminalResizesTheGuestsConsole();
     void thePortsTabExposesAGuestServer();
     void cancelStopsAnImageBuild();
+    void importImageDialogMakesAnImage();
     void aNewSandboxWithAnEgressPresetGetsItsRules();
     void cleanupTestCase();
 
@@ -363,6 +366,37 @@ void TestGuiGuest::cancelStopsAnImageBuild()
     QTRY_VERIFY(answered);
     QVERIFY(!reply.ok);
     QVERIFY2(reply.errorMessage.contains(u"nothing to cancel"_s), qPrintable(reply.errorMessage));
+}
+
+// File > Import image…: a wrong path is said in the dialog, an OCI layout becomes an image the
+// daemon lists, with the upload's and the import's progress on the bar.
+void TestGuiGuest::importImageDialogMakesAnImage()
+{
+    QTemporaryDir tmp;
+    QString error;
+    const QString busybox = cachedBusybox(tmp.path(), &error);
+    QVERIFY2(!busybox.isEmpty(), qPrintable(error));
+    QVERIFY2(makeOciImage({tmp.filePath(u"img"_s), busybox, {u"--config.workingdir"_s, u"/srv"_s}}, &error), qPrintable(error));
+    const QString image = uniqueName(u"guiimp"_s);
+    ImageImportDialog dialog(m_connection.get());
+    dialog.show();
+    dialog.nameEdit()->setText(image);
+    dialog.pathEdit()->setText(tmp.filePath(u"nowhere"_s));
+    QTest::mouseClick(dialog.importButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isImporting(), 30000);
+    QVERIFY2(dialog.message().contains(u"is not an OCI layout directory"_s), qPrintable(dialog.message()));
+    saveScreenshot(&dialog, u"image-import-refused"_s);
+
+    dialog.pathEdit()->setText(tmp.filePath(u"img/layout"_s));
+    QTest::mouseClick(dialog.importButton(), Qt::LeftButton);
+    QVERIFY(dialog.isImporting());
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isImporting(), 300000);
+    saveScreenshot(&dialog, u"image-import-done"_s);
+    QVERIFY2(dialog.message().contains(u"is ready"_s), qPrintable(dialog.message()));
+    QCOMPARE(dialog.progressBar()->value(), 100);
+    const CtlResult images = m_daemon.ctl({u"image"_s, u"ls"_s});
+    QVERIFY2(images.out.contains(image.toUtf8()), images.out.constData());
+    QCOMPARE(m_daemon.ctl({u"image"_s, u"rm"_s, image}).exitCode, 0);
 }
 
 void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()

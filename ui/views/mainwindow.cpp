@@ -4,6 +4,7 @@
 #include "common/replies.h"
 #include "dialogs/exportdialog.h"
 #include "dialogs/imagebuilddialog.h"
+#include "dialogs/imageimportdialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "dialogs/remotehostdialog.h"
 #include "dialogs/secretsdialog.h"
@@ -249,6 +250,10 @@ QAction *MainWindow::buildFileMenu()
     });
     connect(file->addAction(tr("&Build image…")), &QAction::triggered, this, [this] {
         ImageBuildDialog dialog(m_connection, this);
+        dialog.exec();
+    });
+    connect(file->addAction(tr("&Import image…")), &QAction::triggered, this, [this] {
+        ImageImportDialog dialog(m_connection, this);
         dialog.exec();
     });
     file->addSeparator();

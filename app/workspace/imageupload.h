@@ -1,14 +1,19 @@
 #pragma once
 #include "core/result.h"
+#include "workspace/progress.h"
+
+#include <QJsonObject>
 
 #include <QFile>
 #include <QProcess>
 #include <QString>
 #include <memory>
 
-namespace airlock::ctl {
+namespace airlock { class BlockingClient; }
 
-// What `image import` uploads, read in chunks: a docker-archive file as it is, or an OCI layout
+namespace airlock::workspace {
+
+// What `image import` (and the window's Import image) uploads, read in chunks: a docker-archive file as it is, or an OCI layout
 // directory as the tar skopeo calls an oci-archive (streamed from tar, never staged here).
 // A source may name one image of several after its last ':' (DIR:TAG, FILE:NAME:TAG).
 class ImageSource {
@@ -33,4 +38,10 @@ private:
     QProcess m_tar;
 };
 
-} // namespace airlock::ctl
+// Uploads `source` as the image `name` (image.import, in order), then waits for the import;
+// its answer is the image's image.list row. Progress covers the upload (0-50: the size is not
+// known ahead for a directory, so it climbs by steps); the daemon's own "image" events say the rest.
+Result<QJsonObject> uploadImage(BlockingClient &client, const QString &name, ImageSource &source, const Progress &progress,
+                                const Cancelled &cancelled = {});
+
+} // namespace airlock::workspace

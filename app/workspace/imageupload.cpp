@@ -1,9 +1,13 @@
-#include "ctl/imagesource.h"
+#include "workspace/imageupload.h"
+#include "api/blockingclient.h"
+#include "protocol/images.h"
+#include "protocol/jsonfields.h"
+#include "protocol/names.h"
 
 #include <QDir>
 #include <QFileInfo>
 
-namespace airlock::ctl {
+namespace airlock::workspace {
 
 namespace {
 
@@ -18,6 +22,9 @@ void splitReference(const QString &spec, QString *path, QString *reference)
     *path = spec.left(colon);
     *reference = spec.mid(colon + 1);
 }
+
+constexpr qint64 kUploadChunk = 512 * 1024;     // its base64 keeps a request line below 1 MiB
+constexpr int kImportTimeoutMs = 2 * 3600 * 1000; // unpacking and making the disk of a large image
 
 } // namespace
 
@@ -85,4 +92,40 @@ Result<QByteArray> ImageSource::read(qint64 max)
     return chunk;
 }
 
-} // namespace airlock::ctl
+Result<QJsonObject> uploadImage(BlockingClient &client, const QString &name, ImageSource &source, const Progress &progress,
+                                const Cancelled &cancelled)
+{
+    proto::ImageImportParams params{name, source.format(), source.reference(), {}, 0, false};
+    qint64 shownMib = 0;
+    for (;;) {
+        if (isCancelled(cancelled))
+            return cancelledError(QStringLiteral("the upload of %1 stopped").arg(name)); // airlockd drops it within the hour
+        Result<QByteArray> chunk = source.read(kUploadChunk);
+        if (!chunk)
+            return chunk.error();
+        params.data = chunk.value();
+        params.final = source.atEnd();
+        if (params.final)
+            break;
+        Result<QJsonValue> r = client.call(proto::method::ImageImport, params.toJson());
+        if (!r)
+            return r.error();
+        Result<proto::ImageUploadResult> got = proto::fromReply<proto::ImageUploadResult>(r.value());
+        if (!got)
+            return got.error();
+        params.offset = got->received;
+        if (params.offset >> 26 > shownMib) { // every 64 MiB
+            shownMib = params.offset >> 26;
+            report(progress, QStringLiteral("uploaded %1 MiB").arg(params.offset >> 20), int(qMin<qint64>(50, shownMib * 2)));
+        }
+    }
+    report(progress, QStringLiteral("uploaded %1 MiB; importing").arg((params.offset + params.data.size()) >> 20), 50);
+    Result<QJsonValue> done = client.call(proto::method::ImageImport, params.toJson(), kImportTimeoutMs);
+    if (!done)
+        return done.error();
+    if (!done->isObject())
+        return Error{QStringLiteral("cannot read the daemon's image.import reply"), QStringLiteral("it is not an object")};
+    return done->toObject();
+}
+
+} // namespace airlock::workspace
