@@ -521,6 +521,89 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::ImageImportDialog</name>
+    <message>
+        <source>Import image</source>
+        <translation>Image importieren</translation>
+    </message>
+    <message>
+        <source>e.g. mynode</source>
+        <translation>z. B. mynode</translation>
+    </message>
+    <message>
+        <source>Image &amp;name:</source>
+        <translation>Image-&amp;Name:</translation>
+    </message>
+    <message>
+        <source>OCI layout directory (skopeo copy … oci:DIR, podman save --format oci-dir)</source>
+        <translation>OCI-Layout-Verzeichnis (skopeo copy … oci:DIR, podman save --format oci-dir)</translation>
+    </message>
+    <message>
+        <source>Docker archive file (docker save, podman save)</source>
+        <translation>Docker-Archivdatei (docker save, podman save)</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>&amp;Quelle:</translation>
+    </message>
+    <message>
+        <source>DIR or FILE; add :TAG to pick one image of several</source>
+        <translation>VERZEICHNIS oder DATEI; :TAG wählt eines von mehreren Images</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished">&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>&amp;Path:</source>
+        <translation>&amp;Pfad:</translation>
+    </message>
+    <message>
+        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of the image runs on this computer.</source>
+        <translation>Seine ENV und sein WORKDIR gelten in der Sandbox; die Konsole startet ENTRYPOINT und CMD als sein USER. Airlocks Gastteil kommt nach /.airlock; nichts aus dem Image läuft auf diesem Computer.</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>&amp;Importieren</translation>
+    </message>
+    <message>
+        <source>OCI layout directory</source>
+        <translation>OCI-Layout-Verzeichnis</translation>
+    </message>
+    <message>
+        <source>Docker archive</source>
+        <translation>Docker-Archiv</translation>
+    </message>
+    <message>
+        <source>Archives (*.tar);;All files (*)</source>
+        <translation>Archive (*.tar);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Give the image a name and say where it is.</source>
+        <translation>Geben Sie dem Image einen Namen und sagen Sie, wo es liegt.</translation>
+    </message>
+    <message>
+        <source>uploading %p%</source>
+        <translation>wird hochgeladen %p%</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert…</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>Image %1 is ready: choose it in New sandbox.</source>
+        <translation>Image %1 ist bereit: wählen Sie es unter „Neue Sandbox“.</translation>
+    </message>
+    <message>
+        <source>Image %1 was not imported: %2</source>
+        <translation>Image %1 wurde nicht importiert: %2</translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::MainWindow</name>
     <message>
         <source>Airlock</source>
@@ -798,6 +881,10 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     <message>
         <source>%1 port %2 (%3). It waits until you answer.</source>
         <translation>%1 Port %2 (%3). Die Anfrage wartet, bis Sie antworten.</translation>
+    </message>
+    <message>
+        <source>&amp;Import image…</source>
+        <translation>Image &amp;importieren…</translation>
     </message>
 </context>
 <context>

@@ -521,6 +521,89 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::ImageImportDialog</name>
+    <message>
+        <source>Import image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. mynode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image &amp;name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OCI layout directory (skopeo copy … oci:DIR, podman save --format oci-dir)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker archive file (docker save, podman save)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DIR or FILE; add :TAG to pick one image of several</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Path:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of the image runs on this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OCI layout directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Docker archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Archives (*.tar);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the image a name and say where it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uploading %p%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 is ready: choose it in New sandbox.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image %1 was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::MainWindow</name>
     <message>
         <source>Airlock</source>
@@ -794,6 +877,10 @@ Create one with File → New sandbox (Ctrl+N).</source>
     </message>
     <message>
         <source>%1 port %2 (%3). It waits until you answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import image…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
