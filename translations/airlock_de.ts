@@ -481,7 +481,7 @@
     </message>
     <message>
         <source>Image &amp;name:</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">Image-&amp;Name:</translation>
     </message>
     <message>
         <source>&amp;Build</source>
@@ -591,16 +591,19 @@
         <translation>%1 wird importiert…</translation>
     </message>
     <message>
-        <source>done</source>
-        <translation>fertig</translation>
-    </message>
-    <message>
         <source>Image %1 is ready: choose it in New sandbox.</source>
         <translation>Image %1 ist bereit: wählen Sie es unter „Neue Sandbox“.</translation>
     </message>
     <message>
         <source>Image %1 was not imported: %2</source>
         <translation>Image %1 wurde nicht importiert: %2</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::JobStatus</name>
+    <message>
+        <source>done</source>
+        <translation type="unfinished">fertig</translation>
     </message>
 </context>
 <context>

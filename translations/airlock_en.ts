@@ -591,15 +591,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Image %1 is ready: choose it in New sandbox.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Image %1 was not imported: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::JobStatus</name>
+    <message>
+        <source>done</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

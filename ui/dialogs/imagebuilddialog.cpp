@@ -1,13 +1,12 @@
 #include "dialogs/imagebuilddialog.h"
 #include "api/apiclient.h"
 #include "connection/daemonconnection.h"
+#include "widgets/jobstatus.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QJsonObject>
-#include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
 
 namespace airlock::ui {
@@ -22,15 +21,8 @@ ImageBuildDialog::ImageBuildDialog(DaemonConnection *connection, QWidget *parent
     m_name = new QLineEdit(this);
     m_name->setPlaceholderText(tr("same as the recipe"));
     form->addRow(tr("Image &name:"), m_name);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 100);
-    m_progress->setValue(0);
-    m_progress->hide();
-    form->addRow(m_progress);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow(m_message);
+    m_status = new JobStatus(this);
+    form->addRow(m_status);
     auto *buttons = new QDialogButtonBox(this);
     m_build = buttons->addButton(tr("&Build"), QDialogButtonBox::AcceptRole);
     m_cancel = buttons->addButton(tr("&Cancel build"), QDialogButtonBox::ActionRole);
@@ -45,7 +37,12 @@ ImageBuildDialog::ImageBuildDialog(DaemonConnection *connection, QWidget *parent
 
 QString ImageBuildDialog::message() const
 {
-    return m_message->text();
+    return m_status->message();
+}
+
+QProgressBar *ImageBuildDialog::progressBar() const
+{
+    return m_status->progressBar();
 }
 
 void ImageBuildDialog::setBuilding(const QString &name)
@@ -62,7 +59,7 @@ void ImageBuildDialog::build()
 {
     const QString recipe = m_recipe->text().trimmed();
     if (recipe.isEmpty()) {
-        m_message->setText(tr("Name a recipe to build, e.g. tiny."));
+        m_status->setMessage(tr("Name a recipe to build, e.g. tiny."));
         return;
     }
     if (!m_client)
@@ -72,19 +69,13 @@ void ImageBuildDialog::build()
     if (!m_name->text().trimmed().isEmpty())
         params.insert(QStringLiteral("name"), name);
     setBuilding(name);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("starting %p%"));
-    m_progress->show();
-    m_message->setText(tr("Building %1…").arg(name));
+    m_status->started(tr("starting %p%"), tr("Building %1…").arg(name));
     m_client->call(QStringLiteral("image.build"), params, this, [this, name](const ApiClient::Reply &r) {
         setBuilding({});
-        if (r.ok) {
-            m_progress->setValue(100);
-            m_message->setText(tr("Image %1 is ready.").arg(name));
-        } else {
-            m_progress->hide();
-            m_message->setText(tr("Image %1 was not built: %2").arg(name, r.errorMessage));
-        }
+        if (r.ok)
+            m_status->succeeded(tr("Image %1 is ready.").arg(name));
+        else
+            m_status->failed(tr("Image %1 was not built: %2").arg(name, r.errorMessage));
     });
 }
 
@@ -93,10 +84,10 @@ void ImageBuildDialog::cancelBuild()
     if (m_building.isEmpty() || !m_client)
         return;
     m_cancel->setEnabled(false);
-    m_message->setText(tr("Cancelling the build of %1…").arg(m_building));
+    m_status->setMessage(tr("Cancelling the build of %1…").arg(m_building));
     m_client->call(QStringLiteral("image.cancel"), {{QStringLiteral("name"), m_building}}, this, [this](const ApiClient::Reply &r) {
         if (!r.ok) // e.g. it had just finished; the build's own reply says how it ended
-            m_message->setText(tr("Could not cancel: %1").arg(r.errorMessage));
+            m_status->setMessage(tr("Could not cancel: %1").arg(r.errorMessage));
     });
 }
 
@@ -104,9 +95,7 @@ void ImageBuildDialog::onProgress(const proto::ImageProgress &progress)
 {
     if (progress.name != m_building)
         return;
-    m_progress->setValue(progress.percent);
-    const QString &text = progress.message;
-    m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" — %p%"));
+    m_status->step(progress.percent, progress.message);
 }
 
 void ImageBuildDialog::reject()

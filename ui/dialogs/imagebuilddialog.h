@@ -4,7 +4,6 @@
 #include <QDialog>
 #include <QPointer>
 
-class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -14,6 +13,7 @@ namespace airlock { class ApiClient; }
 namespace airlock::ui {
 
 class DaemonConnection;
+class JobStatus;
 
 // Builds an image from a recipe (image.build) with the daemon's progress ("image" events)
 // and a Cancel that really stops the build (image.cancel); nothing of a cancelled build is kept.
@@ -26,7 +26,7 @@ public:
     QLineEdit *nameEdit() const { return m_name; }
     QPushButton *buildButton() const { return m_build; }
     QPushButton *cancelButton() const { return m_cancel; }
-    QProgressBar *progressBar() const { return m_progress; }
+    QProgressBar *progressBar() const;
     QString message() const;
     bool isBuilding() const { return !m_building.isEmpty(); }
 
@@ -40,8 +40,7 @@ private:
 
     QPointer<ApiClient> m_client;
     QLineEdit *m_recipe, *m_name;
-    QProgressBar *m_progress;
-    QLabel *m_message;
+    JobStatus *m_status;
     QPushButton *m_build, *m_cancel, *m_close;
     QString m_building; // the image being built, empty when idle
 };

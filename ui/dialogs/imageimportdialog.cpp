@@ -2,6 +2,7 @@
 #include "api/apiclient.h"
 #include "common/workspacejob.h"
 #include "connection/daemonconnection.h"
+#include "widgets/jobstatus.h"
 #include "workspace/imageupload.h"
 
 #include <QComboBox>
@@ -12,7 +13,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
 
 namespace airlock::ui {
@@ -47,14 +47,8 @@ ImageImportDialog::ImageImportDialog(DaemonConnection *connection, QWidget *pare
                             this);
     note->setWordWrap(true);
     form->addRow(note);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 100);
-    m_progress->hide();
-    form->addRow(m_progress);
-    m_message = new QLabel(this);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow(m_message);
+    m_status = new JobStatus(this);
+    form->addRow(m_status);
     auto *buttons = new QDialogButtonBox(this);
     m_import = buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
     m_close = buttons->addButton(QDialogButtonBox::Close);
@@ -68,13 +62,12 @@ ImageImportDialog::ImageImportDialog(DaemonConnection *connection, QWidget *pare
 
 QString ImageImportDialog::message() const
 {
-    return m_message->text();
+    return m_status->message();
 }
 
-void ImageImportDialog::setMessage(const QString &text)
+QProgressBar *ImageImportDialog::progressBar() const
 {
-    m_message->setText(text);
-    adjustSize(); // wrapped lines need height the form does not ask for by itself
+    return m_status->progressBar();
 }
 
 void ImageImportDialog::setImporting(const QString &name)
@@ -99,7 +92,7 @@ void ImageImportDialog::startImport()
     const QString name = m_name->text().trimmed();
     const QString path = m_path->text().trimmed();
     if (name.isEmpty() || path.isEmpty()) {
-        setMessage(tr("Give the image a name and say where it is."));
+        m_status->setMessage(tr("Give the image a name and say where it is."));
         return;
     }
     if (!m_client)
@@ -107,10 +100,7 @@ void ImageImportDialog::startImport()
     using workspace::ImageSource;
     const ImageSource::Kind kind = m_kind->currentIndex() == OciLayout ? ImageSource::Kind::OciLayout : ImageSource::Kind::DockerArchive;
     setImporting(name);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("uploading %p%"));
-    m_progress->show();
-    setMessage(tr("Importing %1…").arg(name));
+    m_status->started(tr("uploading %p%"), tr("Importing %1…").arg(name));
     // Opened on the job's thread: reading an OCI directory runs tar (a QProcess of that thread).
     WorkspaceJob *job = WorkspaceJob::start(m_client->address(), [name, kind, path](BlockingClient &client, const workspace::Progress &progress)
                                                                      -> Result<QJsonObject> {
@@ -119,20 +109,14 @@ void ImageImportDialog::startImport()
             return source.error();
         return workspace::uploadImage(client, name, *source.value(), progress);
     });
-    connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) {
-        m_progress->setValue(percent);
-        m_progress->setFormat(message + QStringLiteral(" — %p%"));
-    });
+    connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) { m_status->step(percent, message); });
     connect(job, &WorkspaceJob::finished, this, [this, name](bool ok, const QJsonObject &, const QString &error) {
         setImporting({});
         if (ok) {
-            m_progress->setValue(100);
-            m_progress->setFormat(tr("done"));
-            setMessage(tr("Image %1 is ready: choose it in New sandbox.").arg(name));
+            m_status->succeeded(tr("Image %1 is ready: choose it in New sandbox.").arg(name));
             Q_EMIT imported(name);
         } else {
-            m_progress->hide();
-            setMessage(tr("Image %1 was not imported: %2").arg(name, error));
+            m_status->failed(tr("Image %1 was not imported: %2").arg(name, error));
         }
     });
 }
@@ -142,8 +126,7 @@ void ImageImportDialog::onProgress(const proto::ImageProgress &progress)
 {
     if (progress.name != m_importing || progress.phase == QLatin1String("failed"))
         return;
-    m_progress->setValue(50 + progress.percent / 2);
-    m_progress->setFormat(progress.message.isEmpty() ? QStringLiteral("%p%") : progress.message + QStringLiteral(" — %p%"));
+    m_status->step(50 + progress.percent / 2, progress.message);
 }
 
 void ImageImportDialog::reject()

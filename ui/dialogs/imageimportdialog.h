@@ -5,7 +5,6 @@
 #include <QPointer>
 
 class QComboBox;
-class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -15,6 +14,7 @@ namespace airlock { class ApiClient; }
 namespace airlock::ui {
 
 class DaemonConnection;
+class JobStatus;
 
 // Imports a person's OCI image (a layout directory or a docker-archive file) as a guest image:
 // the upload runs on a WorkspaceJob (app/workspace/imageupload.h, what airlockctl image import
@@ -28,7 +28,7 @@ public:
     QComboBox *kindBox() const { return m_kind; }
     QLineEdit *pathEdit() const { return m_path; }
     QPushButton *importButton() const { return m_import; }
-    QProgressBar *progressBar() const { return m_progress; }
+    QProgressBar *progressBar() const;
     QString message() const;
     bool isImporting() const { return !m_importing.isEmpty(); }
 
@@ -42,13 +42,11 @@ private:
     void startImport();
     void onProgress(const proto::ImageProgress &progress);
     void setImporting(const QString &name);
-    void setMessage(const QString &text);
 
     QPointer<ApiClient> m_client;
     QLineEdit *m_name, *m_path;
     QComboBox *m_kind;
-    QProgressBar *m_progress;
-    QLabel *m_message;
+    JobStatus *m_status;
     QPushButton *m_browse, *m_import, *m_close;
     QString m_importing; // the image being imported, empty when idle
 };
