@@ -3,13 +3,14 @@
 // not a repository and stays open, then copies a repository in while the GUI thread keeps
 // running; Sandbox > Export changes… brings a guest commit back as a bundle and as patches;
 // Cancel during the copy removes the half-made sandbox.
-// With AIRLOCK_SCREENSHOT_DIR set the dialogs are saved as PNGs there (run under Xvfb).
+// With AIRLOCK_SCREENSHOTS set the dialogs are saved as PNGs there (tests/gui/screenshot.h, run under Xvfb).
 #include "api/apiclient.h"
 #include "connection/daemonconnection.h"
 #include "daemonharness.h"
 #include "dialogs/exportdialog.h"
 #include "dialogs/newsandboxdialog.h"
 #include "gitrepo.h"
+#include "../gui/screenshot.h"
 #include "models/sandboxmodel.h"
 #include "views/mainwindow.h"
 
@@ -39,7 +40,6 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    void screenshot(QWidget *w, const QString &name);
     QString guestOut(const QString &script) const;
     DaemonHarness m_daemon;
     QTemporaryDir m_tmp;
@@ -54,15 +54,6 @@ void TestGuiWorkspace::initTestCase()
     m_repo = m_tmp.filePath(QStringLiteral("project"));
     QVERIFY(QDir().mkpath(m_repo));
     QVERIFY2(makeSampleRepository(m_repo, &error), qPrintable(error));
-}
-
-void TestGuiWorkspace::screenshot(QWidget *w, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("AIRLOCK_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    QVERIFY(w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png"))));
 }
 
 QString TestGuiWorkspace::guestOut(const QString &script) const
@@ -88,13 +79,13 @@ void TestGuiWorkspace::newSandboxDialogCopiesTheRepository()
     QVERIFY(QDir().mkpath(plain));
     dialog.workspaceEdit()->setText(plain);
     QVERIFY(start->isChecked() && !start->isEnabled()); // a workspace needs a running guest
-    screenshot(&dialog, QStringLiteral("new-sandbox-workspace"));
+    saveScreenshot(&dialog, QStringLiteral("new-sandbox-workspace"));
     dialog.accept();
     QTRY_VERIFY_WITH_TIMEOUT(dialog.messageLabel()->text().contains(QLatin1String("is not a git repository")), 30000);
     QVERIFY(dialog.isVisible());
     QCOMPARE(dialog.result(), int(QDialog::Rejected));
     QVERIFY(!m_daemon.ctl({QStringLiteral("ls")}).out.contains(m_box.toUtf8()));
-    screenshot(&dialog, QStringLiteral("new-sandbox-not-a-repository"));
+    saveScreenshot(&dialog, QStringLiteral("new-sandbox-not-a-repository"));
 
     // A repository: created, started and copied in, while the GUI thread keeps turning
     // (a timer samples the progress line the worker reports).
@@ -140,12 +131,12 @@ void TestGuiWorkspace::exportChangesBringsTheCommitBack()
     const QString bundle = m_tmp.filePath(QStringLiteral("gui.bundle"));
     dialog->formatBox()->setCurrentIndex(dialog->formatBox()->findData(QStringLiteral("bundle")));
     dialog->destinationEdit()->setText(bundle);
-    screenshot(dialog, QStringLiteral("export-changes"));
+    saveScreenshot(dialog, QStringLiteral("export-changes"));
     QTest::mouseClick(dialog->exportButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
     QVERIFY2(done.at(0).at(0).toBool(), qPrintable(dialog->messageLabel()->text()));
     QVERIFY2(dialog->messageLabel()->text().contains(QLatin1String("Exported 1 commit")), qPrintable(dialog->messageLabel()->text()));
-    screenshot(dialog, QStringLiteral("export-changes-done"));
+    saveScreenshot(dialog, QStringLiteral("export-changes-done"));
     const QString review = m_tmp.filePath(QStringLiteral("review"));
     QCOMPARE(runGit(m_tmp.path(), {QStringLiteral("clone"), QStringLiteral("-q"), m_repo, review}).exitCode, 0);
     QCOMPARE(runGit(review, {QStringLiteral("fetch"), QStringLiteral("-q"), bundle, QStringLiteral("main")}).exitCode, 0);
@@ -163,7 +154,7 @@ void TestGuiWorkspace::exportChangesBringsTheCommitBack()
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 3, 120000);
     QVERIFY(!done.at(2).at(0).toBool());
     QVERIFY2(dialog->messageLabel()->text().contains(QLatin1String("is not empty")), qPrintable(dialog->messageLabel()->text()));
-    screenshot(dialog, QStringLiteral("export-changes-refused"));
+    saveScreenshot(dialog, QStringLiteral("export-changes-refused"));
     dialog->close();
 }
 
