@@ -1,18 +1,12 @@
 #include "haproxyprocess.h"
 
-#include <QDeadlineTimer>
+#include "childprocess.h"
+
 #include <QFile>
-#include <QTcpSocket>
-#include <QThread>
 
 HaproxyProcess::~HaproxyProcess()
 {
-    if (m_process.state() != QProcess::NotRunning) {
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
-        m_process.waitForFinished(2000);
-    }
+    stopChild(m_process);
 }
 
 bool HaproxyProcess::start(const QByteArray &config, const QHostAddress &address, quint16 port)
@@ -23,25 +17,26 @@ bool HaproxyProcess::start(const QByteArray &config, const QHostAddress &address
         return false;
     }
     cfg.close();
-    m_process.setProcessChannelMode(QProcess::MergedChannels); // its complaints end up in error()
+    // Into a file, not a pipe nobody reads while the benchmark runs: a full pipe would stall haproxy.
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.setStandardOutputFile(m_dir.filePath(QStringLiteral("haproxy.log")));
     m_process.start(QStringLiteral("haproxy"), {QStringLiteral("-db"), QStringLiteral("-f"), cfg.fileName()});
     if (!m_process.waitForStarted(5000)) {
         m_error = QStringLiteral("haproxy is missing (installers/packages.txt, section test)");
         return false;
     }
-    const QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired()) {
-        if (m_process.state() == QProcess::NotRunning) {
-            m_error = QStringLiteral("haproxy ended at once: ") + QString::fromLocal8Bit(m_process.readAll());
-            return false;
-        }
-        QTcpSocket probe;
-        probe.connectToHost(address, port);
-        if (probe.waitForConnected(200))
-            return true;
-        QThread::msleep(50);
-    }
-    m_error = QStringLiteral("haproxy did not listen on %1:%2 in 10 s: ").arg(address.toString()).arg(port) +
-              QString::fromLocal8Bit(m_process.readAll());
+    if (waitUntilListening(m_process, address, port, 10000))
+        return true;
+    if (m_process.state() == QProcess::NotRunning)
+        m_error = QStringLiteral("haproxy ended at once: ") + log();
+    else
+        m_error = QStringLiteral("haproxy did not listen on %1:%2 in 10 s: ").arg(address.toString()).arg(port) +
+                  log();
     return false;
+}
+
+QString HaproxyProcess::log() const
+{
+    QFile f(m_dir.filePath(QStringLiteral("haproxy.log")));
+    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readAll()) : QString();
 }

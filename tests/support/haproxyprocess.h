@@ -20,6 +20,7 @@ public:
     QString error() const { return m_error; }
     QString dir() const { return m_dir.path(); }
     qint64 pid() const { return m_process.processId(); }
+    QString log() const; // what haproxy printed (its warnings and alerts)
 
 private:
     QTemporaryDir m_dir;
