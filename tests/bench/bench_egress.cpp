@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "store/store.h"
 #include "daemon/egressservice.h"
+#include "haproxyprocess.h"
 #include "netns.h"
 #include "tcplisten.h"
 
@@ -195,7 +196,7 @@ class BenchEgress : public QObject {
     std::unique_ptr<RuleStore> m_rules;
     std::unique_ptr<EgressService> m_egress;
     Servers m_servers;
-    QProcess m_haproxy;
+    HaproxyProcess m_haproxy; // stopped on destruction
     quint32 m_synthetic = 0;
 
     static bool sh(const QStringList &a) { return run(a.first(), a.mid(1)) == 0; }
@@ -282,17 +283,12 @@ private Q_SLOTS:
                                                QStringLiteral("52:54:00:12:34:56")}));
 
         // haproxy in TCP mode on the direct path, relaying to the same upstream.
-        QFile cfg(m_dir.filePath(QStringLiteral("haproxy.cfg")));
-        QVERIFY(cfg.open(QIODevice::WriteOnly));
-        cfg.write("global\n  maxconn 4096\ndefaults\n  mode tcp\n  timeout connect 5s\n  timeout client 60s\n"
-                  "  timeout server 60s\n  option splice-auto\nfrontend bulk\n  bind 10.98.0.1:6001\n"
-                  "  default_backend bulk\nbackend bulk\n  server s 203.0.113.10:5001\nfrontend echo\n"
-                  "  bind 10.98.0.1:6002\n  default_backend echo\nbackend echo\n  server s 203.0.113.10:5002\n");
-        cfg.close();
-        m_haproxy.start(QStringLiteral("haproxy"), {QStringLiteral("-db"), QStringLiteral("-f"), cfg.fileName()});
-        QVERIFY2(m_haproxy.waitForStarted(), "haproxy is missing (installers/packages.txt, section test)");
-        QTest::qWait(500);
-        QVERIFY2(m_haproxy.state() == QProcess::Running, m_haproxy.readAllStandardError().constData());
+        QVERIFY2(m_haproxy.start("global\n  maxconn 4096\ndefaults\n  mode tcp\n  timeout connect 5s\n  timeout client 60s\n"
+                                 "  timeout server 60s\n  option splice-auto\nfrontend bulk\n  bind 10.98.0.1:6001\n"
+                                 "  default_backend bulk\nbackend bulk\n  server s 203.0.113.10:5001\nfrontend echo\n"
+                                 "  bind 10.98.0.1:6002\n  default_backend echo\nbackend echo\n  server s 203.0.113.10:5002\n",
+                                 QHostAddress(QStringLiteral("10.98.0.1")), 6002),
+                 qPrintable(m_haproxy.error()));
 
         // The guest's synthetic address for bench.test.
         inNamespace(m_guestNs, [&] {
@@ -317,10 +313,6 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        if (m_haproxy.state() != QProcess::NotRunning) {
-            m_haproxy.terminate();
-            m_haproxy.waitForFinished(3000);
-        }
         if (m_egress)
             m_egress->stop();
         m_servers.stop();

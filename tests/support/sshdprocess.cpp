@@ -1,11 +1,10 @@
 #include "sshdprocess.h"
 
-#include <QDeadlineTimer>
+#include "childprocess.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTcpServer>
-#include <QTcpSocket>
-#include <QThread>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -35,12 +34,7 @@ bool keygen(const QString &path, QString *error)
 
 SshdProcess::~SshdProcess()
 {
-    if (m_process.state() != QProcess::NotRunning) {
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
-        m_process.waitForFinished(2000);
-    }
+    stopChild(m_process);
 }
 
 bool SshdProcess::start()
@@ -70,19 +64,12 @@ bool SshdProcess::start()
         m_error = QStringLiteral("cannot start /usr/sbin/sshd (openssh-server, installers/packages.txt [test])");
         return false;
     }
-    const QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired()) {
-        if (m_process.state() == QProcess::NotRunning) {
-            m_error = QStringLiteral("sshd ended at once: ") + log();
-            return false;
-        }
-        QTcpSocket probe;
-        probe.connectToHost(QHostAddress::LocalHost, m_port);
-        if (probe.waitForConnected(200))
-            return true;
-        QThread::msleep(50);
-    }
-    m_error = QStringLiteral("sshd did not listen on 127.0.0.1:%1 in 10 s: ").arg(m_port) + log();
+    if (waitUntilListening(m_process, QHostAddress(QHostAddress::LocalHost), m_port, 10000))
+        return true;
+    if (m_process.state() == QProcess::NotRunning)
+        m_error = QStringLiteral("sshd ended at once: ") + log();
+    else
+        m_error = QStringLiteral("sshd did not listen on 127.0.0.1:%1 in 10 s: ").arg(m_port) + log();
     return false;
 }
 
