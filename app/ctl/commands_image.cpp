@@ -1,4 +1,4 @@
-// image ls | build | import | rm.
+// image ls | build | import | cancel | rm.
 #include "ctl/command.h"
 #include "workspace/imageupload.h"
 #include "core/isotime.h"
@@ -112,6 +112,16 @@ bool ensureImage(Context &ctx, const QString &name)
 
 namespace {
 
+// Stops a build or import that is queued or running (only its starter or root may); the
+// build's own command then fails with "cancelled" and nothing of it is kept.
+int imageCancel(Context &ctx, const Args &args)
+{
+    const QString name = args.positional.at(0);
+    return ctx.show<proto::ImageCancelResult>(proto::method::ImageCancel, proto::NameParams{name}.toJson(), [](const proto::ImageCancelResult &r) {
+        std::printf("the build of image %s is cancelled\n", qPrintable(r.name));
+    });
+}
+
 int imageRm(Context &ctx, const Args &args)
 {
     return ctx.showJsonOnly<proto::NameParams>(proto::method::ImageRemove, proto::NameParams{args.positional.at(0)}.toJson());
@@ -128,6 +138,8 @@ void registerImageCommands(Registry &registry)
     registry.add({QStringLiteral("image import"), QStringLiteral("NAME (--oci DIR[:REF] | --docker-archive FILE[:REF])"),
                   QStringLiteral("make a guest image of your own OCI image (its ENV, WORKDIR and USER kept)"),
                   {QStringLiteral("--oci"), QStringLiteral("--docker-archive")}, {}, 1, 1, true, imageImport});
+    registry.add({QStringLiteral("image cancel"), QStringLiteral("NAME"), QStringLiteral("stop a build or import of NAME that is running"),
+                  {}, {}, 1, 1, true, imageCancel});
     registry.add({QStringLiteral("image rm"), QStringLiteral("NAME"), QStringLiteral("remove an image no sandbox uses"),
                   {}, {}, 1, 1, true, imageRm});
 }

@@ -505,20 +505,16 @@ void TestMultiUser::aBuildIsCancelledOnlyByWhoStartedIt()
                                             m_daemon->socketPath(), QStringLiteral("image"), QStringLiteral("build"),
                                             QStringLiteral("tiny"), QStringLiteral("--name"), QStringLiteral("mu-build")});
     QVERIFY(build.waitForStarted(5000));
-    // image.cancel has no airlockctl command (the window offers it): asked as each user directly.
-    const std::vector<int> fds{connectAs(m_b, m_daemon->socketPath(), 1).at(0), connectAs(m_a, m_daemon->socketPath(), 1).at(0)};
-    Peer other(fds[0]), owner(fds[1]);
-    const QJsonObject params{{QStringLiteral("name"), QStringLiteral("mu-build")}};
-    QJsonObject refused;
+    const QStringList cancel{QStringLiteral("image"), QStringLiteral("cancel"), QStringLiteral("mu-build")};
+    QByteArray refused;
     QDeadlineTimer deadline(20000);
     do { // until the build is under way
-        QVERIFY(other.call(1, QStringLiteral("image.cancel"), params));
-        refused = other.next(5000);
-    } while (errorOf(refused).contains(QLatin1String("no build of the image")) && !deadline.hasExpired() && !build.waitForFinished(100));
-    QVERIFY2(errorOf(refused).contains(QLatin1String("started by another user")), QJsonDocument(refused).toJson().constData());
-    QVERIFY(owner.call(1, QStringLiteral("image.cancel"), params));
-    const QJsonObject cancelled = owner.next(5000);
-    QVERIFY2(cancelled.contains(QLatin1String("result")), QJsonDocument(cancelled).toJson().constData());
+        refused = ctlAs(m_b, cancel).err;
+    } while (refused.contains("no build of the image") && !deadline.hasExpired() && !build.waitForFinished(100));
+    QVERIFY2(refused.contains("started by another user"), refused.constData());
+    const auto cancelled = ctlAs(m_a, cancel);
+    QVERIFY2(cancelled.exitCode == 0, cancelled.err.constData());
+    QVERIFY2(cancelled.out.contains("the build of image mu-build is cancelled"), cancelled.out.constData());
     QVERIFY(build.waitForFinished(60000));
     QVERIFY2(build.exitCode() != 0 && build.readAllStandardError().contains("cancel"), "the cancelled build did not fail as cancelled");
 }
