@@ -2,6 +2,7 @@
 // preset.list: what sandboxes are made from. Builds and imports run on the builder thread
 // with an engine of their own (app/THREADS.md); an import's upload is staged by ImageUploads.
 #include "daemon/sandboxservice.h"
+#include "daemon/callparams.h"
 #include "daemon/enginerows.h"
 #include "api/apiserver.h"
 #include "api/jsonrpc.h"
@@ -23,9 +24,6 @@ QString buildRunning(const QString &image)
 {
     return QStringLiteral("a build of the image %1 is already running: wait for it or cancel it (image.cancel)").arg(image);
 }
-
-QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
-
 } // namespace
 
 void SandboxService::registerImageMethods(ApiServer &api)
@@ -41,7 +39,7 @@ void SandboxService::registerImageMethods(ApiServer &api)
     // Stops a queued or running build; the build's own call then fails with "cancelled" and
     // nothing of it is kept.
     api.registerMethod(proto::method::ImageCancel, [this](const Call &call) {
-        const QString imageName = str(call, "name");
+        const QString imageName = stringParam(call, "name");
         if (imageName.isEmpty())
             return call.fail(rpc::InvalidParams, QStringLiteral("image.cancel needs the name of the image being built"));
         if (!m_builds.cancel(imageName))
@@ -49,7 +47,7 @@ void SandboxService::registerImageMethods(ApiServer &api)
         call.reply(proto::ImageCancelResult{imageName, true}.toJson());
     });
     api.registerMethod(proto::method::ImageRemove, [this](const Call &call) {
-        const QString imageName = str(call, "name");
+        const QString imageName = stringParam(call, "name");
         onEngine([this, call, imageName](SandboxEngine &e) {
             Status s = e.removeImage(imageName);
             if (!s)
@@ -85,10 +83,10 @@ Result<proto::ImageInfo> SandboxService::builtImage(SandboxEngine &builder, cons
 
 void SandboxService::buildImage(const Call &call)
 {
-    const QString recipe = str(call, "recipe");
+    const QString recipe = stringParam(call, "recipe");
     if (recipe.isEmpty())
         return call.fail(rpc::InvalidParams, QStringLiteral("image.build needs a recipe, e.g. tiny"));
-    const QString imageName = str(call, "name").isEmpty() ? recipe : str(call, "name");
+    const QString imageName = stringParam(call, "name").isEmpty() ? recipe : stringParam(call, "name");
     runImageJob(call, imageName, [recipe, imageName](SandboxEngine &e, const SandboxEngine::Progress &progress, const Cancelled &cancelled) {
         return e.buildImage(recipe, imageName, progress, cancelled);
     });

@@ -1,4 +1,5 @@
 #include "daemon/sandboxservice.h"
+#include "daemon/callparams.h"
 #include "daemon/secretbridge.h"
 #include "daemon/egressnetworkhooks.h"
 #include "daemon/enginerows.h"
@@ -39,9 +40,6 @@ constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
 constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
 constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
-
-QString str(const Call &call, const char *key) { return call.params().value(QLatin1String(key)).toString(); }
-
 } // namespace
 
 SandboxService::SandboxService(const DaemonConfig &config, ApiServer &api, EgressControl *egress)
@@ -396,8 +394,8 @@ void SandboxService::registerSandboxMethods(ApiServer &api)
 void SandboxService::registerSnapshotMethods(ApiServer &api)
 {
     api.registerMethod(proto::method::SnapshotCreate, [this](const Call &call) {
-        const QString sandbox = str(call, "sandbox");
-        const QString label = str(call, "label");
+        const QString sandbox = stringParam(call, "sandbox");
+        const QString label = stringParam(call, "label");
         const bool memory = call.params().value(QLatin1String("memory")).toBool();
         onEngine([this, call, sandbox, label, memory](SandboxEngine &e) {
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, QStringLiteral("creating"), 0}.toJson());
@@ -412,7 +410,7 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
         });
     });
     api.registerMethod(proto::method::SnapshotList, [this](const Call &call) {
-        const QString sandbox = str(call, "sandbox");
+        const QString sandbox = stringParam(call, "sandbox");
         onEngine([call, sandbox](SandboxEngine &e) {
             auto r = e.listSnapshots(sandbox, call.peer().uid);
             const Result<QList<proto::SnapshotInfo>> rows = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
@@ -420,7 +418,7 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
         });
     });
     api.registerMethod(proto::method::SnapshotRestore, [this](const Call &call) {
-        const QString sandbox = str(call, "sandbox");
+        const QString sandbox = stringParam(call, "sandbox");
         const qint64 id = call.params().value(QLatin1String("id")).toInteger();
         onEngine([this, call, sandbox, id](SandboxEngine &e) {
             auto r = e.restoreSnapshot(sandbox, id, call.peer().uid);
@@ -446,7 +444,7 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
         });
     });
     api.registerMethod(proto::method::SnapshotRemove, [this](const Call &call) {
-        const QString sandbox = str(call, "sandbox");
+        const QString sandbox = stringParam(call, "sandbox");
         const qint64 id = call.params().value(QLatin1String("id")).toInteger();
         onEngine([call, sandbox, id](SandboxEngine &e) {
             Status s = e.removeSnapshot(sandbox, id, call.peer().uid);
@@ -457,9 +455,9 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
 
 void SandboxService::fork(const Call &call)
 {
-    const QString sandbox = str(call, "sandbox");
+    const QString sandbox = stringParam(call, "sandbox");
     const qint64 id = call.params().value(QLatin1String("id")).toInteger();
-    const QString newName = str(call, "new_name");
+    const QString newName = stringParam(call, "new_name");
     const bool startIt = call.params().value(QLatin1String("start")).toBool();
     onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
         decltype(CreateRequest::lend) lend;
@@ -637,7 +635,7 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
 {
     // The caller subscribes to "console:<name>" for live output; attach returns the history.
     api.registerMethod(proto::method::ConsoleAttach, [this](const Call &call) {
-        const QString sandbox = str(call, "name");
+        const QString sandbox = stringParam(call, "name");
         onEngine([this, call, sandbox](SandboxEngine &e) {
             auto domain = e.domainOf(sandbox, call.peer().uid);
             if (!domain)
@@ -654,8 +652,8 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
         });
     });
     api.registerMethod(proto::method::ConsoleWrite, [this](const Call &call) {
-        const QString sandbox = str(call, "name");
-        const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+        const QString sandbox = stringParam(call, "name");
+        const QByteArray data = QByteArray::fromBase64(stringParam(call, "data_b64").toLatin1());
         onEngine([this, call, sandbox, data](SandboxEngine &e) {
             auto domain = e.domainOf(sandbox, call.peer().uid);
             if (!domain)
@@ -667,7 +665,7 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
     // The console is a serial line, which carries no window size: the guest's tty is told
     // through the agent (stty sets it and the kernel sends SIGWINCH to the console's shell).
     api.registerMethod(proto::method::ConsoleResize, [this](const Call &call) {
-        const QString sandbox = str(call, "name");
+        const QString sandbox = stringParam(call, "name");
         const int rows = call.params().value(QLatin1String("rows")).toInt();
         const int cols = call.params().value(QLatin1String("cols")).toInt();
         if (rows < 2 || rows > 1000 || cols < 2 || cols > 1000)
@@ -694,7 +692,7 @@ void SandboxService::registerConsoleMethods(ApiServer &api)
         });
     });
     api.registerMethod(proto::method::ConsoleDetach, [this](const Call &call) {
-        const QString sandbox = str(call, "name");
+        const QString sandbox = stringParam(call, "name");
         onEngine([call, sandbox](SandboxEngine &e) {
             auto domain = e.domainOf(sandbox, call.peer().uid);
             domain ? call.reply(proto::NameParams{sandbox}.toJson()) : call.fail(domain.error());
@@ -964,7 +962,7 @@ void SandboxService::listPresets(const Call &call)
 
 void SandboxService::lifecycle(const Call &call, const QString &method)
 {
-    const QString sandbox = str(call, "name");
+    const QString sandbox = stringParam(call, "name");
     const uid_t uid = call.peer().uid;
     const bool wait = call.params().value(QLatin1String("wait")).toBool(true);
     const int bootTimeout = call.params().value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
@@ -998,7 +996,7 @@ void SandboxService::lifecycle(const Call &call, const QString &method)
 
 void SandboxService::stopSandbox(const Call &call)
 {
-    const QString sandbox = str(call, "name");
+    const QString sandbox = stringParam(call, "name");
     const uid_t uid = call.peer().uid;
     const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(kStopTimeoutS);
     onEngine([this, call, sandbox, uid, timeoutS](SandboxEngine &e) {
@@ -1025,13 +1023,13 @@ void SandboxService::stopSandbox(const Call &call)
 
 void SandboxService::exec(const Call &call)
 {
-    const QString sandbox = str(call, "name");
+    const QString sandbox = stringParam(call, "name");
     QStringList argv;
     for (const QJsonValue &v : call.params().value(QLatin1String("argv")).toArray())
         argv << v.toString();
     if (argv.isEmpty())
         return call.fail(rpc::InvalidParams, QStringLiteral("sandbox.exec needs argv: the command and its arguments"));
-    const QByteArray input = QByteArray::fromBase64(str(call, "stdin_b64").toLatin1());
+    const QByteArray input = QByteArray::fromBase64(stringParam(call, "stdin_b64").toLatin1());
     const int timeoutS = call.params().value(QLatin1String("timeout_s")).toInt(0);
     // Commands run on a pool of their own, bounded per user: a long one never holds the
     // sandbox pool's boot waits, stops and copies, and past the bound the caller hears why.
@@ -1066,8 +1064,8 @@ void SandboxService::exec(const Call &call)
 
 void SandboxService::onGuestFile(const Call &call, std::function<void(GuestAgent &, const QString &path)> work)
 {
-    const QString sandbox = str(call, "name");
-    const QString path = str(call, "path");
+    const QString sandbox = stringParam(call, "name");
+    const QString path = stringParam(call, "path");
     if (!path.startsWith(QLatin1Char('/')))
         return call.fail(rpc::InvalidParams, QStringLiteral("the guest path must be absolute (NAME:/path)"));
     onEngine([this, call, sandbox, path, work = std::move(work)](SandboxEngine &e) {
@@ -1086,7 +1084,7 @@ void SandboxService::onGuestFile(const Call &call, std::function<void(GuestAgent
 void SandboxService::filePush(const Call &call)
 {
     const qint64 offset = call.params().value(QLatin1String("offset")).toInteger(0);
-    const QByteArray data = QByteArray::fromBase64(str(call, "data_b64").toLatin1());
+    const QByteArray data = QByteArray::fromBase64(stringParam(call, "data_b64").toLatin1());
     onGuestFile(call, [call, offset, data](GuestAgent &agent, const QString &path) {
         auto handle = agent.openFile(path, offset == 0 ? QStringLiteral("w") : QStringLiteral("a"));
         if (!handle)
