@@ -4,7 +4,6 @@
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
 
-#include <QDir>
 #include <QFileInfo>
 
 namespace airlock::workspace {

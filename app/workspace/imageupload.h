@@ -2,9 +2,8 @@
 #include "core/result.h"
 #include "workspace/progress.h"
 
-#include <QJsonObject>
-
 #include <QFile>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <memory>
@@ -13,8 +12,9 @@ namespace airlock { class BlockingClient; }
 
 namespace airlock::workspace {
 
-// What `image import` (and the window's Import image) uploads, read in chunks: a docker-archive file as it is, or an OCI layout
-// directory as the tar skopeo calls an oci-archive (streamed from tar, never staged here).
+// What `image import` (and the window's Import image) uploads, read in chunks: a docker-archive
+// file as it is, or an OCI layout directory as the tar skopeo calls an oci-archive (streamed
+// from tar, never staged here).
 // A source may name one image of several after its last ':' (DIR:TAG, FILE:NAME:TAG).
 class ImageSource {
 public:

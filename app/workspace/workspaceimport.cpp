@@ -39,12 +39,12 @@ git config airlock.base "$base"
 [ -z "$name" ] || git config user.name "$name"
 [ -z "$email" ] || git config user.email "$email"
 rm -f "$bundle"
-# An imported image's console runs as its USER (kept in /.airlock/image/user): the workspace is theirs.
+# An imported image's console runs as its USER (kept in /.airlock/image/user, empty for root):
+# the workspace is theirs.
 user=$(cat /.airlock/image/user 2>/dev/null || true)
-case "$user" in
-    '' | root | 0 | 0:0 | root:root) ;;
-    *) chown -R "$user" "$dir" || { echo "cannot give $dir to the image's user $user" >&2; exit 4; } ;;
-esac
+if [ -n "$user" ]; then
+    chown -R "$user" "$dir" || { echo "cannot give $dir to the image's user $user" >&2; exit 4; }
+fi
 )sh";
 
 QString hostConfig(const QString &top, const QString &key)

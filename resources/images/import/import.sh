@@ -127,7 +127,8 @@ install -m 0755 "$here/guest-init" "$a/init"
 # value may hold anything), the rest as plain text.
 jq -r '.config.Env // [] | .[] | @base64' <<<"$config" > "$a/image/env"
 jq -r '.config.WorkingDir // ""' <<<"$config" > "$a/image/workdir"
-jq -r '.config.User // ""' <<<"$config" > "$a/image/user"
+# Empty when the image runs as root anyway, so the guest needs one test, not a list of spellings.
+jq -r '.config.User // "" | if IN("root", "0", "0:0", "root:root", "root:0", "0:root") then "" else . end' <<<"$config" > "$a/image/user"
 jq -r '((.config.Entrypoint // []) + (.config.Cmd // [])) | if length > 0 then @sh else "" end' <<<"$config" > "$a/image/command"
 
 progress 60 "building the initramfs"
