@@ -112,12 +112,10 @@ void ImageImportDialog::startImport()
     connect(job, &WorkspaceJob::progress, this, [this](const QString &message, int percent) { m_status->step(percent, message); });
     connect(job, &WorkspaceJob::finished, this, [this, name](bool ok, const QJsonObject &, const QString &error) {
         setImporting({});
-        if (ok) {
+        if (ok)
             m_status->succeeded(tr("Image %1 is ready: choose it in New sandbox.").arg(name));
-            Q_EMIT imported(name);
-        } else {
+        else
             m_status->failed(tr("Image %1 was not imported: %2").arg(name, error));
-        }
     });
 }
 

@@ -34,9 +34,6 @@ public:
 
     void reject() override;
 
-Q_SIGNALS:
-    void imported(const QString &name);
-
 private:
     void browse();
     void startImport();
