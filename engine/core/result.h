@@ -18,10 +18,13 @@ public:
     Result(Error error) : m_error(std::move(error)) {}
     bool ok() const { return m_value.has_value(); }
     explicit operator bool() const { return ok(); }
-    const T &value() const { requireValue(); return *m_value; }
-    T &value() { requireValue(); return *m_value; }
-    const T &operator*() const { return value(); }
-    T &operator*() { return value(); }
+    const T &value() const & { requireValue(); return *m_value; }
+    T &value() & { requireValue(); return *m_value; }
+    // Of a temporary, by value: `for (x : call().value())` would otherwise read a destroyed Result.
+    T value() && { requireValue(); return std::move(*m_value); }
+    const T &operator*() const & { return value(); }
+    T &operator*() & { return value(); }
+    T operator*() && { return std::move(*this).value(); }
     const T *operator->() const { return &value(); }
     T *operator->() { return &value(); }
     const Error &error() const { return m_error; }
