@@ -123,6 +123,10 @@ Result<HostPattern> HostPattern::parse(const QString &input)
                                                   "or alone (*)"));
     if (const QString why = checkHostName(host); !why.isEmpty())
         return patternError(input, why);
+    // "106.0.11." would be kept as the name "106.0.11", which reads back as the address
+    // 106.0.0.11: a pattern must mean the same when its text is parsed again.
+    if (address.setAddress(host))
+        return patternError(input, QStringLiteral("it reads as the address %1; write the address in full").arg(unmapped(address).toString()));
     p.m_kind = Kind::Exact;
     p.m_domain = host;
     p.m_text = host;

@@ -132,6 +132,8 @@ void TestPolicy::patternErrors_data()
     QTest::newRow("bad cidr") << QStringLiteral("10.0.0.0/33") << QStringLiteral("CIDR");
     QTest::newRow("cidr junk") << QStringLiteral("10.0.0.0/x") << QStringLiteral("CIDR");
     QTest::newRow("url") << QStringLiteral("https://example.com/") << QStringLiteral("not a URL");
+    // As a name it would read back as another address (a policy file's text is parsed again).
+    QTest::newRow("address with a trailing dot") << QStringLiteral("106.0.11.") << QStringLiteral("reads as the address 106.0.0.11");
 }
 
 void TestPolicy::patternErrors()
