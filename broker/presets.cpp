@@ -1,6 +1,7 @@
 #include "presets.h"
 #include "core/resourcedir.h"
 #include "hostpattern.h"
+#include "strictjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,19 +19,6 @@ Error presetError(const QString &source, const QString &why)
     return Error{QStringLiteral("invalid egress preset %1").arg(source), why, ErrorKind::InvalidParams};
 }
 
-// Unknown keys are refused: a typo ("prot") must not silently turn into "any port".
-QString unknownKey(const QJsonObject &o, std::initializer_list<const char *> known)
-{
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        bool ok = false;
-        for (const char *k : known)
-            ok = ok || it.key() == QLatin1String(k);
-        if (!ok)
-            return it.key();
-    }
-    return {};
-}
-
 } // namespace
 
 QList<Rule> Preset::toRules(const QString &sandbox, uid_t owner) const
@@ -43,6 +31,7 @@ QList<Rule> Preset::toRules(const QString &sandbox, uid_t owner) const
         r.allow = true;
         r.pattern = p.host;
         r.port = p.port;
+        r.origin = QStringLiteral("preset ") + name;
         out.append(r);
     }
     return out;
@@ -86,13 +75,10 @@ Result<Preset> parsePreset(const QByteArray &json, const QString &source)
         rule.host = pattern->text();
         if (pattern->kind() == HostPattern::Kind::Any)
             return presetError(source, where + QStringLiteral(": a preset may not allow everything ('*')"));
-        if (r.contains(QLatin1String("port"))) {
-            const QJsonValue port = r.value(QLatin1String("port"));
-            const double v = port.toDouble(-1);
-            if (!port.isDouble() || v != double(int(v)) || v < 1 || v > 65535)
-                return presetError(source, where + QStringLiteral(": \"port\" must be an integer 1..65535 (omit it for any port)"));
-            rule.port = int(v);
-        }
+        const std::optional<int> port = optionalPort(r);
+        if (!port)
+            return presetError(source, where + QStringLiteral(": \"port\" must be an integer 1..65535 (omit it for any port)"));
+        rule.port = *port;
         rule.why = r.value(QLatin1String("why")).toString();
         if (rule.why.trimmed().isEmpty())
             return presetError(source, where + QStringLiteral(": \"why\" is missing; say why the preset opens this host"));
