@@ -58,6 +58,8 @@ struct Rule {
                           // with a matching SNI, not HTTP with a matching Host)
     bool untilStop = false; // for this session: gone when its sandbox stops (RuleStore::endSessions)
     QDateTime created;
+    QString origin;       // where it came from, for people: "rule.add", "decided on attempt 41",
+                          // "preset npm", "policy file web.json"; never read by decide()
 
     bool isGlobal() const { return sandbox.isEmpty(); }
     bool expiredAt(const QDateTime &now) const { return expires.isValid() && expires <= now; }

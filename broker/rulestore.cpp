@@ -7,6 +7,9 @@ namespace airlock {
 
 namespace {
 
+// Longer origins (a chain of imported files) are cut: they are for people, not for decisions.
+constexpr qsizetype kMaxOriginLength = 1024;
+
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
 
 QDateTime timeFrom(const QVariant &v)
@@ -20,7 +23,7 @@ QDateTime timeFrom(const QVariant &v)
 }
 
 const QString kSelect = QStringLiteral(
-    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp, r.until_stop "
+    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp, r.until_stop, r.origin "
     "FROM rules r LEFT JOIN sandboxes s ON s.id = r.sandbox_id ");
 
 Rule ruleFrom(const QSqlRecord &q)
@@ -37,6 +40,7 @@ Rule ruleFrom(const QSqlRecord &q)
     r.created = timeFrom(q.value(8));
     r.rawTcp = q.value(9).toInt() != 0;
     r.untilStop = q.value(10).toInt() != 0;
+    r.origin = q.value(11).toString();
     return r;
 }
 
@@ -90,11 +94,12 @@ Result<Rule> RuleStore::insertRow(Rule rule)
     if (!rule.created.isValid())
         rule.created = QDateTime::currentDateTimeUtc();
     Result<qint64> id = m_store.write(
-        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp, until_stop) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp, until_stop, origin) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {sandboxId, qint64(rule.owner), rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"), rule.pattern,
          rule.port ? QVariant(rule.port) : QVariant(), rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant(),
-         rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0, rule.untilStop ? 1 : 0});
+         rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0, rule.untilStop ? 1 : 0,
+         rule.origin.isNull() ? QStringLiteral("") : rule.origin.left(kMaxOriginLength)});
     if (!id)
         return Error{QStringLiteral("cannot store the rule"), id.error().why};
     rule.id = *id;
@@ -114,10 +119,15 @@ Result<Rule> RuleStore::add(Rule rule)
     return stored;
 }
 
-Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
+Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules) { return replace({}, rules); }
+
+Result<QList<Rule>> RuleStore::replace(const QList<qint64> &remove, const QList<Rule> &rules)
 {
     QList<Rule> stored;
     Status s = m_store.transaction([&]() -> Status {
+        for (qint64 id : remove)
+            if (Status gone = deleteRow(id, true); !gone)
+                return gone;
         for (const Rule &r : rules) {
             Result<Rule> one = insertRow(r);
             if (!one)
@@ -128,6 +138,8 @@ Result<QList<Rule>> RuleStore::addAll(const QList<Rule> &rules)
     });
     if (!s)
         return s.error();
+    for (qint64 id : remove)
+        m_policy.remove(id);
     for (const Rule &r : std::as_const(stored))
         m_policy.add(r); // ids are fresh and patterns validated: cannot fail
     return stored;
@@ -146,6 +158,7 @@ Result<int> RuleStore::copySandboxRules(const QString &origin, const QString &fo
             continue;
         r.id = 0;
         r.sandbox = fork;
+        r.origin = QStringLiteral("copied from %1").arg(origin) + (r.origin.isEmpty() ? QString() : QStringLiteral(": ") + r.origin);
         copies.append(r);
     }
     if (copies.isEmpty())
@@ -156,16 +169,23 @@ Result<int> RuleStore::copySandboxRules(const QString &origin, const QString &fo
     return int(added->size());
 }
 
-Status RuleStore::removeRow(qint64 id, bool mustExist)
+Status RuleStore::deleteRow(qint64 id, bool mustExist)
 {
     const Result<int> removed = m_store.change(QStringLiteral("DELETE FROM rules WHERE id = ?"), {id});
     if (!removed)
         return Error{QStringLiteral("cannot remove rule %1").arg(id), removed.error().why};
-    m_policy.remove(id);
     if (mustExist && *removed == 0)
         return Error{QStringLiteral("no rule %1").arg(id), QStringLiteral("list the rules with airlockctl rule ls"),
                      ErrorKind::NotFound};
     return ok();
+}
+
+Status RuleStore::removeRow(qint64 id, bool mustExist)
+{
+    Status s = deleteRow(id, mustExist);
+    if (s || s.error().kind == ErrorKind::NotFound)
+        m_policy.remove(id);
+    return s;
 }
 
 Status RuleStore::remove(qint64 id) { return removeRow(id, true); }

@@ -29,6 +29,9 @@ public:
     // Adds several rules in one transaction: all or none (e.g. a preset's rules,
     // Preset::toRules). Returns them with their ids.
     Result<QList<Rule>> addAll(const QList<Rule> &rules);
+    // Removes the rules `remove` (each must exist) and adds `rules`, in one transaction: all
+    // or nothing (a policy file imported with --replace).
+    Result<QList<Rule>> replace(const QList<qint64> &remove, const QList<Rule> &rules);
     // A fork gets its origin's lasting sandbox rules (not once rules, not expired ones), so it
     // reaches what the origin reaches without asking again. Returns how many were copied.
     Result<int> copySandboxRules(const QString &origin, const QString &fork);
@@ -54,7 +57,8 @@ public:
     Result<uid_t> sandboxOwner(const QString &name) const;
 
 private:
-    Status removeRow(qint64 id, bool mustExist);
+    Status removeRow(qint64 id, bool mustExist); // store and policy
+    Status deleteRow(qint64 id, bool mustExist); // the store only (inside a transaction)
     Result<Rule> insertRow(Rule rule); // the store only; the caller updates the policy
     Store &m_store;
     Policy &m_policy;

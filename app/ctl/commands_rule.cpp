@@ -35,12 +35,17 @@ QString describeExpiry(const proto::RuleInfo &r)
 
 void printRules(const QList<proto::RuleInfo> &rules)
 {
-    std::printf("%-6s %-8s %-16s %-6s %-34s %-6s %-8s %s\n", "ID", "SCOPE", "SANDBOX", "ACTION", "PATTERN", "PORT", "EXPIRES",
-                "RAW-TCP");
-    for (const proto::RuleInfo &r : rules)
-        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %s\n", static_cast<long long>(r.id), r.isGlobal() ? "global" : "sandbox",
+    // ORIGIN last and cut: it can be a long chain of files; --json has it whole.
+    constexpr qsizetype kOriginShown = 60;
+    std::printf("%-6s %-8s %-16s %-6s %-34s %-6s %-8s %-7s %s\n", "ID", "SCOPE", "SANDBOX", "ACTION", "PATTERN", "PORT", "EXPIRES",
+                "RAW-TCP", "ORIGIN");
+    for (const proto::RuleInfo &r : rules) {
+        const QString origin = r.origin.size() > kOriginShown ? r.origin.left(kOriginShown - 1) + QChar(0x2026) : r.origin;
+        std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %-7s %s\n", static_cast<long long>(r.id), r.isGlobal() ? "global" : "sandbox",
                     qPrintable(r.sandbox.value_or(QStringLiteral("-"))), r.allow ? "allow" : "deny", qPrintable(r.pattern),
-                    qPrintable(describePort(r)), qPrintable(describeExpiry(r)), r.rawTcp ? "yes" : "-");
+                    qPrintable(describePort(r)), qPrintable(describeExpiry(r)), r.rawTcp ? "yes" : "-",
+                    origin.isEmpty() ? "-" : qUtf8Printable(origin));
+    }
 }
 
 int ruleLs(Context &ctx, const Args &args)

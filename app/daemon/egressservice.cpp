@@ -513,6 +513,7 @@ void EgressService::decide(const Call &call)
         rule.pattern = pattern;
         rule.rawTcp = rawTcp.toBool(false);
         rule.untilStop = untilStop.toBool(false);
+        rule.origin = QStringLiteral("decided on attempt %1").arg(id);
         if (forS.isDouble())
             rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
         rules.append(rule);

@@ -7,6 +7,7 @@
 #include "core/logging.h"
 #include "rulestore.h"
 
+#include <cmath>
 #include <QJsonArray>
 #include <QTimer>
 
@@ -154,6 +155,9 @@ QJsonObject RuleService::toJson(const Rule &r)
     info.rawTcp = r.rawTcp;
     info.untilStop = r.untilStop;
     info.ownerUid = qint64(r.owner);
+    if (r.created.isValid())
+        info.created = r.created;
+    info.origin = r.origin;
     return info.toJson();
 }
 
@@ -195,6 +199,7 @@ void RuleService::add(const Call &call)
     }
     Rule rule;
     rule.owner = call.peer().uid;
+    rule.origin = QStringLiteral("rule.add");
     const QJsonValue sandbox = p.value(QLatin1String("sandbox"));
     const bool global = p.value(QLatin1String("global")).toBool(false);
     if (!p.value(QLatin1String("global")).isUndefined() && !p.value(QLatin1String("global")).isBool())
@@ -219,14 +224,14 @@ void RuleService::add(const Call &call)
     const QJsonValue port = p.value(QLatin1String("port"));
     if (!port.isUndefined() && !port.isNull()) {
         const double v = port.toDouble(-1);
-        if (!port.isDouble() || v != double(qint64(v)) || v < 1 || v > 65535)
+        if (!port.isDouble() || !(v >= 1 && v <= 65535) || v != std::trunc(v)) // range first: a cast out of range is undefined
             return call.fail(invalid(what, QStringLiteral("\"port\" must be an integer from 1 to 65535 (omit it for any port)")));
         rule.port = int(v);
     }
     const QJsonValue forS = p.value(QLatin1String("for_s"));
     if (!forS.isUndefined() && !forS.isNull()) {
         const double v = forS.toDouble(-1);
-        if (!forS.isDouble() || v != double(qint64(v)) || v < 1 || v > double(kMaxForSeconds))
+        if (!forS.isDouble() || !(v >= 1 && v <= double(kMaxForSeconds)) || v != std::trunc(v))
             return call.fail(invalid(what, QStringLiteral("\"for_s\" must be a whole number of seconds from 1 to %1 "
                                                           "(omit it for a rule without expiry)").arg(kMaxForSeconds)));
         rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(v));
@@ -269,7 +274,7 @@ void RuleService::remove(const Call &call)
 {
     const QJsonValue idValue = call.params().value(QLatin1String("id"));
     const double v = idValue.toDouble(-1);
-    if (!idValue.isDouble() || v != double(qint64(v)) || v < 1)
+    if (!idValue.isDouble() || !(v >= 1 && v <= double(1LL << 53)) || v != std::trunc(v))
         return call.fail(invalid(QStringLiteral("cannot remove the rule"), QStringLiteral("\"id\" must be a rule id (see airlockctl rule ls)")));
     const qint64 id = qint64(v);
     const uid_t uid = call.peer().uid;

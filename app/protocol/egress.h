@@ -103,6 +103,8 @@ struct RuleInfo {
     bool rawTcp = false;
     bool untilStop = false;         // removed when its sandbox stops
     qint64 ownerUid = 0;
+    std::optional<QDateTime> created;
+    QString origin;                 // "rule.add", "decided on attempt 41", "preset npm", "policy file web.json"
 
     bool isGlobal() const { return !sandbox; }
     // And "scope" and "action", which RuleInfo::toJson and fromJson derive from sandbox and allow.
@@ -110,7 +112,7 @@ struct RuleInfo {
     {
         f("id", s.id)("sandbox", s.sandbox, Nulled)("pattern", s.pattern)("port", s.port);
         f("expires", s.expires, Nulled)("once", s.once)("raw_tcp", s.rawTcp)("owner_uid", s.ownerUid);
-        f("until_stop", s.untilStop, Defaulted);
+        f("until_stop", s.untilStop, Defaulted)("created", s.created)("origin", s.origin, Omitted);
     }
     AIRLOCK_PAYLOAD(RuleInfo)
 };

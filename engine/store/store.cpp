@@ -271,6 +271,11 @@ CREATE TABLE exposed_ports (
     PRIMARY KEY (sandbox_id, guest_port)
 )
 )SQL")},
+        // Where each rule came from (Rule::origin): a command, a decision on an attempt, a
+        // preset, a policy file. Older rules say nothing.
+        {11, QStringLiteral("rules.origin"), QStringLiteral(R"SQL(
+ALTER TABLE rules ADD COLUMN origin TEXT NOT NULL DEFAULT ''
+)SQL")},
     };
     return steps;
 }
