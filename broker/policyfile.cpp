@@ -1,0 +1,205 @@
+#include "policyfile.h"
+#include "core/isotime.h"
+#include "hostpattern.h"
+#include "strictjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace airlock {
+
+namespace {
+
+Error fileError(const QString &source, const QString &why)
+{
+    return Error{QStringLiteral("invalid policy file %1").arg(source), why, ErrorKind::InvalidParams};
+}
+
+// An optional one-line text field; nullopt when it is there but not such a text.
+std::optional<QString> optionalText(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    if (v.isUndefined())
+        return QString();
+    if (!v.isString() || v.toString().size() > kMaxPolicyText || v.toString().contains(QLatin1Char('\n')))
+        return std::nullopt;
+    return v.toString();
+}
+
+Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
+{
+    if (!value.isObject())
+        return Error{where, QStringLiteral("must be an object {action, host, port?, raw_tcp?, why?, from?}")};
+    const QJsonObject r = value.toObject();
+    if (const QString k = unknownKey(r, {"action", "host", "port", "raw_tcp", "why", "from"}); !k.isEmpty())
+        return Error{where, QStringLiteral("unknown key '%1' (allowed: action, host, port, raw_tcp, why, from)").arg(k)};
+    PolicyEntry e;
+    const QString action = r.value(QLatin1String("action")).toString();
+    if (action != QLatin1String("allow") && action != QLatin1String("deny"))
+        return Error{where, QStringLiteral("\"action\" must be \"allow\" or \"deny\"")};
+    e.allow = action == QLatin1String("allow");
+    const QJsonValue host = r.value(QLatin1String("host"));
+    if (!host.isString() || host.toString().size() > kMaxPolicyText)
+        return Error{where, QStringLiteral("\"host\" must be a host, *.domain, IP, CIDR or *")};
+    const std::optional<int> port = optionalPort(r);
+    if (!port)
+        return Error{where, QStringLiteral("\"port\" must be an integer 1..65535 (omit it for any port)")};
+    e.port = *port;
+    const QJsonValue rawTcp = r.value(QLatin1String("raw_tcp"));
+    if (!rawTcp.isUndefined() && !rawTcp.isBool())
+        return Error{where, QStringLiteral("\"raw_tcp\" must be true or false")};
+    e.rawTcp = rawTcp.toBool(false);
+    const std::optional<QString> why = optionalText(r, "why");
+    const std::optional<QString> from = optionalText(r, "from");
+    if (!why || !from)
+        return Error{where, QStringLiteral("\"why\" and \"from\" must be one line of at most %1 characters").arg(kMaxPolicyText)};
+    e.why = *why;
+    e.from = *from;
+    // The same checks as rule.add, so a file never holds what a person could not add by hand.
+    Rule probe = e.toRule(QStringLiteral("probe"), 0, {});
+    probe.pattern = host.toString().trimmed();
+    if (Status s = Policy::validateNew(probe); !s)
+        return Error{where, s.error().message()};
+    e.host = HostPattern::parse(probe.pattern)->text();
+    return e;
+}
+
+} // namespace
+
+QString PolicyEntry::describe() const
+{
+    return QStringLiteral("%1 %2:%3%4")
+        .arg(allow ? QStringLiteral("allow") : QStringLiteral("deny"), host, port ? QString::number(port) : QStringLiteral("any"),
+             rawTcp ? QStringLiteral(" (raw TCP)") : QString());
+}
+
+PolicyEntry PolicyEntry::of(const Rule &rule)
+{
+    PolicyEntry e;
+    e.allow = rule.allow;
+    e.host = rule.pattern;
+    e.port = rule.port;
+    e.rawTcp = rule.rawTcp;
+    QString from = rule.origin.isEmpty() ? QStringLiteral("rule %1").arg(rule.id) : rule.origin;
+    from += QStringLiteral(" (uid %1%2)").arg(rule.owner).arg(rule.created.isValid() ? QStringLiteral(", ") + isoTimeSeconds(rule.created) : QString());
+    e.from = from.left(kMaxPolicyText).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return e;
+}
+
+Rule PolicyEntry::toRule(const QString &sandbox, uid_t owner, const QString &origin) const
+{
+    Rule r;
+    r.sandbox = sandbox;
+    r.owner = owner;
+    r.allow = allow;
+    r.pattern = host;
+    r.port = port;
+    r.rawTcp = rawTcp;
+    r.origin = origin;
+    return r;
+}
+
+bool isLastingRule(const Rule &rule) { return !rule.once && !rule.untilStop && !rule.expires.isValid(); }
+
+Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &source)
+{
+    if (bytes.size() > kMaxPolicyFileBytes)
+        return fileError(source, QStringLiteral("it is larger than %1 KiB").arg(kMaxPolicyFileBytes / 1024));
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
+    if (perr.error != QJsonParseError::NoError)
+        return fileError(source, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+    if (!doc.isObject())
+        return fileError(source, QStringLiteral("the document must be an object {airlock_policy, description?, rules}"));
+    const QJsonObject o = doc.object();
+    if (const QString k = unknownKey(o, {"airlock_policy", "description", "rules"}); !k.isEmpty())
+        return fileError(source, QStringLiteral("unknown key '%1' (allowed: airlock_policy, description, rules)").arg(k));
+    const QJsonValue version = o.value(QLatin1String("airlock_policy"));
+    if (!version.isDouble() || version.toDouble() != kPolicyFileVersion)
+        return fileError(source, version.isUndefined()
+                                     ? QStringLiteral("\"airlock_policy\": %1 is missing: is this an Airlock policy file?").arg(kPolicyFileVersion)
+                                     : QStringLiteral("\"airlock_policy\" must be %1, the version this Airlock reads").arg(kPolicyFileVersion));
+    PolicyFile file;
+    const std::optional<QString> description = optionalText(o, "description");
+    if (!description)
+        return fileError(source, QStringLiteral("\"description\" must be one line of at most %1 characters").arg(kMaxPolicyText));
+    file.description = *description;
+    const QJsonValue rules = o.value(QLatin1String("rules"));
+    if (!rules.isArray())
+        return fileError(source, QStringLiteral("\"rules\" must be an array (it may be empty)"));
+    const QJsonArray list = rules.toArray();
+    if (list.size() > kMaxPolicyRules)
+        return fileError(source, QStringLiteral("it has %1 rules; at most %2 are read").arg(list.size()).arg(kMaxPolicyRules));
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        Result<PolicyEntry> e = parseEntry(list.at(i), QStringLiteral("rules[%1]").arg(i));
+        if (!e)
+            return fileError(source, e.error().what + QStringLiteral(": ") + e.error().why);
+        for (const PolicyEntry &earlier : std::as_const(file.rules))
+            if (earlier.sameTarget(*e))
+                return fileError(source, QStringLiteral("rules[%1]: %2 is already in the file (%3); keep one")
+                                             .arg(i).arg(e->describe(), earlier.describe()));
+        file.rules.append(*e);
+    }
+    return file;
+}
+
+QByteArray writePolicyFile(const PolicyFile &file)
+{
+    // Written by hand, one rule per line: readable in a diff of the project's repository.
+    auto quoted = [](const QString &s) {
+        const QByteArray array = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
+        return array.mid(1, array.size() - 2);
+    };
+    QByteArray out = "{\n  \"airlock_policy\": " + QByteArray::number(kPolicyFileVersion) + ",\n";
+    if (!file.description.isEmpty())
+        out += "  \"description\": " + quoted(file.description) + ",\n";
+    out += "  \"rules\": [";
+    for (qsizetype i = 0; i < file.rules.size(); ++i) {
+        const PolicyEntry &e = file.rules.at(i);
+        out += i ? ",\n    {" : "\n    {";
+        out += "\"action\": " + quoted(e.allow ? QStringLiteral("allow") : QStringLiteral("deny"));
+        out += ", \"host\": " + quoted(e.host);
+        if (e.port)
+            out += ", \"port\": " + QByteArray::number(e.port);
+        if (e.rawTcp)
+            out += ", \"raw_tcp\": true";
+        if (!e.why.isEmpty())
+            out += ", \"why\": " + quoted(e.why);
+        if (!e.from.isEmpty())
+            out += ", \"from\": " + quoted(e.from);
+        out += "}";
+    }
+    out += file.rules.isEmpty() ? "]\n}\n" : "\n  ]\n}\n";
+    return out;
+}
+
+PolicyImportPlan planPolicyImport(const PolicyFile &file, const QList<Rule> &existing, bool replace)
+{
+    PolicyImportPlan plan;
+    QList<bool> matched(existing.size(), false);
+    for (const PolicyEntry &e : file.rules) {
+        bool kept = false;
+        for (qsizetype i = 0; i < existing.size(); ++i) {
+            const PolicyEntry there = PolicyEntry::of(existing.at(i));
+            if (!there.sameTarget(e))
+                continue;
+            if (there.sameRule(e) && !kept) {
+                plan.keep.append({e, existing.at(i).id});
+                matched[i] = kept = true;
+            } else if (!there.sameRule(e) && !replace) {
+                plan.conflicts.append({there, existing.at(i).id});
+                matched[i] = true;
+            }
+        }
+        if (!kept)
+            plan.add.append(e);
+    }
+    if (replace)
+        for (qsizetype i = 0; i < existing.size(); ++i)
+            if (!matched.at(i))
+                plan.remove.append({PolicyEntry::of(existing.at(i)), existing.at(i).id});
+    return plan;
+}
+
+} // namespace airlock

@@ -1,0 +1,210 @@
+// Policy files (broker/policyfile.h): what a written file reads back as, what is refused and
+// why, and what an import into a scope with rules already there would change.
+#include "policyfile.h"
+
+#include <QTest>
+
+using namespace airlock;
+
+class TestPolicyFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void writtenFileReadsBackTheSame();
+    void readsWhatAPersonWrites();
+    void refusesBadFiles_data();
+    void refusesBadFiles();
+    void refusesOversizedFiles();
+    void lastingRulesOnly();
+    void planAddsKeepsAndReportsConflicts();
+    void planWithReplaceRemovesWhatTheFileLacks();
+};
+
+namespace {
+
+PolicyEntry entry(bool allow, const QString &host, int port = 0, bool rawTcp = false)
+{
+    PolicyEntry e;
+    e.allow = allow;
+    e.host = host;
+    e.port = port;
+    e.rawTcp = rawTcp;
+    return e;
+}
+
+Rule rule(qint64 id, bool allow, const QString &host, int port = 0)
+{
+    Rule r;
+    r.id = id;
+    r.sandbox = QStringLiteral("web");
+    r.allow = allow;
+    r.pattern = host;
+    r.port = port;
+    return r;
+}
+
+QStringList described(const QList<PolicyEntry> &entries)
+{
+    QStringList out;
+    for (const PolicyEntry &e : entries)
+        out << e.describe();
+    return out;
+}
+
+QStringList described(const QList<QPair<PolicyEntry, qint64>> &entries)
+{
+    QStringList out;
+    for (const auto &[e, id] : entries)
+        out << QStringLiteral("%1 #%2").arg(e.describe()).arg(id);
+    return out;
+}
+
+} // namespace
+
+void TestPolicyFile::writtenFileReadsBackTheSame()
+{
+    PolicyFile file;
+    file.description = QStringLiteral("what the \"web\" agent reaches");
+    file.rules = {entry(true, QStringLiteral("github.com"), 443), entry(false, QStringLiteral("*.tracker.example")),
+                  entry(true, QStringLiteral("db.internal"), 5432, true), entry(true, QStringLiteral("10.1.0.5"), 22, true)};
+    file.rules[0].why = QStringLiteral("clone and fetch");
+    file.rules[0].from = QStringLiteral("decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)");
+    const QByteArray text = writePolicyFile(file);
+    // One rule per line: a change to one rule is one line in the project's diff.
+    QCOMPARE(text.count("\"action\""), 4);
+    for (const QByteArray &line : text.split('\n'))
+        QVERIFY2(line.count("\"action\"") <= 1, line.constData());
+    const Result<PolicyFile> read = parsePolicyFile(text, QStringLiteral("web.json"));
+    QVERIFY2(read, qPrintable(read ? QString() : read.error().message()));
+    QCOMPARE(read->description, file.description);
+    QCOMPARE(described(read->rules), described(file.rules));
+    QCOMPARE(read->rules[0].why, file.rules[0].why);
+    QCOMPARE(read->rules[0].from, file.rules[0].from);
+    QCOMPARE(writePolicyFile(*read), text);
+    // An empty policy is a policy.
+    QVERIFY(parsePolicyFile(writePolicyFile(PolicyFile{}), QStringLiteral("empty.json")));
+}
+
+void TestPolicyFile::readsWhatAPersonWrites()
+{
+    const Result<PolicyFile> read = parsePolicyFile(R"({"rules": [{"host": " GitHub.com ", "action": "allow", "port": 443}],
+                                                        "airlock_policy": 1})",
+                                                    QStringLiteral("hand.json"));
+    QVERIFY2(read, qPrintable(read ? QString() : read.error().message()));
+    QCOMPARE(described(read->rules), QStringList{QStringLiteral("allow github.com:443")}); // normalised as rule add does
+}
+
+void TestPolicyFile::refusesBadFiles_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not JSON") << QByteArray("allow github.com") << QStringLiteral("not valid JSON");
+    QTest::newRow("an array") << QByteArray("[]") << QStringLiteral("must be an object");
+    QTest::newRow("no version") << QByteArray(R"({"rules": []})") << QStringLiteral("is this an Airlock policy file?");
+    QTest::newRow("a later version") << QByteArray(R"({"airlock_policy": 2, "rules": []})") << QStringLiteral("must be 1");
+    QTest::newRow("version as text") << QByteArray(R"({"airlock_policy": "1", "rules": []})") << QStringLiteral("must be 1");
+    QTest::newRow("unknown key") << QByteArray(R"({"airlock_policy": 1, "rules": [], "default": "allow"})")
+                                 << QStringLiteral("unknown key 'default'");
+    QTest::newRow("no rules") << QByteArray(R"({"airlock_policy": 1})") << QStringLiteral("\"rules\" must be an array");
+    QTest::newRow("a typo in a rule") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "prot": 22}]})")
+                                      << QStringLiteral("rules[0]: unknown key 'prot'");
+    QTest::newRow("a rule that is not an object") << QByteArray(R"({"airlock_policy": 1, "rules": ["allow a.test"]})")
+                                                  << QStringLiteral("rules[0]: must be an object");
+    QTest::newRow("no action") << QByteArray(R"({"airlock_policy": 1, "rules": [{"host": "a.test"}]})") << QStringLiteral("\"action\" must be");
+    QTest::newRow("bad host") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a b.test"}]})")
+                              << QStringLiteral("rules[0]");
+    QTest::newRow("port 0") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "port": 0}]})")
+                            << QStringLiteral("\"port\" must be an integer 1..65535");
+    QTest::newRow("port as text") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "port": "443"}]})")
+                                  << QStringLiteral("\"port\" must be an integer 1..65535");
+    QTest::newRow("raw_tcp as text") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "raw_tcp": "yes"}]})")
+                                     << QStringLiteral("\"raw_tcp\" must be true or false");
+    QTest::newRow("a two-line why") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "why": "a\nb"}]})")
+                                    << QStringLiteral("one line");
+    QTest::newRow("a synthetic address") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "198.18.0.7"}]})")
+                                         << QStringLiteral("synthetic address");
+    QTest::newRow("the same target twice")
+        << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "port": 443},
+                                                         {"action": "deny", "host": "A.test", "port": 443}]})")
+        << QStringLiteral("rules[1]: deny a.test:443 is already in the file");
+}
+
+void TestPolicyFile::refusesBadFiles()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, says);
+    const Result<PolicyFile> read = parsePolicyFile(text, QStringLiteral("bad.json"));
+    QVERIFY(!read);
+    QVERIFY2(read.error().message().contains(QLatin1String("bad.json")), qPrintable(read.error().message()));
+    QVERIFY2(read.error().message().contains(says), qPrintable(read.error().message()));
+}
+
+void TestPolicyFile::refusesOversizedFiles()
+{
+    QByteArray big = R"({"airlock_policy": 1, "rules": [], "description": ")" + QByteArray(kMaxPolicyFileBytes, 'a') + "\"}";
+    const Result<PolicyFile> tooBig = parsePolicyFile(big, QStringLiteral("big.json"));
+    QVERIFY(!tooBig);
+    QVERIFY2(tooBig.error().message().contains(QLatin1String("larger than 512 KiB")), qPrintable(tooBig.error().message()));
+    PolicyFile many;
+    for (int i = 0; i <= kMaxPolicyRules; ++i)
+        many.rules.append(entry(true, QStringLiteral("h%1.test").arg(i)));
+    const QByteArray text = writePolicyFile(many);
+    QVERIFY(text.size() <= kMaxPolicyFileBytes);
+    const Result<PolicyFile> tooMany = parsePolicyFile(text, QStringLiteral("many.json"));
+    QVERIFY(!tooMany);
+    QVERIFY2(tooMany.error().message().contains(QLatin1String("at most 4096")), qPrintable(tooMany.error().message()));
+    const QByteArray longWhy = R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "why": ")" +
+                               QByteArray(kMaxPolicyText + 1, 'w') + "\"}]}";
+    QVERIFY(!parsePolicyFile(longWhy, QStringLiteral("why.json")));
+}
+
+void TestPolicyFile::lastingRulesOnly()
+{
+    Rule r = rule(1, true, QStringLiteral("a.test"));
+    QVERIFY(isLastingRule(r));
+    r.once = true;
+    QVERIFY(!isLastingRule(r));
+    r = rule(1, true, QStringLiteral("a.test"));
+    r.untilStop = true;
+    QVERIFY(!isLastingRule(r));
+    r = rule(1, true, QStringLiteral("a.test"));
+    r.expires = QDateTime::currentDateTimeUtc().addSecs(60);
+    QVERIFY(!isLastingRule(r));
+    // A rule's entry says where it came from, who made it and when.
+    r = rule(7, true, QStringLiteral("a.test"), 443);
+    r.owner = 1000;
+    r.origin = QStringLiteral("decided on attempt 41");
+    r.created = QDateTime(QDate(2026, 12, 3), QTime(10, 0), Qt::UTC);
+    QCOMPARE(PolicyEntry::of(r).from, QStringLiteral("decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)"));
+}
+
+void TestPolicyFile::planAddsKeepsAndReportsConflicts()
+{
+    PolicyFile file;
+    file.rules = {entry(true, QStringLiteral("github.com"), 443), entry(true, QStringLiteral("pypi.org"), 443),
+                  entry(false, QStringLiteral("tracker.example"))};
+    const QList<Rule> existing = {rule(1, true, QStringLiteral("github.com"), 443), rule(2, true, QStringLiteral("tracker.example")),
+                                  rule(3, true, QStringLiteral("other.test"))};
+    const PolicyImportPlan plan = planPolicyImport(file, existing, false);
+    QCOMPARE(described(plan.add), (QStringList{QStringLiteral("allow pypi.org:443"), QStringLiteral("deny tracker.example:any")}));
+    QCOMPARE(described(plan.keep), QStringList{QStringLiteral("allow github.com:443 #1")});
+    QCOMPARE(described(plan.conflicts), QStringList{QStringLiteral("allow tracker.example:any #2")});
+    QVERIFY(plan.remove.isEmpty()); // without replace, rules the file does not name stay
+}
+
+void TestPolicyFile::planWithReplaceRemovesWhatTheFileLacks()
+{
+    PolicyFile file;
+    file.rules = {entry(true, QStringLiteral("github.com"), 443), entry(false, QStringLiteral("tracker.example"))};
+    const QList<Rule> existing = {rule(1, true, QStringLiteral("github.com"), 443), rule(2, true, QStringLiteral("tracker.example")),
+                                  rule(3, true, QStringLiteral("other.test")), rule(4, true, QStringLiteral("github.com"), 443)};
+    const PolicyImportPlan plan = planPolicyImport(file, existing, true);
+    QCOMPARE(described(plan.add), QStringList{QStringLiteral("deny tracker.example:any")});
+    QCOMPARE(described(plan.keep), QStringList{QStringLiteral("allow github.com:443 #1")});
+    QVERIFY(plan.conflicts.isEmpty());
+    // The opposite rule, the rule the file lacks, and the duplicate of a kept one.
+    QCOMPARE(described(plan.remove), (QStringList{QStringLiteral("allow tracker.example:any #2"), QStringLiteral("allow other.test:any #3"),
+                                                  QStringLiteral("allow github.com:443 #4")}));
+}
+
+QTEST_GUILESS_MAIN(TestPolicyFile)
+#include "test_policyfile.moc"
