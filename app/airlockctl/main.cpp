@@ -12,6 +12,7 @@ int main(int argc, char **argv)
     auto &registry = airlock::ctl::Registry::instance();
     airlock::ctl::registerBaseCommands(registry);
     airlock::ctl::registerRuleCommands(registry);
+    airlock::ctl::registerPolicyCommands(registry);
     airlock::ctl::registerImageCommands(registry);
     airlock::ctl::registerSandboxCommands(registry);
     airlock::ctl::registerSnapshotCommands(registry);

@@ -81,6 +81,9 @@ const MethodRule kRules[] = {
     {"rule.list", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"rule.add", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"rule.remove", Need::Owner, ObjectKind::Rule, "id"},
+    {"policy.export", Need::Owner, ObjectKind::Sandbox, "sandbox"}, // global: the caller's global rules, as rule.list
+    {"policy.learn", Need::Owner, ObjectKind::Sandbox, "sandbox"},
+    {"policy.import", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"secret.set", Need::Member}, // the vault keeps each user's secrets apart by owner
     {"secret.list", Need::Member},
     {"secret.remove", Need::Member},
@@ -115,7 +118,7 @@ QString variantForAdministrators(const QString &method, const QJsonObject &param
     if (method == QLatin1String("egress.decide") && params.value(QLatin1String("scope")).toString() == QLatin1String("global"))
         return QStringLiteral("a global rule applies to every user's sandboxes, so only root may make one; answer with "
                               "--scope sandbox (or once) instead, or ask your administrator for a global rule");
-    if (method == QLatin1String("rule.add") && params.value(QLatin1String("global")).toBool())
+    if ((method == QLatin1String("rule.add") || method == QLatin1String("policy.import")) && params.value(QLatin1String("global")).toBool())
         return QStringLiteral("global rules apply to every user's sandboxes, so only root may add them; add a rule "
                               "for your sandbox instead (--sandbox NAME) or ask your administrator");
     if (method == QLatin1String("vault.unlock") && params.value(QLatin1String("keyring")).toBool())

@@ -131,6 +131,7 @@ private:
 // Each commands_*.cpp defines one of these; main() calls them all.
 void registerBaseCommands(Registry &registry);
 void registerRuleCommands(Registry &registry);
+void registerPolicyCommands(Registry &registry);
 void registerImageCommands(Registry &registry);
 void registerSandboxCommands(Registry &registry);
 void registerSnapshotCommands(Registry &registry);

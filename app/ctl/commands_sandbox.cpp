@@ -1,5 +1,6 @@
 // create, ls, start/stop/kill/pause/resume/rm, exec, cp.
 #include "ctl/command.h"
+#include "workspace/policyfiles.h"
 #include "protocol/names.h"
 #include "protocol/sandbox.h"
 
@@ -40,6 +41,13 @@ int addCreateOptions(const Context &ctx, const Args &args, QJsonObject &params)
         params.insert(QStringLiteral("image"), args.value(QStringLiteral("--image")));
     if (args.has(QStringLiteral("--template")))
         params.insert(QStringLiteral("template"), args.value(QStringLiteral("--template")));
+    if (args.has(QStringLiteral("--policy"))) {
+        Result<PolicyFileText> file = readPolicyFile(args.value(QStringLiteral("--policy")));
+        if (!file)
+            return ctx.fail(file.error().message(), kUsage);
+        params.insert(QStringLiteral("policy"), file->text);
+        params.insert(QStringLiteral("policy_source"), file->name);
+    }
     for (const auto &[option, key] : {std::pair{"--cpus", "cpus"}, std::pair{"--memory", "memory_mib"}, std::pair{"--disk", "disk_gib"},
                                  std::pair{"--boot-timeout", "boot_timeout_s"}}) {
         const QString opt = QString::fromLatin1(option);
@@ -80,7 +88,7 @@ QStringList createValueOptions()
 {
     return {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
             QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
-            QStringLiteral("--workspace"), QStringLiteral("--boot-timeout")};
+            QStringLiteral("--workspace"), QStringLiteral("--boot-timeout"), QStringLiteral("--policy")};
 }
 
 namespace {
@@ -239,7 +247,7 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--policy FILE] [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
                   QStringLiteral("create a sandbox"),
                   createValueOptions(), {QStringLiteral("--start"), QStringLiteral("--ephemeral")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});

@@ -22,6 +22,7 @@
 #include "agenttemplate.h"
 #include "policy.h"
 #include "portforwarder.h"
+#include "policyfile.h"
 #include "presets.h"
 #include "rulestore.h"
 
@@ -711,7 +712,8 @@ struct SandboxCreatePlan {
     QStringList presets;
     std::optional<TemplateSecret> expected; // the secret the template's agent expects and the caller did not name
     std::optional<LoginSpec> login;         // the template's sign-in, captured by the broker
-    QList<Rule> rules;                      // the presets' allow rules
+    QString policy, policySource;           // a policy file given with the create
+    QList<Rule> rules;                      // the presets' allow rules and the policy file's rules
 };
 
 namespace {
@@ -734,6 +736,8 @@ SandboxCreatePlan readCreate(const Call &call)
     }
     for (const QJsonValue &v : p.value(QLatin1String("presets")).toArray())
         plan.presets << v.toString();
+    plan.policy = p.value(QLatin1String("policy")).toString();
+    plan.policySource = p.value(QLatin1String("policy_source")).toString(QStringLiteral("(unnamed)")).left(256);
     return plan;
 }
 
@@ -851,6 +855,14 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
     if (!rules)
         return rules.error();
     plan.rules = rules.value();
+    if (!plan.policy.isEmpty()) {
+        Result<PolicyFile> file = parsePolicyFile(plan.policy.toUtf8(), plan.policySource);
+        if (!file)
+            return file.error();
+        for (const PolicyEntry &e : file->rules)
+            plan.rules.append(e.toRule(plan.request.name, plan.request.owner, QStringLiteral("policy file %1").arg(plan.policySource) +
+                                                                        (e.from.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.from))));
+    }
     if (!plan.rules.isEmpty() && !m_policy)
         return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),
                      {}, ErrorKind::Unavailable};

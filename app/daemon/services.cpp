@@ -1,6 +1,7 @@
 #include "daemon/services.h"
 #include "daemon/daemon.h"
 #include "daemon/egressservice.h"
+#include "daemon/policyservice.h"
 #include "daemon/ruleservice.h"
 #include "daemon/sandboxservice.h"
 #include "daemon/secretbridge.h"
@@ -38,7 +39,12 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
             return Error{QStringLiteral("the rule service did not answer"), QStringLiteral("the daemon is shutting down; try again")};
         return result.get();
     });
+    // Policy files read and write the rules on the rule service's thread, and learn from
+    // the broker's event log.
+    auto policies = std::make_unique<PolicyService>(daemon.api().policy(), [r = rules.get()](auto job) { r->runOnStore(std::move(job)); },
+                                                    &egress->eventLog());
     services.push_back(std::move(rules));
+    services.push_back(std::move(policies));
     services.push_back(std::move(vault));
     services.push_back(std::move(egress));
     services.push_back(std::move(bridge));

@@ -42,6 +42,9 @@ namespace airlock::proto {
     X(RuleList, "rule.list") \
     X(RuleAdd, "rule.add") \
     X(RuleRemove, "rule.remove") \
+    X(PolicyExport, "policy.export") \
+    X(PolicyLearn, "policy.learn") \
+    X(PolicyImport, "policy.import") \
     X(EgressList, "egress.list") \
     X(EgressDecide, "egress.decide") \
     X(EgressConfigure, "egress.configure") \

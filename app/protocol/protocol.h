@@ -6,6 +6,7 @@
 #include "protocol/images.h"
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
+#include "protocol/policies.h"
 #include "protocol/ports.h"
 #include "protocol/sandbox.h"
 #include "protocol/snapshots.h"

@@ -38,6 +38,9 @@ private Q_SLOTS:
     void rawTcpRules();
     void syntheticAddressRuleRefused();
     void sessionRuleEndsWhenTheSandboxIsNotRunning();
+    void policyFileCarriesRulesToAnotherSandbox();
+    void badPolicyFilesChangeNothing_data();
+    void badPolicyFilesChangeNothing();
 
 private:
     void startDaemon();
@@ -62,6 +65,10 @@ void TestRuleCli::initTestCase()
                                             "VALUES ('tiny', 'tiny', 'k', 'i', 'r', '2026-01-01T00:00:00Z')")));
         QVERIFY(store->write(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) "
                                             "VALUES ('agent1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:01', '2026-01-01T00:00:00Z')")));
+        // Two more for policy files: one exports, the other imports.
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) VALUES "
+                                            "('from1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:02', '2026-01-01T00:00:00Z'), "
+                                            "('into1', 0, 'tiny', 1, 256, 1, '52:54:00:aa:00:03', '2026-01-01T00:00:00Z')")));
     }
     startDaemon();
 }
@@ -398,6 +405,147 @@ void TestRuleCli::sessionRuleEndsWhenTheSandboxIsNotRunning()
     QCOMPARE(after.exitCode, 0);
     QVERIFY2(!after.out.contains("session.example.org"), after.out.constData());
     QVERIFY2(after.out.contains("lasting.example.org"), after.out.constData());
+}
+
+namespace {
+
+QStringList rulesIn(const QJsonDocument &ls, const QString &sandbox)
+{
+    QStringList out;
+    for (const QJsonValue &v : ls.array()) {
+        const QJsonObject r = v.toObject();
+        if (r.value(QLatin1String("sandbox")).toString() != sandbox)
+            continue;
+        out << QStringLiteral("%1 %2:%3%4").arg(r.value(QLatin1String("action")).toString(), r.value(QLatin1String("pattern")).toString())
+                   .arg(r.value(QLatin1String("port")).toInt())
+                   .arg(r.value(QLatin1String("raw_tcp")).toBool() ? QStringLiteral(" raw") : QString());
+    }
+    out.sort();
+    return out;
+}
+
+} // namespace
+
+// export -> import: the lasting rules of one sandbox become another's, each saying which file
+// it came from; the file is shown as a difference first and applied only when confirmed.
+void TestRuleCli::policyFileCarriesRulesToAnotherSandbox()
+{
+    const QStringList add{QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("from1"),
+                          QStringLiteral("--action")};
+    for (const QStringList &rule : {QStringList{QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("api.example.org"),
+                                                QStringLiteral("--port"), QStringLiteral("443")},
+                                    QStringList{QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("db.example.org"),
+                                                QStringLiteral("--port"), QStringLiteral("5432"), QStringLiteral("--raw-tcp")},
+                                    QStringList{QStringLiteral("deny"), QStringLiteral("--host"), QStringLiteral("*.ads.example")},
+                                    QStringList{QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("timed.example.org"),
+                                                QStringLiteral("--for"), QStringLiteral("1h")}}) {
+        const Run r = ctl(add + rule);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+    const QString file = m_dir.filePath(QStringLiteral("from1.json"));
+    const Run exported = ctl({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("from1"), QStringLiteral("--output"), file});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY2(exported.out.contains("wrote 3 rules"), exported.out.constData());
+    QVERIFY2(exported.err.contains(QStringLiteral("left out 1")), qPrintable(exported.err)); // the timed rule is a moment, not policy
+    QFile written(file);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray text = written.readAll();
+    QVERIFY2(text.contains("\"from\": \"rule.add (uid 0,"), text.constData());
+    QVERIFY2(!text.contains("timed.example.org"), text.constData());
+
+    const Run dry = ctl({QStringLiteral("policy"), QStringLiteral("import"), file, QStringLiteral("--sandbox"), QStringLiteral("into1"),
+                         QStringLiteral("--dry-run")});
+    QVERIFY2(dry.exitCode == 0, qPrintable(dry.err));
+    QVERIFY2(dry.out.contains("+ allow db.example.org:5432 (raw TCP)") && dry.out.contains("3 to add, 0 to remove"), dry.out.constData());
+    const auto ls = [this] { return ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("into1")}).json(); };
+    QVERIFY(rulesIn(ls(), QStringLiteral("into1")).isEmpty());
+    const Run unasked = ctl({QStringLiteral("policy"), QStringLiteral("import"), file, QStringLiteral("--sandbox"), QStringLiteral("into1")});
+    QCOMPARE(unasked.exitCode, 1);
+    QVERIFY2(unasked.err.contains(QStringLiteral("give --yes")), qPrintable(unasked.err));
+    QVERIFY(rulesIn(ls(), QStringLiteral("into1")).isEmpty());
+    const Run applied = ctl({QStringLiteral("policy"), QStringLiteral("import"), file, QStringLiteral("--sandbox"), QStringLiteral("into1"),
+                             QStringLiteral("--yes")});
+    QVERIFY2(applied.exitCode == 0, qPrintable(applied.err));
+    QVERIFY2(applied.out.contains("applied: 3 added"), applied.out.constData());
+    const QStringList expected{QStringLiteral("allow api.example.org:443"), QStringLiteral("allow db.example.org:5432 raw"),
+                               QStringLiteral("deny *.ads.example:0")};
+    QCOMPARE(rulesIn(ls(), QStringLiteral("into1")), expected);
+    for (const QJsonValue &v : ls().array())
+        if (v.toObject().value(QLatin1String("sandbox")).toString() == QLatin1String("into1"))
+            QVERIFY2(v.toObject().value(QLatin1String("origin")).toString().startsWith(QStringLiteral("policy file ") + file),
+                     qPrintable(v.toObject().value(QLatin1String("origin")).toString()));
+
+    const Run table = ctl({QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("into1")});
+    QVERIFY2(table.out.contains("ORIGIN") && table.out.contains("policy file"), table.out.constData());
+
+    // A file that says the opposite of a rule already there: refused, nothing changes; with
+    // --replace the file's rules become the only lasting ones.
+    const QString opposite = m_dir.filePath(QStringLiteral("opposite.json"));
+    QFile o(opposite);
+    QVERIFY(o.open(QIODevice::WriteOnly));
+    o.write(R"({"airlock_policy": 1, "rules": [{"action": "deny", "host": "api.example.org", "port": 443, "why": "no more"}]})");
+    o.close();
+    const Run conflict = ctl({QStringLiteral("policy"), QStringLiteral("import"), opposite, QStringLiteral("--sandbox"), QStringLiteral("into1"),
+                              QStringLiteral("--yes")});
+    QCOMPARE(conflict.exitCode, 1);
+    QVERIFY2(conflict.out.contains("! allow api.example.org:443"), conflict.out.constData());
+    QVERIFY2(conflict.err.contains(QStringLiteral("--replace")), qPrintable(conflict.err));
+    QCOMPARE(rulesIn(ls(), QStringLiteral("into1")), expected);
+    const Run replaced = ctl({QStringLiteral("policy"), QStringLiteral("import"), opposite, QStringLiteral("--sandbox"), QStringLiteral("into1"),
+                              QStringLiteral("--replace"), QStringLiteral("--yes")});
+    QVERIFY2(replaced.exitCode == 0, qPrintable(replaced.err));
+    QVERIFY2(replaced.out.contains("applied: 1 added, 3 removed"), replaced.out.constData());
+    QCOMPARE(rulesIn(ls(), QStringLiteral("into1")), QStringList{QStringLiteral("deny api.example.org:443")});
+    // The exporting sandbox kept its own.
+    QCOMPARE(rulesIn(ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("from1")}).json(),
+                     QStringLiteral("from1")).size(), 4);
+}
+
+void TestRuleCli::badPolicyFilesChangeNothing_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not JSON") << QByteArray("allow everything") << QStringLiteral("not valid JSON");
+    QTest::newRow("no version") << QByteArray(R"({"rules": [{"action": "allow", "host": "a.example"}]})")
+                                << QStringLiteral("is this an Airlock policy file?");
+    QTest::newRow("a typo") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.example", "prot": 22}]})")
+                            << QStringLiteral("unknown key 'prot'");
+    QTest::newRow("a bad host") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "-bad-.example/x"}]})")
+                                << QStringLiteral("rules[0]");
+    // A later rule bad: the good ones before it are not applied either.
+    QTest::newRow("a synthetic address after a good rule")
+        << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "good.example"}, {"action": "allow", "host": "198.18.0.5"}]})")
+        << QStringLiteral("synthetic address");
+    QTest::newRow("twice the same") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.example"},
+                                                    {"action": "allow", "host": "a.example"}]})")
+                                    << QStringLiteral("already in the file");
+    QTest::newRow("not UTF-8") << QByteArray("{\"airlock_policy\": 1, \"description\": \"\xff\", \"rules\": []}") << QStringLiteral("not UTF-8");
+    QTest::newRow("too big") << QByteArray(600 * 1024, ' ') << QStringLiteral("larger than 512 KiB");
+}
+
+void TestRuleCli::badPolicyFilesChangeNothing()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, says);
+    const QString file = m_dir.filePath(QStringLiteral("bad.json"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
+    const QByteArray before = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).out;
+    for (const QStringList &scope : {QStringList{QStringLiteral("--sandbox"), QStringLiteral("agent1")}, QStringList{QStringLiteral("--global")}}) {
+        const Run r = ctl(QStringList{QStringLiteral("policy"), QStringLiteral("import"), file} + scope + QStringList{QStringLiteral("--yes")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(file), qPrintable(r.err));
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
+    }
+    QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")}).out, before);
+    // A sandbox that does not exist, or no scope at all: said so.
+    const Run missing = ctl({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("nosuch")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(QStringLiteral("no sandbox named 'nosuch'")), qPrintable(missing.err));
+    const Run noScope = ctl({QStringLiteral("policy"), QStringLiteral("import"), file});
+    QCOMPARE(noScope.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestRuleCli)

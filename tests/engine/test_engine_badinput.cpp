@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 class TestEngineBadInput : public QObject {
@@ -14,6 +16,7 @@ private Q_SLOTS:
     void invalidNamesAreRefused();
     void duplicateIsRefusedAndOriginalKept();
     void missingImageAndTooLittleMemory();
+    void createWithAPolicyFile();
     void unknownSandboxAndStoppedExec();
     void usageErrorsExitTwo();
     void libvirtdDownSaysHowToStartIt();
@@ -90,6 +93,50 @@ void TestEngineBadInput::missingImageAndTooLittleMemory()
     QVERIFY(view.domains.isEmpty() && view.networks.isEmpty() && view.volumes.isEmpty());
     QCOMPARE(storeRows(DaemonHarness::sharedDataDir() + QStringLiteral("/airlock.db"), QStringLiteral("sandboxes"),
                        QStringLiteral("name"), name), 0);
+}
+
+// create --policy FILE: the sandbox starts life with the file's rules, each naming the file;
+// a bad file makes nothing, not a sandbox without its rules.
+void TestEngineBadInput::createWithAPolicyFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto write = [&](const QString &name, const QByteArray &text) {
+        QFile f(dir.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(text);
+        return f.fileName();
+    };
+    const QString bad = write(QStringLiteral("bad.json"), R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "ok.example"},
+                                                           {"action": "allow", "host": "ok.example", "port": 443, "prot": 1}]})");
+    const QString refused = uniqueName(QStringLiteral("pol1"));
+    const CtlResult r = m_daemon.ctl({QStringLiteral("create"), refused, QStringLiteral("--policy"), bad});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(bad.toUtf8()) && r.err.contains("rules[1]: unknown key 'prot'"), r.err.constData());
+    const LibvirtView none = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + refused);
+    QVERIFY(none.domains.isEmpty() && none.networks.isEmpty() && none.volumes.isEmpty());
+    QCOMPARE(storeRows(DaemonHarness::sharedDataDir() + QStringLiteral("/airlock.db"), QStringLiteral("sandboxes"),
+                       QStringLiteral("name"), refused), 0);
+
+    const QString good = write(QStringLiteral("good.json"), R"({"airlock_policy": 1, "rules": [
+        {"action": "allow", "host": "api.example.org", "port": 443, "why": "the agent's API"},
+        {"action": "deny", "host": "*.ads.example"}]})");
+    const QString name = uniqueName(QStringLiteral("pol2"));
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), name, QStringLiteral("--policy"), good});
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    const CtlResult rules = m_daemon.ctl({QStringLiteral("rule"), QStringLiteral("ls"), name});
+    QStringList got;
+    for (const QJsonValue &v : rules.json().toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.value(QLatin1String("sandbox")).toString() != name)
+            continue;
+        got << o.value(QLatin1String("action")).toString() + QLatin1Char(' ') + o.value(QLatin1String("pattern")).toString();
+        QVERIFY2(o.value(QLatin1String("origin")).toString().startsWith(QStringLiteral("policy file ") + good),
+                 qPrintable(o.value(QLatin1String("origin")).toString()));
+    }
+    got.sort();
+    QCOMPARE(got, (QStringList{QStringLiteral("allow api.example.org"), QStringLiteral("deny *.ads.example")}));
+    QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), name}).exitCode, 0);
 }
 
 void TestEngineBadInput::unknownSandboxAndStoppedExec()

@@ -54,6 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     readAll<SnapshotInfo, SnapshotCreateParams, SnapshotRef, ConsoleAttachResult, ConsoleWriteParams, ConsoleSize, ConsoleOutput>(o);
     readAll<VaultStatus, VaultUnlockParams, VaultChangePassphraseParams, VaultKeyringParams, SecretInfo, SecretSetParams>(o);
     readAll<PortExposeParams, PortRef, ExposedPortInfo, PortsChanged>(o);
+    readAll<PolicyScope, PolicyLearnParams, PolicyText, PolicyImportParams, PolicyChange, PolicyImportResult>(o);
     readAll<EventEnvelope, ImageProgress, SnapshotProgress, Alert, TopicsParams, EgressStatus, DaemonStatus>(o);
     return 0;
 }

@@ -1,0 +1,46 @@
+#include "workspace/policyfiles.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QStringDecoder>
+
+namespace airlock {
+
+namespace {
+// As the daemon's bound (kMaxPolicyFileBytes): a longer file would be refused there anyway.
+constexpr qint64 kMaxBytes = 512 * 1024;
+} // namespace
+
+Result<PolicyFileText> readPolicyFile(const QString &path)
+{
+    const QString what = QStringLiteral("cannot read the policy file %1").arg(path);
+    const QFileInfo info(path);
+    if (!info.exists())
+        return Error{what, QStringLiteral("there is no such file")};
+    if (!info.isFile())
+        return Error{what, QStringLiteral("it is not a regular file")};
+    if (info.size() > kMaxBytes)
+        return Error{what, QStringLiteral("it is larger than %1 KiB; a policy file holds at most 4096 rules").arg(kMaxBytes / 1024)};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{what, file.errorString()};
+    const QByteArray bytes = file.read(kMaxBytes + 1);
+    if (bytes.size() > kMaxBytes)
+        return Error{what, QStringLiteral("it grew past %1 KiB while being read").arg(kMaxBytes / 1024)};
+    QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
+    const QString text = utf8(bytes);
+    if (utf8.hasError())
+        return Error{what, QStringLiteral("it is not UTF-8 text")};
+    return PolicyFileText{text, info.absoluteFilePath()};
+}
+
+Status writeTextFile(const QString &path, const QByteArray &bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return Error{QStringLiteral("cannot write %1").arg(path), file.errorString()};
+    return ok();
+}
+
+} // namespace airlock
