@@ -1138,6 +1138,122 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
 </context>
 <context>
+    <name>airlock::ui::PolicyButton</name>
+    <message>
+        <source>&amp;Policy</source>
+        <translation>&amp;Richtlinie</translation>
+    </message>
+    <message>
+        <source>Policy files</source>
+        <translation>Richtliniendateien</translation>
+    </message>
+    <message>
+        <source>Save this session&apos;s decisions…</source>
+        <translation>Entscheidungen dieser Sitzung speichern…</translation>
+    </message>
+    <message>
+        <source>Export this sandbox&apos;s rules…</source>
+        <translation>Regeln dieser Sandbox exportieren…</translation>
+    </message>
+    <message>
+        <source>Import a policy…</source>
+        <translation>Eine Richtlinie importieren…</translation>
+    </message>
+    <message>
+        <source>Import a policy into %1</source>
+        <translation>Eine Richtlinie in %1 importieren</translation>
+    </message>
+    <message>
+        <source>Export the rules of %1</source>
+        <translation>Die Regeln von %1 exportieren</translation>
+    </message>
+    <message>
+        <source>Save the decisions of %1</source>
+        <translation>Die Entscheidungen von %1 speichern</translation>
+    </message>
+    <message>
+        <source>No policy was saved: %1</source>
+        <translation>Keine Richtlinie gespeichert: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n rule(s) to %1.</source>
+        <translation>
+            <numerusform>%n Regel in %1 gespeichert.</numerusform>
+            <numerusform>%n Regeln in %1 gespeichert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Left out %1.</source>
+        <translation>Ausgelassen: %1.</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PolicyImportDialog</name>
+    <message>
+        <source>Import a policy into %1</source>
+        <translation>Eine Richtlinie in %1 importieren</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Lesen Sie jede Änderung, bevor Sie sie anwenden: Eine Richtliniendatei in einem Projekt kann der Agent bearbeitet haben.</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Änderungen</translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove this sandbox&apos;s lasting rules that the file does not have</source>
+        <translation>&amp;Ersetzen: dauerhafte Regeln dieser Sandbox entfernen, die die Datei nicht enthält</translation>
+    </message>
+    <message>
+        <source>Reading the file…</source>
+        <translation>Datei wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation>Nichts wurde geändert: %1</translation>
+    </message>
+    <message>
+        <source>Applied: %1 added, %2 removed.</source>
+        <translation>Angewendet: %1 hinzugefügt, %2 entfernt.</translation>
+    </message>
+    <message>
+        <source>  (rule %1)</source>
+        <translation>  (Regel %1)</translation>
+    </message>
+    <message>
+        <source>says the opposite of the file</source>
+        <translation>sagt das Gegenteil der Datei</translation>
+    </message>
+    <message>
+        <source>already there</source>
+        <translation>schon vorhanden</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) say the opposite of the file (!): tick Replace to make the file&apos;s rules the only lasting ones, or remove those rules first.</source>
+        <translation>
+            <numerusform>%n Regel sagt das Gegenteil der Datei (!): Kreuzen Sie Ersetzen an, damit die Regeln der Datei die einzigen dauerhaften sind, oder entfernen Sie diese Regel zuerst.</numerusform>
+            <numerusform>%n Regeln sagen das Gegenteil der Datei (!): Kreuzen Sie Ersetzen an, damit die Regeln der Datei die einzigen dauerhaften sind, oder entfernen Sie diese Regeln zuerst.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to change: the sandbox has every rule of the file.</source>
+        <translation>Nichts zu ändern: Die Sandbox hat jede Regel der Datei.</translation>
+    </message>
+    <message>
+        <source>%1 to add, %2 to remove, %3 already there.</source>
+        <translation>%1 hinzuzufügen, %2 zu entfernen, %3 schon vorhanden.</translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::PortsModel</name>
     <message>
         <source>Listening</source>

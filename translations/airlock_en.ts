@@ -1134,6 +1134,122 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
 </context>
 <context>
+    <name>airlock::ui::PolicyButton</name>
+    <message>
+        <source>&amp;Policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Policy files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save this session&apos;s decisions…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this sandbox&apos;s rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a policy…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a policy into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the rules of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the decisions of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No policy was saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n rule(s) to %1.</source>
+        <translation>
+            <numerusform>Saved %n rule to %1.</numerusform>
+            <numerusform>Saved %n rules to %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Left out %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::PolicyImportDialog</name>
+    <message>
+        <source>Import a policy into %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove this sandbox&apos;s lasting rules that the file does not have</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied: %1 added, %2 removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  (rule %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>says the opposite of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rule(s) say the opposite of the file (!): tick Replace to make the file&apos;s rules the only lasting ones, or remove those rules first.</source>
+        <translation>
+            <numerusform>%n rule says the opposite of the file (!): tick Replace to make the file&apos;s rules the only lasting ones, or remove that rule first.</numerusform>
+            <numerusform>%n rules say the opposite of the file (!): tick Replace to make the file&apos;s rules the only lasting ones, or remove those rules first.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to change: the sandbox has every rule of the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to add, %2 to remove, %3 already there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::PortsModel</name>
     <message>
         <source>Listening</source>

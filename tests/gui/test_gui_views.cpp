@@ -8,10 +8,14 @@
 #include "dialogs/vaultdialog.h"
 #include "views/mainwindow.h"
 #include "views/networkview.h"
+#include "dialogs/policyimportdialog.h"
+#include "widgets/policybutton.h"
+#include "screenshot.h"
 #include "views/snapshotsview.h"
 #include "models/egressmodel.h"
 #include "models/sandboxmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -20,7 +24,11 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
+#include <QSqlDatabase>
+#include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTest>
@@ -37,6 +45,7 @@ private Q_SLOTS:
     void vaultDialogRefusesMismatch();
     void vaultDialogInitsAndUnlocks();
     void networkViewLoadsOrSaysNotAvailable();
+    void policyFilesFromTheNetworkView();
     void snapshotsViewLoadsOrSaysNotAvailable();
     void newSandboxDialogBuildsTheRequest();
     void translationsAreEmbedded();
@@ -154,6 +163,82 @@ void TestGuiViews::networkViewLoadsOrSaysNotAvailable()
         QCOMPARE(stack->currentIndex(), 0);
         QVERIFY(view.table()->isVisible());
     }
+}
+
+// Export one sandbox's rules from the Network tab, import them into another after seeing the
+// difference, and a file the daemon refuses changes nothing.
+void TestGuiViews::policyFilesFromTheNetworkView()
+{
+    {
+        // Sandbox rows as the engine writes them: rules and policies only need the names.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("gui-policy"));
+        db.setDatabaseName(m_daemon->dataDir() + QStringLiteral("/airlock.db"));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("INSERT OR IGNORE INTO images(name, recipe, kernel, initrd, rootfs, created) "
+                                      "VALUES ('tiny', 'tiny', 'k', 'i', 'r', '2026-01-01T00:00:00Z')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, created) VALUES "
+                                      "('web', 0, 'tiny', 1, 256, 1, '52:54:00:cc:00:01', '2026-01-01T00:00:00Z'), "
+                                      "('web2', 0, 'tiny', 1, 256, 1, '52:54:00:cc:00:02', '2026-01-01T00:00:00Z')")));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("gui-policy"));
+    const QStringList add{QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("web"), QStringLiteral("--action")};
+    QCOMPARE(m_daemon->ctl(add + QStringList{QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("api.example.org"),
+                                             QStringLiteral("--port"), QStringLiteral("443")}).exitCode, 0);
+    QCOMPARE(m_daemon->ctl(add + QStringList{QStringLiteral("deny"), QStringLiteral("--host"), QStringLiteral("*.ads.example")}).exitCode, 0);
+
+    EgressModel model;
+    NetworkView view(m_connection->client(), &model);
+    view.resize(1000, 600);
+    view.show();
+    view.setSandbox(QStringLiteral("web"));
+    const QString file = m_daemon->dataDir() + QStringLiteral("/../web-policy.json");
+    view.policyButton()->saveTo(PolicyButton::Source::Rules, file);
+    QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 2 rule")), qPrintable(view.policyStatus()));
+    QFile saved(file);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("\"api.example.org\""));
+    saveScreenshot(&view, QStringLiteral("network-policy-saved"));
+
+    view.setSandbox(QStringLiteral("web2"));
+    PolicyImportDialog *dialog = view.policyButton()->importFrom(file);
+    QVERIFY(dialog);
+    dialog->show();
+    QTRY_COMPARE(dialog->changes()->count(), 2);
+    QVERIFY2(dialog->changes()->item(0)->text().startsWith(QLatin1String("+ allow api.example.org:443")),
+             qPrintable(dialog->changes()->item(0)->text()));
+    QVERIFY(dialog->applyButton()->isEnabled());
+    saveScreenshot(dialog, QStringLiteral("policy-import"));
+    QSignalSpy applied(dialog, &PolicyImportDialog::applied);
+    QTest::mouseClick(dialog->applyButton(), Qt::LeftButton);
+    QTRY_COMPARE(applied.count(), 1);
+    QVERIFY2(view.policyStatus().contains(QLatin1String("Applied: 2 added")), qPrintable(view.policyStatus()));
+    const DaemonProcess::CtlResult ls = m_daemon->ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("web2")});
+    int ofWeb2 = 0;
+    for (const QJsonValue &v : QJsonDocument::fromJson(ls.out).array())
+        ofWeb2 += v.toObject().value(QLatin1String("sandbox")).toString() == QLatin1String("web2");
+    QCOMPARE(ofWeb2, 2);
+
+    // The same file again: nothing to apply. A file the daemon refuses: said, nothing applied.
+    PolicyImportDialog *again = view.policyButton()->importFrom(file);
+    again->show();
+    QTRY_VERIFY2(again->status().contains(QLatin1String("Nothing to change")), qPrintable(again->status()));
+    QVERIFY(!again->applyButton()->isEnabled());
+    again->close();
+    QFile bad(m_daemon->dataDir() + QStringLiteral("/../bad-policy.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "x.example", "prot": 22}]})");
+    bad.close();
+    PolicyImportDialog *refused = view.policyButton()->importFrom(bad.fileName());
+    refused->show();
+    QTRY_VERIFY2(refused->status().contains(QLatin1String("unknown key 'prot'")), qPrintable(refused->status()));
+    QVERIFY(!refused->applyButton()->isEnabled());
+    QCOMPARE(refused->changes()->count(), 0);
+    saveScreenshot(refused, QStringLiteral("policy-import-refused"));
+    refused->close();
+    QVERIFY(!view.policyButton()->importFrom(m_daemon->dataDir() + QStringLiteral("/no-such.json")));
+    QVERIFY2(view.policyStatus().contains(QLatin1String("there is no such file")), qPrintable(view.policyStatus()));
 }
 
 void TestGuiViews::snapshotsViewLoadsOrSaysNotAvailable()

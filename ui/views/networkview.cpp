@@ -6,6 +6,7 @@
 #include "protocol/names.h"
 #include "views/egresschart.h"
 #include "widgets/decisionbar.h"
+#include "widgets/policybutton.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -48,11 +49,22 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     m_show->setAccessibleName(tr("Show"));
     m_older = new QPushButton(tr("Load &older"), page);
     m_count = new QLabel(page);
+    m_policy = new PolicyButton(client, page);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_show);
     bar->addWidget(m_older);
     bar->addWidget(m_count);
+    bar->addWidget(m_policy);
     layout->addLayout(bar);
+    m_policyStatus = new QLabel(page);
+    m_policyStatus->setWordWrap(true);
+    m_policyStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_policyStatus->hide();
+    layout->addWidget(m_policyStatus);
+    connect(m_policy, &PolicyButton::finished, this, [this](const QString &message) {
+        m_policyStatus->setText(message);
+        m_policyStatus->show();
+    });
 
     m_table = buildTable(page);
     m_decision = new DecisionBar(client, page);
@@ -119,9 +131,13 @@ void NetworkView::setSandbox(const QString &sandbox)
     m_sandbox = sandbox;
     m_filter->setSandbox(sandbox);
     m_chart->setSandbox(sandbox);
+    m_policy->setSandbox(sandbox);
+    m_policyStatus->hide();
     m_decision->clearTarget();
     reload();
 }
+
+QString NetworkView::policyStatus() const { return m_policyStatus->isHidden() ? QString() : m_policyStatus->text(); }
 
 void NetworkView::reload()
 {

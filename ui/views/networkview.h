@@ -18,9 +18,10 @@ class DecisionBar;
 class EgressChart;
 class EgressFilterModel;
 class EgressModel;
+class PolicyButton;
 
 // The Network tab: every egress attempt of the selected sandbox as it happens, filter and
-// search, a chart, and one-click decisions on pending or denied rows.
+// search, a chart, one-click decisions on pending or denied rows, and policy files.
 class NetworkView : public QWidget {
     Q_OBJECT
 public:
@@ -31,6 +32,8 @@ public:
     EgressFilterModel *filterModel() const { return m_filter; }
     QTableView *table() const { return m_table; }
     DecisionBar *decisionBar() const { return m_decision; }
+    PolicyButton *policyButton() const { return m_policy; }
+    QString policyStatus() const;
 
 private:
     QTableView *buildTable(QWidget *parent);
@@ -46,6 +49,8 @@ private:
     QComboBox *m_show;
     QPushButton *m_older;
     QLabel *m_count;
+    PolicyButton *m_policy;
+    QLabel *m_policyStatus;
     QTableView *m_table;
     DecisionBar *m_decision;
     EgressChart *m_chart;
