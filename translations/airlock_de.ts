@@ -889,6 +889,22 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>&amp;Import image…</source>
         <translation>Image &amp;importieren…</translation>
     </message>
+    <message>
+        <source>&amp;Requests</source>
+        <translation>&amp;Anfragen</translation>
+    </message>
+    <message>
+        <source>&amp;Allow the selected request</source>
+        <translation>Gewählte Anfrage &amp;erlauben</translation>
+    </message>
+    <message>
+        <source>&amp;Deny the selected request</source>
+        <translation>Gewählte Anfrage &amp;verweigern</translation>
+    </message>
+    <message>
+        <source>&amp;Next pending request</source>
+        <translation>&amp;Nächste wartende Anfrage</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>

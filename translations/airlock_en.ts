@@ -886,6 +886,22 @@ Create one with File → New sandbox (Ctrl+N).</source>
         <source>&amp;Import image…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Allow the selected request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Deny the selected request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Next pending request</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>

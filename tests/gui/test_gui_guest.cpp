@@ -217,8 +217,18 @@ void TestGuiGuest::denyGivesTheGuestThe403()
     const qsizetype before = m_upstream.requests().size();
     QProcess *curl = guestCurlAsync({u"-w"_s, u"\n%{http_code}"_s, u"http://gui-deny.test/secret"_s});
     waitPendingAndMeasure(u"gui-deny.test"_s);
-    clickPendingRow(pendingRowOf(u"gui-deny.test"_s));
-    QTest::mouseClick(m_window->pendingPanel()->decisionBar()->denyButton(), Qt::LeftButton);
+    // From the keyboard, with the focus in the agent's terminal: Ctrl+Shift+N to the request,
+    // Ctrl+Shift+D to deny it.
+    QWidget *terminal = m_window->findChild<TerminalWidget *>();
+    QVERIFY(terminal);
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    terminal->setFocus();
+    const qint64 want = m_window->pendingModel()->entry(pendingRowOf(u"gui-deny.test"_s)).latestId;
+    for (int i = 0; i < m_window->pendingModel()->rowCount() && m_window->pendingPanel()->decisionBar()->targetId() != want; ++i)
+        QTest::keyClick(terminal, Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(m_window->pendingPanel()->decisionBar()->targetId(), want);
+    QTest::keyClick(terminal, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
 
     QTRY_VERIFY2_WITH_TIMEOUT(curl->state() == QProcess::NotRunning, "the guest's curl never finished after Deny", 60000);
     const QByteArray out = curl->readAllStandardOutput();

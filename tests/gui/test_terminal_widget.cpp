@@ -4,6 +4,7 @@
 
 #include <QImage>
 #include <QScrollBar>
+#include <QAction>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -18,6 +19,7 @@ private Q_SLOTS:
     void scrollbackKeepsOldLines();
     void resizeReflowsSize();
     void keysBecomeBytes();
+    void ctrlKeysGoToTheShellNotToShortcuts();
     void rendersColouredPixels();
     void splitUtf8AcrossFeeds();
 };
@@ -149,6 +151,35 @@ void TestTerminalWidget::keysBecomeBytes()
     QCOMPARE(typed(), QByteArray("\t"));
     QTest::keyClick(&t, Qt::Key_Backspace);
     QCOMPARE(typed(), QByteArray("\x7f"));
+}
+
+// A window's Ctrl+P shortcut must not take the shell's previous-history key; the app's own
+// keys while the terminal has the focus are Ctrl+Shift ones.
+void TestTerminalWidget::ctrlKeysGoToTheShellNotToShortcuts()
+{
+    QWidget window;
+    auto *t = new TerminalWidget(&window);
+    t->setTerminalSize(24, 80);
+    auto *plain = new QAction(&window);
+    plain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    window.addAction(plain);
+    auto *shifted = new QAction(&window);
+    shifted->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    window.addAction(shifted);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    t->setFocus();
+    QSignalSpy sent(t, &TerminalWidget::sendBytes);
+    QSignalSpy plainFired(plain, &QAction::triggered);
+    QSignalSpy shiftedFired(shifted, &QAction::triggered);
+    QTest::keyClick(t, Qt::Key_P, Qt::ControlModifier);
+    QCOMPARE(plainFired.count(), 0);
+    QCOMPARE(sent.count(), 1);
+    QCOMPARE(sent.at(0).at(0).toByteArray(), QByteArray("\x10"));
+    QTest::keyClick(t, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(shiftedFired.count(), 1);
+    QCOMPARE(sent.count(), 1); // the shortcut took it; nothing went to the guest
 }
 
 void TestTerminalWidget::rendersColouredPixels()

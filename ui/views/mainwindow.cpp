@@ -227,7 +227,9 @@ void MainWindow::buildMenus()
 
     QMenu *view = menuBar()->addMenu(tr("Vie&w"));
     view->addAction(m_pendingDock->toggleViewAction());
-    m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    // Ctrl+Shift: plain Ctrl keys belong to the agent's terminal (Ctrl+P is its shell's history).
+    m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    buildRequestsMenu();
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     connect(help->addAction(tr("&About Airlock")), &QAction::triggered, this, [this] {
@@ -235,6 +237,29 @@ void MainWindow::buildMenus()
                            tr("Airlock %1\nAI coding agents in microVMs, with every network connection approved live "
                               "and secrets lent through a host proxy.").arg(QStringLiteral(AIRLOCK_VERSION)));
     });
+}
+
+// Deciding from the keyboard while the focus stays in the terminal. A key with the panel
+// hidden shows it first and decides nothing: the person sees the request before answering.
+void MainWindow::buildRequestsMenu()
+{
+    QMenu *requests = menuBar()->addMenu(tr("&Requests"));
+    const auto add = [&](const QString &text, Qt::Key key, bool (PendingPanel::*act)()) {
+        QAction *a = requests->addAction(text);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | key));
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, [this, act] {
+            if (!m_pendingDock->isVisible()) {
+                m_pendingDock->show();
+                m_pendingDock->raise();
+                return;
+            }
+            (m_pendingPanel->*act)();
+        });
+    };
+    add(tr("&Allow the selected request"), Qt::Key_A, &PendingPanel::allowSelected);
+    add(tr("&Deny the selected request"), Qt::Key_D, &PendingPanel::denySelected);
+    add(tr("&Next pending request"), Qt::Key_N, &PendingPanel::selectNext);
 }
 
 QAction *MainWindow::buildFileMenu()

@@ -74,6 +74,7 @@ private:
     void connectEvents();
     void buildMenus();
     QAction *buildFileMenu();
+    void buildRequestsMenu();
     void buildSandboxMenu(QAction *newSandbox);
     void buildVaultMenu();
     void rebuildHostsMenu();

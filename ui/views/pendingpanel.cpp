@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -48,6 +49,32 @@ PendingPanel::PendingPanel(ApiClient *client, PendingModel *model, QWidget *pare
             }
     });
     updateEmpty();
+}
+
+bool PendingPanel::allowSelected()
+{
+    if (!isVisible() || !m_table->currentIndex().isValid() || !m_decision->allowButton()->isEnabled())
+        return false;
+    m_decision->allowButton()->click();
+    return true;
+}
+
+bool PendingPanel::denySelected()
+{
+    if (!isVisible() || !m_table->currentIndex().isValid() || !m_decision->denyButton()->isEnabled())
+        return false;
+    m_decision->denyButton()->click();
+    return true;
+}
+
+bool PendingPanel::selectNext()
+{
+    const int rows = m_model->rowCount();
+    if (rows == 0)
+        return false;
+    const QModelIndex current = m_table->currentIndex();
+    m_table->selectRow(current.isValid() ? (current.row() + 1) % rows : 0);
+    return true;
 }
 
 void PendingPanel::updateEmpty()

@@ -21,6 +21,14 @@ public:
     QTableView *table() const { return m_table; }
     DecisionBar *decisionBar() const { return m_decision; }
 
+    // The keyboard's decisions (MainWindow's Requests menu, wherever the focus is, the
+    // terminal included): on the selected request, only while the panel shows it, so a key
+    // never decides something the person cannot see. False when there was nothing to do.
+    bool allowSelected();
+    bool denySelected();
+    // Selects the next request (wrapping round); false when none waits.
+    bool selectNext();
+
 private:
     void onCurrentChanged();
     void updateEmpty();

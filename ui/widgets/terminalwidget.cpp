@@ -302,6 +302,21 @@ void TerminalWidget::wheelEvent(QWheelEvent *event)
 
 bool TerminalWidget::focusNextPrevChild(bool) { return false; } // Tab belongs to the shell
 
+// Ctrl+key without Shift belongs to the shell (Ctrl+N, Ctrl+P, Ctrl+Q are its history and
+// flow control), never to a window shortcut; the app's own keys while typing are Ctrl+Shift.
+bool TerminalWidget::event(QEvent *event)
+{
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        const Qt::KeyboardModifiers mods = key->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier | Qt::AltModifier | Qt::MetaModifier);
+        if (mods == Qt::ControlModifier && key->key() != Qt::Key_Tab && key->key() != Qt::Key_Backtab) {
+            event->accept();
+            return true;
+        }
+    }
+    return QAbstractScrollArea::event(event);
+}
+
 void TerminalWidget::keyPressEvent(QKeyEvent *event)
 {
     int mod = VTERM_MOD_NONE;
