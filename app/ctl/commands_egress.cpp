@@ -85,6 +85,13 @@ int ls(Context &ctx, const Args &args)
         params.insert(QStringLiteral("sandbox"), sandbox);
     if (pending)
         params.insert(QStringLiteral("pending"), true);
+    if (args.has(QStringLiteral("--limit"))) {
+        bool okLimit = false;
+        const int limit = args.value(QStringLiteral("--limit")).toInt(&okLimit);
+        if (!okLimit || limit < 1 || limit > 1000)
+            return ctx.fail(QStringLiteral("--limit must be a number from 1 to 1000"), kUsage);
+        params.insert(QStringLiteral("limit"), limit);
+    }
 
     if (args.has(QStringLiteral("--follow")))
         return follow(ctx, sandbox, pending);
@@ -174,8 +181,9 @@ int holdTimeout(Context &ctx, const Args &args)
 
 void registerEgressCommands(Registry &registry)
 {
-    registry.add({QStringLiteral("egress ls"), QStringLiteral("[NAME] [--pending] [--follow]"),
-                  QStringLiteral("egress attempts (or pending requests) of all sandboxes or one"), {},
+    registry.add({QStringLiteral("egress ls"), QStringLiteral("[NAME] [--pending] [--follow] [--limit N]"),
+                  QStringLiteral("egress attempts (or pending requests) of all sandboxes or one; the newest 100, or N up to 1000"),
+                  {QStringLiteral("--limit")},
                   {QStringLiteral("--pending"), QStringLiteral("--follow")}, 0, 1, true, ls});
     const QStringList decideOptions{QStringLiteral("--scope"), QStringLiteral("--match"), QStringLiteral("--for")};
     const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION|session] [--raw-tcp]");

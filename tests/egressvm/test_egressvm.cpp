@@ -80,9 +80,9 @@ private:
         return p;
     }
 
-    QJsonArray events(const QString &sandbox)
+    QJsonArray events(const QString &sandbox, int limit = 100)
     {
-        const CtlResult r = m_daemon.ctl({u"egress"_s, u"ls"_s, sandbox}, 30000);
+        const CtlResult r = m_daemon.ctl({u"egress"_s, u"ls"_s, sandbox, u"--limit"_s, QString::number(limit)}, 30000);
         return r.exitCode == 0 ? QJsonDocument::fromJson(r.out).array() : QJsonArray();
     }
     // The newest event of `sandbox` that satisfies `match`, waiting for it a little.
@@ -438,7 +438,16 @@ void TestEgressVm::hostHeaderThatDiffersIsDenied()
 
 void TestEgressVm::ipv6IsDropped()
 {
-    // Link-local is all a guest could use: the neighbour solicitation for fe80::1 is dropped.
+    // The image keeps IPv6 off, so its boot sent no solicitations to fill the log.
+    const QJsonArray before = events(m_a, 1000);
+    QVERIFY(!before.isEmpty());
+    for (const QJsonValue &v : before)
+        QVERIFY2(v.toObject().value("proto"_L1).toString() != "ipv6"_L1,
+                 qPrintable(u"the guest sent IPv6 on its own: "_s + QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact))));
+    // A hostile guest turns it on again: all it could use is link-local, and the neighbour
+    // solicitation for fe80::1 is dropped.
+    QCOMPARE(guest(m_a, {u"sh"_s, u"-c"_s, u"echo 0 > /proc/sys/net/ipv6/conf/eth0/disable_ipv6"_s}).exitCode, 0);
+    QTest::qWait(2500); // past duplicate address detection of its link-local address
     const CtlResult r = guest(m_a, {u"curl"_s, u"-sS"_s, u"-g"_s, u"--max-time"_s, u"4"_s, u"http://[fe80::1%eth0]:80/"_s});
     QVERIFY(r.exitCode != 0);
     const CtlResult ping = guest(m_a, {u"ping6"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, u"ff02::114%eth0"_s});
