@@ -200,6 +200,13 @@ void TestGuiViews::policyFilesFromTheNetworkView()
     QVERIFY(saved.open(QIODevice::ReadOnly));
     QVERIFY(saved.readAll().contains("\"api.example.org\""));
     saveScreenshot(&view, QStringLiteral("network-policy-saved"));
+    // This sandbox never ran: its session decided nothing, and the file says so.
+    const QString learned = m_daemon->dataDir() + QStringLiteral("/../web-learned.json");
+    view.policyButton()->saveTo(PolicyButton::Source::SessionDecisions, learned);
+    QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 0 rule")), qPrintable(view.policyStatus()));
+    QFile learnedFile(learned);
+    QVERIFY(learnedFile.open(QIODevice::ReadOnly));
+    QVERIFY(learnedFile.readAll().contains("\"airlock_policy\": 1"));
 
     view.setSandbox(QStringLiteral("web2"));
     PolicyImportDialog *dialog = view.policyButton()->importFrom(file);
