@@ -3,6 +3,7 @@
 #include "hostpattern.h"
 #include "strictjson.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -172,6 +173,24 @@ QByteArray writePolicyFile(const PolicyFile &file)
     }
     out += file.rules.isEmpty() ? "]\n}\n" : "\n  ]\n}\n";
     return out;
+}
+
+QString PolicyImportPlan::fingerprint() const
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    const auto part = [&](char kind, const PolicyEntry &e, qint64 id) {
+        const QByteArray line = QByteArray(1, kind) + e.describe().toUtf8() + '#' + QByteArray::number(id) + '\n';
+        hash.addData(line);
+    };
+    for (const PolicyEntry &e : add)
+        part('+', e, 0);
+    for (const auto &[e, id] : keep)
+        part('=', e, id);
+    for (const auto &[e, id] : remove)
+        part('-', e, id);
+    for (const auto &[e, id] : conflicts)
+        part('!', e, id);
+    return QString::fromLatin1(hash.result().toHex().left(32));
 }
 
 PolicyImportPlan planPolicyImport(const PolicyFile &file, const QList<Rule> &existing, bool replace)

@@ -68,6 +68,10 @@ struct PolicyImportPlan {
     QList<QPair<PolicyEntry, qint64>> keep;      // already there, as rule id
     QList<QPair<PolicyEntry, qint64>> remove;    // only with replace: lasting rules the file does not have
     QList<QPair<PolicyEntry, qint64>> conflicts; // the file says the opposite for the same host and port
+
+    // The same text for the same changes to the same rules: an import shown as a dry run is
+    // applied only while it would still do exactly what was shown.
+    QString fingerprint() const;
 };
 // `existing`: the target scope's lasting rules (no once, timed or session rules). With
 // `replace`, every existing rule the file does not have goes, conflicting ones included.

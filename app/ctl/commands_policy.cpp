@@ -135,6 +135,7 @@ int policyImport(Context &ctx, const Args &args)
     if (!confirmed(args))
         return ctx.fail(QStringLiteral("not applied: give --yes to apply without asking (stdin is not a terminal)"));
     params.dryRun = false;
+    params.expectPlan = plan->plan; // what was printed above, or nothing
     return ctx.show<proto::PolicyImportResult>(proto::method::PolicyImport, params.toJson(), [](const proto::PolicyImportResult &r) {
         std::printf("applied: %lld added, %lld removed\n", static_cast<long long>(r.add.size()), static_cast<long long>(r.remove.size()));
     });

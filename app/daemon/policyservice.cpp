@@ -227,8 +227,13 @@ void PolicyService::importPolicy(const Call &call)
         result.conflicts = changes(plan.conflicts);
         for (const PolicyEntry &e : plan.add)
             result.add.append({e.describe(), 0, e.from});
+        result.plan = plan.fingerprint();
         if (params.dryRun)
             return call.reply(result.toJson());
+        if (!params.expectPlan.isEmpty() && params.expectPlan != result.plan)
+            return call.fail(Error{QStringLiteral("the rules of %1 changed since the difference was shown; nothing was applied")
+                                       .arg(sandbox.isEmpty() ? QStringLiteral("the global scope") : QStringLiteral("sandbox ") + sandbox),
+                                   QStringLiteral("run the import again to see the difference as it is now"), ErrorKind::Conflict});
         if (!plan.conflicts.isEmpty())
             return call.fail(Error{QStringLiteral("%1 says the opposite of %2 rule(s) already there (first: rule %3, %4)")
                                        .arg(source).arg(plan.conflicts.size()).arg(plan.conflicts.first().second)

@@ -37,10 +37,11 @@ struct PolicyImportParams {
     QString source;       // its name, kept in each imported rule's origin
     bool dryRun = false;  // only say what would change
     bool replace = false; // the scope's lasting rules that the file lacks go
+    QString expectPlan;   // a dry run's `plan`: applied only if the import would still do exactly that
     static void fields(auto &s, auto &f)
     {
         f("sandbox", s.sandbox)("global", s.global, Omitted)("policy", s.policy)("source", s.source);
-        f("dry_run", s.dryRun, Omitted)("replace", s.replace, Omitted);
+        f("dry_run", s.dryRun, Omitted)("replace", s.replace, Omitted)("expect_plan", s.expectPlan, Omitted);
     }
     AIRLOCK_PAYLOAD(PolicyImportParams)
 };
@@ -57,9 +58,11 @@ struct PolicyChange {
 struct PolicyImportResult {
     bool applied = false;
     QList<PolicyChange> add, keep, remove, conflicts;
+    QString plan; // names these changes (PolicyImportPlan::fingerprint): send it back as expect_plan
     static void fields(auto &s, auto &f)
     {
         f("applied", s.applied)("add", s.add)("keep", s.keep)("remove", s.remove)("conflicts", s.conflicts);
+        f("plan", s.plan, Omitted);
     }
     AIRLOCK_PAYLOAD(PolicyImportResult)
 };

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void lastingRulesOnly();
     void planAddsKeepsAndReportsConflicts();
     void planWithReplaceRemovesWhatTheFileLacks();
+    void fingerprintNamesTheChanges();
 };
 
 namespace {
@@ -204,6 +205,21 @@ void TestPolicyFile::planWithReplaceRemovesWhatTheFileLacks()
     // The opposite rule, the rule the file lacks, and the duplicate of a kept one.
     QCOMPARE(described(plan.remove), (QStringList{QStringLiteral("allow tracker.example:any #2"), QStringLiteral("allow other.test:any #3"),
                                                   QStringLiteral("allow github.com:443 #4")}));
+}
+
+void TestPolicyFile::fingerprintNamesTheChanges()
+{
+    PolicyFile file;
+    file.rules = {entry(true, QStringLiteral("github.com"), 443)};
+    const QList<Rule> existing = {rule(1, true, QStringLiteral("other.test"))};
+    const QString shown = planPolicyImport(file, existing, true).fingerprint();
+    QCOMPARE(planPolicyImport(file, existing, true).fingerprint(), shown);
+    QCOMPARE(shown.size(), 32);
+    // A rule added since would be removed too: not what was shown.
+    QVERIFY(planPolicyImport(file, existing + QList<Rule>{rule(2, true, QStringLiteral("new.test"))}, true).fingerprint() != shown);
+    // The same rule under another id is another rule.
+    QVERIFY(planPolicyImport(file, {rule(3, true, QStringLiteral("other.test"))}, true).fingerprint() != shown);
+    QVERIFY(planPolicyImport(file, existing, false).fingerprint() != shown);
 }
 
 QTEST_GUILESS_MAIN(TestPolicyFile)

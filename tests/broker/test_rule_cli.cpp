@@ -1,5 +1,8 @@
 // End to end: a real airlockd on a temporary data directory, driven by airlockctl exactly as a
 // person or a script would: rule add / ls / rm, bad input, persistence over a restart.
+#include "api/blockingclient.h"
+#include "protocol/names.h"
+#include "protocol/policies.h"
 #include "store/store.h"
 #include "daemonprocess.h"
 
@@ -41,6 +44,7 @@ private Q_SLOTS:
     void policyFileCarriesRulesToAnotherSandbox();
     void badPolicyFilesChangeNothing_data();
     void badPolicyFilesChangeNothing();
+    void anImportAppliesOnlyWhatWasShown();
 
 private:
     void startDaemon();
@@ -546,6 +550,47 @@ void TestRuleCli::badPolicyFilesChangeNothing()
     QVERIFY2(missing.err.contains(QStringLiteral("no sandbox named 'nosuch'")), qPrintable(missing.err));
     const Run noScope = ctl({QStringLiteral("policy"), QStringLiteral("import"), file});
     QCOMPARE(noScope.exitCode, 2);
+}
+
+// The difference a person saw is what is applied: a rule added between the dry run and the
+// apply (it would be removed by --replace) makes the apply refuse, changing nothing.
+void TestRuleCli::anImportAppliesOnlyWhatWasShown()
+{
+    BlockingClient client;
+    QVERIFY(client.connectTo(m_socket));
+    proto::PolicyImportParams params;
+    params.sandbox = QStringLiteral("from1");
+    params.policy = QStringLiteral(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "kept.example.org", "port": 443}]})");
+    params.source = QStringLiteral("race.json");
+    params.replace = true;
+    params.dryRun = true;
+    const Result<QJsonValue> dry = client.call(proto::method::PolicyImport, params.toJson());
+    QVERIFY2(dry, qPrintable(dry ? QString() : dry.error().message()));
+    const Result<proto::PolicyImportResult> shown = proto::PolicyImportResult::fromJson(dry->toObject());
+    QVERIFY(shown && !shown->plan.isEmpty());
+    const Run late = ctl({QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--sandbox"), QStringLiteral("from1"), QStringLiteral("--action"),
+                          QStringLiteral("allow"), QStringLiteral("--host"), QStringLiteral("late.example.org")});
+    QCOMPARE(late.exitCode, 0);
+    const QByteArray before = ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("from1")}).out;
+    params.dryRun = false;
+    params.expectPlan = shown->plan;
+    const Result<QJsonValue> stale = client.call(proto::method::PolicyImport, params.toJson());
+    QVERIFY(!stale);
+    QVERIFY2(stale.error().message().contains(QLatin1String("changed since the difference was shown")), qPrintable(stale.error().message()));
+    QCOMPARE(ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("from1")}).out, before);
+    // Shown again, it applies.
+    params.dryRun = true;
+    params.expectPlan.clear();
+    const Result<QJsonValue> again = client.call(proto::method::PolicyImport, params.toJson());
+    QVERIFY(again);
+    params.dryRun = false;
+    params.expectPlan = proto::PolicyImportResult::fromJson(again->toObject())->plan;
+    QVERIFY(params.expectPlan != shown->plan);
+    const Result<QJsonValue> applied = client.call(proto::method::PolicyImport, params.toJson());
+    QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message()));
+    QCOMPARE(rulesIn(ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("from1")}).json(),
+                     QStringLiteral("from1")),
+             (QStringList{QStringLiteral("allow kept.example.org:443"), QStringLiteral("allow timed.example.org:0")})); // a timed rule is not policy
 }
 
 QTEST_GUILESS_MAIN(TestRuleCli)

@@ -79,6 +79,7 @@ void PolicyImportDialog::ask(bool dryRun)
 
 void PolicyImportDialog::showPlan(const proto::PolicyImportResult &plan)
 {
+    m_params.expectPlan = plan.plan; // Apply does what this list shows, or nothing
     m_changes->clear();
     const auto add = [this](const QString &mark, const QList<proto::PolicyChange> &changes, const QString &note, Decision colour) {
         for (const proto::PolicyChange &c : changes) {
