@@ -286,6 +286,9 @@ void TestFailClosedVm::aLibvirtdRestartLeavesTheGuardInPlace()
         QVERIFY2(r.exitCode != 0, qPrintable(u"the guest reached the gateway's port "_s + port));
     }
     QVERIFY2(!ssh.heardAnything() && !other.heardAnything(), "after libvirtd's restart the guest reached a host service");
+    // The image keeps IPv6 off; a hostile guest turns it on, and the guard must still drop it.
+    QCOMPARE(guest({u"sh"_s, u"-c"_s, u"echo 0 > /proc/sys/net/ipv6/conf/eth0/disable_ipv6"_s}).exitCode, 0);
+    QTest::qWait(2500); // past duplicate address detection of its link-local address
     const CtlResult ping = guest({u"ping6"_s, u"-c"_s, u"1"_s, u"-W"_s, u"2"_s, u"ff02::114%eth0"_s});
     QVERIFY2(!ping.out.contains("bytes from"), ping.out.constData());
     QVERIFY2(deniedEvent(u"ff02::114"_s, 8000), "no denied event for IPv6 after libvirtd's restart: is the guard live?");
