@@ -192,7 +192,9 @@ void TestGuiViews::policyFilesFromTheNetworkView()
     NetworkView view(m_connection->client(), &model);
     view.resize(1000, 600);
     view.show();
+    QVERIFY(!view.policyButton()->isEnabled()); // no sandbox yet: nothing to save or import into
     view.setSandbox(QStringLiteral("web"));
+    QVERIFY(view.policyButton()->isEnabled());
     const QString file = m_daemon->dataDir() + QStringLiteral("/../web-policy.json");
     view.policyButton()->saveTo(PolicyButton::Source::Rules, file);
     QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 2 rule")), qPrintable(view.policyStatus()));

@@ -31,6 +31,7 @@ PolicyButton::PolicyButton(ApiClient *client, QWidget *parent) : QToolButton(par
                 dialog->open();
     });
     setMenu(menu);
+    setEnabled(false); // until setSandbox names one
 }
 
 void PolicyButton::askPath(Source source)

@@ -15,7 +15,12 @@ class PolicyButton : public QToolButton {
 public:
     explicit PolicyButton(ApiClient *client, QWidget *parent = nullptr);
 
-    void setSandbox(const QString &sandbox) { m_sandbox = sandbox; }
+    // Without a sandbox there is nothing to save or import into: the button is off.
+    void setSandbox(const QString &sandbox)
+    {
+        m_sandbox = sandbox;
+        setEnabled(!sandbox.isEmpty());
+    }
 
     enum class Source { SessionDecisions, Rules };
     void saveTo(Source source, const QString &path);
