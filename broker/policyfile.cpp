@@ -4,6 +4,7 @@
 #include "strictjson.h"
 
 #include <QCryptographicHash>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -101,6 +102,11 @@ Rule PolicyEntry::toRule(const QString &sandbox, uid_t owner, const QString &ori
     return r;
 }
 
+Rule PolicyEntry::importedRule(const QString &sandbox, uid_t owner, const QString &source) const
+{
+    return toRule(sandbox, owner, QStringLiteral("policy file %1").arg(source) + (from.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(from)));
+}
+
 bool isLastingRule(const Rule &rule) { return !rule.once && !rule.untilStop && !rule.expires.isValid(); }
 
 Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &source)
@@ -132,14 +138,15 @@ Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &sourc
     const QJsonArray list = rules.toArray();
     if (list.size() > kMaxPolicyRules)
         return fileError(source, QStringLiteral("it has %1 rules; at most %2 are read").arg(list.size()).arg(kMaxPolicyRules));
+    QHash<QString, qsizetype> targets; // targetKey -> index in file.rules
     for (qsizetype i = 0; i < list.size(); ++i) {
         Result<PolicyEntry> e = parseEntry(list.at(i), QStringLiteral("rules[%1]").arg(i));
         if (!e)
             return fileError(source, e.error().what + QStringLiteral(": ") + e.error().why);
-        for (const PolicyEntry &earlier : std::as_const(file.rules))
-            if (earlier.sameTarget(*e))
-                return fileError(source, QStringLiteral("rules[%1]: %2 is already in the file (%3); keep one")
-                                             .arg(i).arg(e->describe(), earlier.describe()));
+        if (const auto earlier = targets.constFind(e->targetKey()); earlier != targets.cend())
+            return fileError(source, QStringLiteral("rules[%1]: %2 is already in the file (%3); keep one")
+                                         .arg(i).arg(e->describe(), file.rules.at(*earlier).describe()));
+        targets.insert(e->targetKey(), file.rules.size());
         file.rules.append(*e);
     }
     return file;
@@ -196,11 +203,15 @@ QString PolicyImportPlan::fingerprint() const
 PolicyImportPlan planPolicyImport(const PolicyFile &file, const QList<Rule> &existing, bool replace)
 {
     PolicyImportPlan plan;
+    QList<PolicyEntry> entries; // each existing rule as an entry, made once
+    entries.reserve(existing.size());
+    for (const Rule &r : existing)
+        entries.append(PolicyEntry::of(r));
     QList<bool> matched(existing.size(), false);
     for (const PolicyEntry &e : file.rules) {
         bool kept = false;
         for (qsizetype i = 0; i < existing.size(); ++i) {
-            const PolicyEntry there = PolicyEntry::of(existing.at(i));
+            const PolicyEntry &there = entries.at(i);
             if (!there.sameTarget(e))
                 continue;
             if (there.sameRule(e) && !kept) {
@@ -217,7 +228,7 @@ PolicyImportPlan planPolicyImport(const PolicyFile &file, const QList<Rule> &exi
     if (replace)
         for (qsizetype i = 0; i < existing.size(); ++i)
             if (!matched.at(i))
-                plan.remove.append({PolicyEntry::of(existing.at(i)), existing.at(i).id});
+                plan.remove.append({entries.at(i), existing.at(i).id});
     return plan;
 }
 

@@ -18,6 +18,7 @@
 //
 // A policy file may have been written by the agent (it sits in the project the guest edits):
 // the parser is bounded and fuzzed, and an import shows what it would change before it does.
+#include "core/policylimits.h"
 #include "core/result.h"
 #include "policy.h"
 
@@ -26,11 +27,6 @@
 #include <QString>
 
 namespace airlock {
-
-inline constexpr int kPolicyFileVersion = 1;
-inline constexpr qsizetype kMaxPolicyFileBytes = 512 * 1024; // one API request line holds it
-inline constexpr qsizetype kMaxPolicyRules = 4096;
-inline constexpr qsizetype kMaxPolicyText = 1024; // description, why, from
 
 struct PolicyEntry {
     bool allow = false;
@@ -42,6 +38,8 @@ struct PolicyEntry {
 
     // The same rule (action aside): what an import compares.
     bool sameTarget(const PolicyEntry &other) const { return host == other.host && port == other.port; }
+    // "github.com:443", "*.example.com:0": equal exactly when sameTarget is, for sets.
+    QString targetKey() const { return host + QLatin1Char(':') + QString::number(port); }
     bool sameRule(const PolicyEntry &other) const { return sameTarget(other) && allow == other.allow && rawTcp == other.rawTcp; }
     // "allow github.com:443", "deny *.example.com:any (raw TCP)"
     QString describe() const;
@@ -50,6 +48,9 @@ struct PolicyEntry {
     static PolicyEntry of(const Rule &rule);
     // The entry as a new rule of `sandbox` ("" = global), owned by `owner`.
     Rule toRule(const QString &sandbox, uid_t owner, const QString &origin) const;
+    // The same, imported from the policy file `source`: its origin names the file and the
+    // entry's "from".
+    Rule importedRule(const QString &sandbox, uid_t owner, const QString &source) const;
 };
 
 struct PolicyFile {

@@ -4,8 +4,6 @@
 #include "protocol/names.h"
 #include "protocol/policies.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <cstdio>
 #include <unistd.h>
 

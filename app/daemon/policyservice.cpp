@@ -7,6 +7,8 @@
 #include "protocol/names.h"
 #include "rulestore.h"
 
+#include <QHash>
+#include <QSet>
 #include <algorithm>
 
 namespace airlock {
@@ -63,6 +65,15 @@ QList<proto::PolicyChange> changes(const QList<QPair<PolicyEntry, qint64>> &entr
     return out;
 }
 
+// Entries not yet rules: their ids come once they are added.
+QList<proto::PolicyChange> changes(const QList<PolicyEntry> &entries)
+{
+    QList<proto::PolicyChange> out;
+    for (const PolicyEntry &entry : entries)
+        out.append({entry.describe(), 0, entry.from});
+    return out;
+}
+
 // The decisions of a sandbox's attempts, newest first: one entry per destination, the latest
 // decision winning. An attempt decided by a rule that still exists gives that rule (its
 // pattern may cover a whole domain); one allowed once gives its host and port. A denial
@@ -77,15 +88,19 @@ Learned learnFrom(QList<EgressEvent> events, const QList<Rule> &rules, const QSt
     std::sort(events.begin(), events.end(), [](const EgressEvent &a, const EgressEvent &b) { return a.id > b.id; });
     Learned out;
     out.file.description = QStringLiteral("what sandbox %1 was allowed and denied").arg(sandbox);
-    QList<PolicyEntry> denialsWithoutRule;
+    QHash<qint64, const Rule *> ruleById;
+    for (const Rule &r : rules)
+        ruleById.insert(r.id, &r);
+    QSet<QString> seen; // targets decided already (newer attempts come first)
+    int denialsWithoutRule = 0;
     for (const EgressEvent &e : std::as_const(events)) {
         if (e.proto != QLatin1String("tcp") && e.proto != QLatin1String("tls") && e.proto != QLatin1String("http"))
             continue;
         if (e.decision != Decision::Allowed && e.decision != Decision::Denied)
             continue;
-        const auto rule = std::find_if(rules.cbegin(), rules.cend(), [&](const Rule &r) { return r.id == e.rule; });
+        const Rule *rule = e.rule ? ruleById.value(e.rule) : nullptr;
         PolicyEntry entry;
-        if (e.rule && rule != rules.cend()) {
+        if (rule) {
             entry = PolicyEntry::of(*rule);
         } else {
             entry.host = e.host.isEmpty() ? e.ip : e.host;
@@ -95,21 +110,18 @@ Learned learnFrom(QList<EgressEvent> events, const QList<Rule> &rules, const QSt
             entry.from = QStringLiteral("%1 attempt %2 (%3)").arg(entry.allow ? QStringLiteral("allowed") : QStringLiteral("denied"))
                              .arg(e.id).arg(EgressEvent::isoTime(e.time));
         }
-        if (entry.host.isEmpty() || !Policy::validateNew(entry.toRule(sandbox, 0, {})))
+        if (entry.host.isEmpty() || seen.contains(entry.targetKey()) || !Policy::validateNew(entry.toRule(sandbox, 0, {})))
             continue;
-        const auto seen = [&](const PolicyEntry &other) { return other.sameTarget(entry); };
-        if (std::any_of(out.file.rules.cbegin(), out.file.rules.cend(), seen) ||
-            std::any_of(denialsWithoutRule.cbegin(), denialsWithoutRule.cend(), seen))
-            continue;
+        seen.insert(entry.targetKey());
         if (!e.rule && e.decision == Decision::Denied) {
-            denialsWithoutRule.append(entry);
+            ++denialsWithoutRule;
             continue;
         }
         out.file.rules.append(entry);
         if (out.file.rules.size() >= kMaxPolicyRules)
             break;
     }
-    out.askedAgain = int(denialsWithoutRule.size());
+    out.askedAgain = denialsWithoutRule;
     return out;
 }
 
@@ -140,13 +152,17 @@ void PolicyService::exportPolicy(const Call &call)
         PolicyFile file;
         file.description = sandbox.isEmpty() ? QStringLiteral("the global egress rules") : QStringLiteral("the egress rules of sandbox %1").arg(sandbox);
         int moments = 0;
+        QSet<QString> targets; // a file names each host and port once: the first rule listed wins
         for (const Rule &r : *all) {
             if (!isLastingRule(r)) {
                 ++moments;
                 continue;
             }
-            if (std::none_of(file.rules.cbegin(), file.rules.cend(), [&](const PolicyEntry &e) { return e.sameTarget(PolicyEntry::of(r)); }))
-                file.rules.append(PolicyEntry::of(r));
+            const PolicyEntry entry = PolicyEntry::of(r);
+            if (!targets.contains(entry.targetKey())) {
+                targets.insert(entry.targetKey());
+                file.rules.append(entry);
+            }
         }
         proto::PolicyText text{QString::fromUtf8(writePolicyFile(file)), int(file.rules.size()), moments, {}};
         if (moments)
@@ -225,8 +241,7 @@ void PolicyService::importPolicy(const Call &call)
         result.keep = changes(plan.keep);
         result.remove = changes(plan.remove);
         result.conflicts = changes(plan.conflicts);
-        for (const PolicyEntry &e : plan.add)
-            result.add.append({e.describe(), 0, e.from});
+        result.add = changes(plan.add);
         result.plan = plan.fingerprint();
         if (params.dryRun)
             return call.reply(result.toJson());
@@ -243,8 +258,7 @@ void PolicyService::importPolicy(const Call &call)
                                    ErrorKind::Conflict});
         QList<Rule> add;
         for (const PolicyEntry &e : plan.add)
-            add.append(e.toRule(sandbox, uid, QStringLiteral("policy file %1").arg(source) +
-                                                 (e.from.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.from))));
+            add.append(e.importedRule(sandbox, uid, source));
         QList<qint64> remove;
         for (const auto &gone : plan.remove)
             remove.append(gone.second);

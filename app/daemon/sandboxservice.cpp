@@ -860,8 +860,7 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
         if (!file)
             return file.error();
         for (const PolicyEntry &e : file->rules)
-            plan.rules.append(e.toRule(plan.request.name, plan.request.owner, QStringLiteral("policy file %1").arg(plan.policySource) +
-                                                                        (e.from.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(e.from))));
+            plan.rules.append(e.importedRule(plan.request.name, plan.request.owner, plan.policySource));
     }
     if (!plan.rules.isEmpty() && !m_policy)
         return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),

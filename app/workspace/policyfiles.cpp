@@ -1,4 +1,5 @@
 #include "workspace/policyfiles.h"
+#include "core/policylimits.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -6,11 +7,6 @@
 #include <QStringDecoder>
 
 namespace airlock {
-
-namespace {
-// As the daemon's bound (kMaxPolicyFileBytes): a longer file would be refused there anyway.
-constexpr qint64 kMaxBytes = 512 * 1024;
-} // namespace
 
 Result<PolicyFileText> readPolicyFile(const QString &path)
 {
@@ -20,14 +16,16 @@ Result<PolicyFileText> readPolicyFile(const QString &path)
         return Error{what, QStringLiteral("there is no such file")};
     if (!info.isFile())
         return Error{what, QStringLiteral("it is not a regular file")};
-    if (info.size() > kMaxBytes)
-        return Error{what, QStringLiteral("it is larger than %1 KiB; a policy file holds at most 4096 rules").arg(kMaxBytes / 1024)};
+    // The daemon's bound: a longer file would be refused there anyway.
+    if (info.size() > kMaxPolicyFileBytes)
+        return Error{what, QStringLiteral("it is larger than %1 KiB; a policy file holds at most %2 rules")
+                               .arg(kMaxPolicyFileBytes / 1024).arg(kMaxPolicyRules)};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error{what, file.errorString()};
-    const QByteArray bytes = file.read(kMaxBytes + 1);
-    if (bytes.size() > kMaxBytes)
-        return Error{what, QStringLiteral("it grew past %1 KiB while being read").arg(kMaxBytes / 1024)};
+    const QByteArray bytes = file.read(kMaxPolicyFileBytes + 1);
+    if (bytes.size() > kMaxPolicyFileBytes)
+        return Error{what, QStringLiteral("it grew past %1 KiB while being read").arg(kMaxPolicyFileBytes / 1024)};
     QStringDecoder utf8(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
     const QString text = utf8(bytes);
     if (utf8.hasError())
