@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace airlock {
 
 namespace {
@@ -18,13 +20,22 @@ Error fileError(const QString &source, const QString &why)
     return Error{QStringLiteral("invalid policy file %1").arg(source), why, ErrorKind::InvalidParams};
 }
 
+// Control and format characters (a carriage return, an escape sequence, a bidi override)
+// would let a file the agent wrote redraw or reorder the difference a person reads.
+bool printable(const QString &text)
+{
+    return std::none_of(text.cbegin(), text.cend(), [](QChar c) {
+        return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+    });
+}
+
 // An optional one-line text field; nullopt when it is there but not such a text.
 std::optional<QString> optionalText(const QJsonObject &o, const char *key)
 {
     const QJsonValue v = o.value(QLatin1String(key));
     if (v.isUndefined())
         return QString();
-    if (!v.isString() || v.toString().size() > kMaxPolicyText || v.toString().contains(QLatin1Char('\n')))
+    if (!v.isString() || v.toString().size() > kMaxPolicyText || !printable(v.toString()))
         return std::nullopt;
     return v.toString();
 }
@@ -55,7 +66,8 @@ Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
     const std::optional<QString> why = optionalText(r, "why");
     const std::optional<QString> from = optionalText(r, "from");
     if (!why || !from)
-        return Error{where, QStringLiteral("\"why\" and \"from\" must be one line of at most %1 characters").arg(kMaxPolicyText)};
+        return Error{where, QStringLiteral("\"why\" and \"from\" must be one line of at most %1 characters, without control "
+                                           "characters").arg(kMaxPolicyText)};
     e.why = *why;
     e.from = *from;
     // The same checks as rule.add, so a file never holds what a person could not add by hand.
@@ -130,7 +142,8 @@ Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &sourc
     PolicyFile file;
     const std::optional<QString> description = optionalText(o, "description");
     if (!description)
-        return fileError(source, QStringLiteral("\"description\" must be one line of at most %1 characters").arg(kMaxPolicyText));
+        return fileError(source, QStringLiteral("\"description\" must be one line of at most %1 characters, without control "
+                                                "characters").arg(kMaxPolicyText));
     file.description = *description;
     const QJsonValue rules = o.value(QLatin1String("rules"));
     if (!rules.isArray())

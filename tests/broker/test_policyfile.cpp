@@ -121,6 +121,13 @@ void TestPolicyFile::refusesBadFiles_data()
                                      << QStringLiteral("\"raw_tcp\" must be true or false");
     QTest::newRow("a two-line why") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "why": "a\nb"}]})")
                                     << QStringLiteral("one line");
+    // A file the agent wrote must not redraw the difference a person reads.
+    QTest::newRow("a carriage return in from") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "from": "x\r+ deny a.test"}]})")
+                                               << QStringLiteral("without control characters");
+    QTest::newRow("an escape sequence in why") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "why": "\u001b[1A\u001b[2K"}]})")
+                                               << QStringLiteral("without control characters");
+    QTest::newRow("a bidi override in the description")
+        << QByteArray(R"({"airlock_policy": 1, "description": "safe \u202e", "rules": []})") << QStringLiteral("without control characters");
     QTest::newRow("a synthetic address") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "198.18.0.7"}]})")
                                          << QStringLiteral("synthetic address");
     QTest::newRow("the same target twice")

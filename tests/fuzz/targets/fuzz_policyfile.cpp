@@ -25,6 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(file->rules.size() <= kMaxPolicyRules);
     for (const PolicyEntry &e : file->rules) {
         check(!e.host.isEmpty() && e.port >= 0 && e.port <= 65535);
+        for (const QString &text : {e.why, e.from, e.host})
+            for (QChar c : text)
+                check(c.category() != QChar::Other_Control && c.category() != QChar::Other_Format);
         check(Policy::validateNew(e.toRule(QStringLiteral("fuzz"), 0, {})).ok());
     }
     const QByteArray written = writePolicyFile(*file);
