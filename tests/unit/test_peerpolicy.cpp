@@ -50,6 +50,7 @@ private Q_SLOTS:
             {QStringLiteral("vault.keyring"), {{QStringLiteral("enable"), true}}},
             {QStringLiteral("vault.unlock"), {{QStringLiteral("keyring"), true}}},
             {QStringLiteral("rule.add"), {{QStringLiteral("global"), true}}},
+            {QStringLiteral("policy.import"), {{QStringLiteral("global"), true}}},
             {QStringLiteral("egress.decide"), {{QStringLiteral("id"), 7}, {QStringLiteral("scope"), QStringLiteral("global")}}},
             {QStringLiteral("no.such.method"), {}},
         };
@@ -71,6 +72,14 @@ private Q_SLOTS:
         QVERIFY(!m_policy.check(0, QStringLiteral("sandbox.remove"), alices));
         const std::optional<Refusal> bob = m_policy.check(kBob, QStringLiteral("sandbox.remove"), alices);
         QVERIFY(bob && bob->message.contains(QLatin1String("sandbox alices belongs to another user")));
+        // Policy files of a sandbox are its owner's too: another user cannot read its rules,
+        // learn from its attempts or import into it.
+        for (const char *method : {"policy.export", "policy.learn", "policy.import"}) {
+            const QJsonObject scope{{QStringLiteral("sandbox"), QStringLiteral("alices")}};
+            QVERIFY2(!m_policy.check(kAlice, QLatin1String(method), scope), method);
+            const std::optional<Refusal> other = m_policy.check(kBob, QLatin1String(method), scope);
+            QVERIFY2(other && other->message.contains(QLatin1String("belongs to another user")), method);
+        }
         // The daemon's own user administers, but root's sandbox stays root's.
         QVERIFY(m_policy.check(kDaemonUser, QStringLiteral("sandbox.start"), {{QStringLiteral("name"), QStringLiteral("roots")}}));
         // A name nobody holds goes on to the handler, which says it is missing.
