@@ -3,6 +3,7 @@
 #include "api/peerpolicy.h"
 #include "core/logging.h"
 #include "eventlog.h"
+#include "hostpattern.h"
 #include "policyfile.h"
 #include "protocol/names.h"
 #include "rulestore.h"
@@ -103,7 +104,13 @@ Learned learnFrom(QList<EgressEvent> events, const QList<Rule> &rules, const QSt
         if (rule) {
             entry = PolicyEntry::of(*rule);
         } else {
-            entry.host = e.host.isEmpty() ? e.ip : e.host;
+            // The name is the guest's (SNI, Host, its DNS query): it may become one host's rule,
+            // never a pattern over many.
+            const QString host = e.host.isEmpty() ? e.ip : e.host;
+            const Result<HostPattern> one = HostPattern::parse(host);
+            if (!one || (one->kind() != HostPattern::Kind::Exact && one->kind() != HostPattern::Kind::Address))
+                continue;
+            entry.host = one->text();
             entry.port = e.port;
             entry.allow = e.decision == Decision::Allowed;
             entry.rawTcp = entry.allow && e.proto == QLatin1String("tcp") && !e.host.isEmpty();
