@@ -19,10 +19,10 @@ public:
     // Should an allowed TLS flow of `sandbox` to `host` be intercepted?
     virtual bool wants(const QString &sandbox, const QString &host) = 0;
     // Takes ownership of `guestFd` with the bytes the proxy already read (the ClientHello).
-    // `done` must run exactly once, on any thread, when the flow has ended or was refused: until
+    // `perRequest`: every request is decided alone (FlowVerdict::perRequest). `done` must run exactly once, on any thread, when the flow has ended or was refused: until
     // then it counts against the sandbox's flow limit.
     virtual void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-                      const QHostAddress &upstream, quint16 port, std::function<void()> done) = 0;
+                      const QHostAddress &upstream, quint16 port, bool perRequest, std::function<void()> done) = 0;
     // The secret whose placeholder `bytes` carry (a relayed, not intercepted, flow), if any.
     virtual std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) = 0;
     // A placeholder was about to leave towards `host` where it is not bound; the flow is refused.

@@ -105,6 +105,10 @@ bool HttpStreamCheck::checkHead(const http::RequestHead &head)
         return refuse(QStringLiteral("HTTP Host %1 differs from the name resolved, %2 (domain fronting)").arg(head.host, m_host));
     if (head.hostPort && head.hostPort != m_port && head.hostPort != 80)
         return refuse(QStringLiteral("HTTP Host names port %1, but the guest dialled %2").arg(head.hostPort).arg(m_port));
+    if (m_requestCheck) {
+        if (const QString why = m_requestCheck(head); !why.isEmpty())
+            return refuse(why);
+    }
     QString framingError;
     const http::BodyFraming framing =
         http::requestFraming(head.header("Transfer-Encoding"), head.header("Content-Length"), &framingError);

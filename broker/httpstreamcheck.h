@@ -10,6 +10,7 @@
 #include "streamcheck.h"
 
 #include <QByteArray>
+#include <functional>
 #include <optional>
 
 namespace airlock {
@@ -29,6 +30,10 @@ public:
     const std::optional<http::RequestHead> &first() const { return m_first; }
     // The stream started like an HTTP/1.x request (so it is checked as one).
     bool looksHttp() const { return m_looksHttp; }
+    // Asked about every head read after it is set (a flow decided request by request): ""
+    // lets the request pass, anything else is why it is refused.
+    using RequestCheck = std::function<QString(const http::RequestHead &)>;
+    void setRequestCheck(RequestCheck check) { m_requestCheck = std::move(check); }
 
 private:
     enum class State { Head, Length, Chunked, Opaque, Refused };
@@ -48,6 +53,7 @@ private:
     http::ChunkedDecoder m_chunked;
     int m_requests = 0;
     std::optional<http::RequestHead> m_first;
+    RequestCheck m_requestCheck;
     QString m_error;
     QString m_unverified;
 };

@@ -139,10 +139,10 @@ public:
     enum class Step { Park, Close };
 
     InterceptedConnection(Interceptor &owner, int guestFd, QString sandbox, QString sni, QByteArray prefix,
-                          UpstreamAddress upstream, std::function<void()> done)
+                          UpstreamAddress upstream, bool perRequest, std::function<void()> done)
         : m_owner(owner), m_guestFd(guestFd), m_sandbox(std::move(sandbox)), m_sni(normalizeHost(sni)),
           m_prefix(std::move(prefix)), m_upstream(std::move(upstream)), m_done(std::move(done)),
-          m_started(Clock::now())
+          m_perRequest(perRequest), m_started(Clock::now())
     {
     }
     ~InterceptedConnection()
@@ -183,6 +183,7 @@ private:
     bool begin();
     Next serveOne(http::RequestHead &head);
     QString strictnessError(const http::RequestHead &head, int *status) const;
+    bool requestAllowed(const http::RequestHead &head);
     bool checkAndInject(http::RequestHead &head);
     void injectBasic(http::RequestHead &head);
     void injectQuery(http::RequestHead &head);
@@ -213,6 +214,8 @@ private:
     QByteArray m_prefix;
     UpstreamAddress m_upstream;
     std::function<void()> m_done;
+    bool m_perRequest;       // each request is decided alone (Interceptor::setRequestDecider)
+    qint64 m_rule = 0;       // the rule that decided the current request
     TlsStream m_guest;
     TlsStream m_up;
     std::vector<LentSecret> m_secrets;
@@ -246,6 +249,7 @@ void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const
     e.method = QString::fromLatin1(m_method);
     e.path = QString::fromLatin1(m_path.left(2048));
     e.allowed = allowed;
+    e.rule = m_rule;
     e.reason = reason;
     e.bytesUp = m_bytesUp;
     e.bytesDown = m_bytesDown;
@@ -588,6 +592,24 @@ QString InterceptedConnection::strictnessError(const http::RequestHead &head, in
     return {};
 }
 
+// A flow decided request by request: this request goes on only if a rule allows it; else
+// 403 with the rule (or the lack of one), before anything of it reaches the upstream.
+bool InterceptedConnection::requestAllowed(const http::RequestHead &head)
+{
+    if (!m_owner.m_requestDecider) {
+        deny(403, "Forbidden", QStringLiteral("requests to %1 are decided one by one, and nothing decides them here").arg(m_sni));
+        return false;
+    }
+    const RequestVerdict v = m_owner.m_requestDecider(m_sandbox, m_sni, m_upstream.port, requestFacts(head.method, head.target));
+    m_rule = v.rule;
+    if (v.decision == Decision::Allowed) {
+        m_servedNote = v.reason;
+        return true;
+    }
+    deny(403, "Forbidden", v.reason);
+    return false;
+}
+
 // Upgrades, a foreign Host, and placeholders where they must not go are refused (false); each
 // placeholder in its own header is swapped for the real value.
 bool InterceptedConnection::checkAndInject(http::RequestHead &head)
@@ -656,6 +678,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
         loadSecrets();
     m_method = head.method;
     m_path = head.target;
+    m_rule = 0;
     QByteArray &buf = m_guest.buffer();
     m_guest.setWaitMs(m_owner.m_options.idleTimeoutMs); // within a request, each read or write may wait this long
 
@@ -664,6 +687,8 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
         deny(status, status == 405 ? "Method Not Allowed" : "Bad Request", strict);
         return Next::Close;
     }
+    if (m_perRequest && !requestAllowed(head))
+        return Next::Close;
     if (m_locked) {
         deny(403, "Forbidden", QStringLiteral("%1; unlock it with `airlockctl vault unlock`").arg(Vault::lockedMessage()), lockedAlert(),
              QStringLiteral("vault_locked"));
@@ -1191,12 +1216,13 @@ bool Interceptor::ensureWorker(QString *why)
 }
 
 void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                         const UpstreamAddress &upstream, std::function<void()> done)
+                         const UpstreamAddress &upstream, bool perRequest, std::function<void()> done)
 {
     m_active.fetch_add(1);
     Connection connection;
     try {
-        connection = std::make_unique<InterceptedConnection>(*this, guestFd, sandbox, sni, alreadyRead, upstream, std::move(done));
+        connection = std::make_unique<InterceptedConnection>(*this, guestFd, sandbox, sni, alreadyRead, upstream, perRequest,
+                                                             std::move(done));
     } catch (const std::bad_alloc &) {
         ::close(guestFd);
         if (done)

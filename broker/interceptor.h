@@ -24,6 +24,7 @@
 // worker can take a new flow (the queue is full, or no worker thread could be started) the
 // flow is refused with a reset and an event that says why; the process never dies of it.
 #include "core/result.h"
+#include "requestdecider.h"
 
 #include <QByteArray>
 #include <QHostAddress>
@@ -61,6 +62,7 @@ struct InterceptEvent {
     QString method;
     QString path;
     bool allowed = false;
+    qint64 rule = 0;       // the rule that decided the request (a flow decided per request), else 0
     QString reason;        // why denied, or "" when allowed
     qint64 bytesUp = 0;    // request bytes sent upstream
     qint64 bytesDown = 0;  // response bytes sent to the guest
@@ -92,6 +94,9 @@ public:
     ~Interceptor(); // shuts every connection down and joins the workers
 
     Status init();  // builds the TLS contexts (fails clearly on an unreadable CA file)
+    // Decides each request of a flow handed over with perRequest; set before the first flow.
+    // Without one, such requests are refused.
+    void setRequestDecider(RequestDecider decider) { m_requestDecider = std::move(decider); }
 
     // Does a flow of `sandbox` to `host` need interception (a borrowed secret is bound to it)?
     bool needsInterception(const QString &sandbox, const QString &host);
@@ -103,8 +108,9 @@ public:
     // Takes ownership of `guestFd` (connected, blocking or not) and queues it for a worker;
     // returns at once. `done` runs exactly once, on any thread, when the flow has ended or was
     // refused (the transparent proxy keeps the flow's slot until then).
+    // `perRequest`: every request is decided by the RequestDecider before it goes upstream.
     void handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                const UpstreamAddress &upstream, std::function<void()> done = {});
+                const UpstreamAddress &upstream, bool perRequest = false, std::function<void()> done = {});
 
     int activeConnections() const { return m_active.load(); }
     int workerThreads();
@@ -126,6 +132,7 @@ private:
     Vault &m_vault;
     Options m_options;
     EventSink m_sink;
+    RequestDecider m_requestDecider;
     SSL_CTX *m_serverCtx = nullptr;
     SSL_CTX *m_clientCtx = nullptr;
     std::atomic<int> m_active{0};

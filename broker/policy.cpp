@@ -32,6 +32,20 @@ Status Policy::validate(const Rule &rule)
     Result<HostPattern> p = HostPattern::parse(rule.pattern);
     if (!p)
         return p.error();
+    if (rule.decidesRequests()) {
+        if (Result<RequestPattern> r = RequestPattern::parse(rule.request); !r)
+            return r.error();
+        // The broker reads requests only of a name it terminates TLS for or reads HTTP to.
+        if (p->kind() != HostPattern::Kind::Exact && p->kind() != HostPattern::Kind::Wildcard)
+            return Error{QStringLiteral("a rule for a method, path or git service names a host (api.github.com or *.github.com), "
+                                        "not '%1'").arg(p->text()),
+                         QStringLiteral("requests are read on named hosts only; write the host the client connects to"),
+                         ErrorKind::InvalidParams};
+        if (rule.rawTcp || rule.once)
+            return Error{QStringLiteral("a rule for a method, path or git service is neither raw TCP nor once"),
+                         QStringLiteral("raw TCP carries no requests to read; for one request, answer it when it is asked"),
+                         ErrorKind::InvalidParams};
+    }
     if (rule.rawTcp) {
         // Unverified bytes go to one named place: never to whatever a wildcard or block covers.
         const Error bad{QStringLiteral("a raw TCP rule must name one host or IP and a port"), {}, ErrorKind::InvalidParams};
@@ -66,6 +80,18 @@ Status Policy::validateNew(const Rule &rule)
     return ok();
 }
 
+Result<Policy::Compiled> Policy::compile(const Rule &rule)
+{
+    if (Status s = validate(rule); !s)
+        return s.error();
+    Compiled c{rule, *HostPattern::parse(rule.pattern), std::nullopt};
+    if (rule.decidesRequests()) {
+        c.request = *RequestPattern::parse(rule.request);
+        c.rule.request = c.request->rule(); // normalized, as it is matched
+    }
+    return c;
+}
+
 Status Policy::setRules(const QList<Rule> &rules)
 {
     QList<Compiled> compiled;
@@ -73,7 +99,7 @@ Status Policy::setRules(const QList<Rule> &rules)
     for (const Rule &r : rules) {
         if (Status s = validate(r); !s)
             return Error{QStringLiteral("rule %1 is invalid").arg(r.id), s.error().message(), s.error().kind};
-        compiled.append({r, *HostPattern::parse(r.pattern)});
+        compiled.append(*compile(r));
     }
     QWriteLocker locker(&m_lock);
     m_rules = std::move(compiled);
@@ -89,7 +115,7 @@ Status Policy::add(const Rule &rule)
         if (c.rule.id == rule.id)
             return Error{QStringLiteral("rule %1 already exists").arg(rule.id), {}, ErrorKind::Conflict};
     }
-    m_rules.append({rule, *HostPattern::parse(rule.pattern)});
+    m_rules.append(*compile(rule));
     return ok();
 }
 
@@ -136,11 +162,12 @@ QList<qint64> Policy::purgeExpired(const QDateTime &now)
     return gone;
 }
 
-Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly) const
+Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetype *index, Level level,
+                            const RequestFacts *request) const
 {
     const QString host = normalizeHost(target.host);
     // Ranking key, compared lexicographically; larger wins (see the precedence in policy.h).
-    using Key = std::tuple<int, int, int, int, qint64>;
+    using Key = std::tuple<int, int, int, int, int, qint64>;
     std::optional<Key> best;
     qsizetype bestIndex = -1;
     for (qsizetype i = 0; i < m_rules.size(); ++i) {
@@ -152,11 +179,16 @@ Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetyp
             continue;
         if (r.port != 0 && r.port != target.port)
             continue;
-        if (addressOnly && !c.pattern.isAddressPattern())
+        if (level == Level::Address && !c.pattern.isAddressPattern())
+            continue;
+        if (level == Level::Request && c.pattern.isAddressPattern())
+            continue;
+        if (c.request && (level != Level::Request || !c.request->matches(*request, r.allow)))
             continue;
         if (!c.pattern.matches(host, target.ip))
             continue;
-        const Key key{r.isGlobal() ? 0 : 1, c.pattern.specificity(), r.port != 0 ? 1 : 0, r.allow ? 0 : 1, -r.id};
+        const int requestRank = c.request ? c.request->specificity() : 0;
+        const Key key{r.isGlobal() ? 0 : 1, requestRank, c.pattern.specificity(), r.port != 0 ? 1 : 0, r.allow ? 0 : 1, -r.id};
         if (!best || key > *best) {
             best = key;
             bestIndex = i;
@@ -166,15 +198,46 @@ Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetyp
         *index = bestIndex;
     if (bestIndex < 0) {
         const QString what = host.isEmpty() ? target.ip.toString() : host;
-        return {Decision::Pending, 0, QStringLiteral("no rule matches %1 port %2").arg(what).arg(target.port), false};
+        const QString asked = request ? QStringLiteral("%1 %2 on ").arg(QString::fromLatin1(request->method), QString::fromLatin1(request->path.left(200)))
+                                      : QString();
+        return {Decision::Pending, 0, QStringLiteral("no rule matches %1%2 port %3").arg(asked, what).arg(target.port), false};
     }
-    const Rule &r = m_rules.at(bestIndex).rule;
+    const Compiled &c = m_rules.at(bestIndex);
+    const Rule &r = c.rule;
     const QString scope = r.isGlobal() ? QStringLiteral("global") : QStringLiteral("sandbox %1").arg(r.sandbox);
     const QString port = r.port ? QStringLiteral(" port %1").arg(r.port) : QString();
+    const QString what = c.request ? QStringLiteral(" ") + r.request.text() : QString();
     return {r.allow ? Decision::Allowed : Decision::Denied, r.id,
-            QStringLiteral("rule %1: %2 %3%4 (%5)").arg(r.id).arg(r.allow ? QStringLiteral("allow") : QStringLiteral("deny"),
-                                                         m_rules.at(bestIndex).pattern.text(), port, scope),
+            QStringLiteral("rule %1: %2 %3%4%5 (%6)").arg(r.id).arg(r.allow ? QStringLiteral("allow") : QStringLiteral("deny"),
+                                                             c.pattern.text(), port, what, scope),
             r.once, r.rawTcp};
+}
+
+bool Policy::decidesPerRequest(const Target &target, const Ruling &flow, const QDateTime &now) const
+{
+    const QString host = normalizeHost(target.host);
+    if (host.isEmpty())
+        return false;
+    QReadLocker locker(&m_lock);
+    int flowScope = -1; // no rule decided the flow: a request rule of any scope counts
+    for (const Compiled &c : m_rules) {
+        if (flow.ruleId != 0 && c.rule.id == flow.ruleId)
+            flowScope = c.rule.isGlobal() ? 0 : 1;
+    }
+    for (const Compiled &c : m_rules) {
+        const Rule &r = c.rule;
+        if (!c.request || r.expiredAt(now) || (!r.isGlobal() && r.sandbox != target.sandbox) || (r.port != 0 && r.port != target.port))
+            continue;
+        if ((r.isGlobal() ? 0 : 1) >= flowScope && c.pattern.matches(host, {}))
+            return true;
+    }
+    return false;
+}
+
+Ruling Policy::decideRequest(const Target &target, const RequestFacts &request, const QDateTime &now) const
+{
+    QReadLocker locker(&m_lock);
+    return decideLocked(target, now, nullptr, Level::Request, &request);
 }
 
 Ruling Policy::decide(const Target &target, const QDateTime &now) const
@@ -186,7 +249,7 @@ Ruling Policy::decide(const Target &target, const QDateTime &now) const
 Ruling Policy::decideAddress(const Target &target, const QDateTime &now) const
 {
     QReadLocker locker(&m_lock);
-    return decideLocked(target, now, nullptr, true);
+    return decideLocked(target, now, nullptr, Level::Address);
 }
 
 Ruling Policy::decideAndConsume(const Target &target, const QDateTime &now)

@@ -26,6 +26,7 @@
 #include "core/decision.h"
 #include "core/result.h"
 #include "hostpattern.h"
+#include "requestpattern.h"
 
 #include <QDateTime>
 #include <QHostAddress>
@@ -33,6 +34,7 @@
 #include <QReadWriteLock>
 #include <QSet>
 #include <QString>
+#include <optional>
 #include <sys/types.h>
 
 namespace airlock {
@@ -60,8 +62,10 @@ struct Rule {
     QDateTime created;
     QString origin;       // where it came from, for people: "rule.add", "decided on attempt 41",
                           // "preset npm", "policy file web.json"; never read by decide()
+    RequestRule request;  // empty: the rule decides connections; else single requests (decideRequest)
 
     bool isGlobal() const { return sandbox.isEmpty(); }
+    bool decidesRequests() const { return !request.isEmpty(); }
     bool expiredAt(const QDateTime &now) const { return expires.isValid() && expires <= now; }
 };
 
@@ -103,6 +107,17 @@ public:
     // Once rules are not consumed here (the flow was already decided by its name).
     Ruling decideAddress(const Target &target, const QDateTime &now) const;
 
+    // Requests. decide() never reads a rule with a request part (it cannot allow a connection).
+    // A flow that decide() ruled `flow` is decided request by request when a request rule
+    // matches its host and port in a scope at least as near as the rule behind `flow` (a
+    // sandbox rule outranks every global one; no rule: any scope).
+    bool decidesPerRequest(const Target &target, const Ruling &flow, const QDateTime &now) const;
+    // One request of such a flow: every rule of the host counts, a request rule only when it
+    // matches `request` (RequestPattern::matches). Precedence: scope, then a request rule over
+    // a host rule (RequestPattern::specificity between request rules), then as decide().
+    // Address rules are not read (the flow's address was decided when it connected).
+    Ruling decideRequest(const Target &target, const RequestFacts &request, const QDateTime &now) const;
+
     // Validates a rule alone (pattern, port range, raw TCP); the error is for the user.
     static Status validate(const Rule &rule);
     // validate(), and what a new rule may not say any more (a synthetic address).
@@ -112,8 +127,12 @@ private:
     struct Compiled {
         Rule rule;
         HostPattern pattern;
+        std::optional<RequestPattern> request;
     };
-    Ruling decideLocked(const Target &target, const QDateTime &now, qsizetype *index, bool addressOnly = false) const;
+    enum class Level { Flow, Address, Request };
+    static Result<Compiled> compile(const Rule &rule);
+    Ruling decideLocked(const Target &target, const QDateTime &now, qsizetype *index, Level level = Level::Flow,
+                        const RequestFacts *request = nullptr) const;
 
     mutable QReadWriteLock m_lock;
     QList<Compiled> m_rules;

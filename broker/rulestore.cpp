@@ -10,6 +10,9 @@ namespace {
 // Longer origins (a chain of imported files) are cut: they are for people, not for decisions.
 constexpr qsizetype kMaxOriginLength = 1024;
 
+// A null QString binds as NULL; the text columns are NOT NULL.
+QString column(const QString &text) { return text.isNull() ? QStringLiteral("") : text; }
+
 QString timeText(const QDateTime &t) { return t.toUTC().toString(Qt::ISODateWithMs); }
 
 QDateTime timeFrom(const QVariant &v)
@@ -23,7 +26,8 @@ QDateTime timeFrom(const QVariant &v)
 }
 
 const QString kSelect = QStringLiteral(
-    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp, r.until_stop, r.origin "
+    "SELECT r.id, s.name, r.owner_uid, r.action, r.pattern, r.port, r.expires, r.once, r.created, r.raw_tcp, r.until_stop, r.origin, "
+    "r.method, r.path, r.git, r.repo "
     "FROM rules r LEFT JOIN sandboxes s ON s.id = r.sandbox_id ");
 
 Rule ruleFrom(const QSqlRecord &q)
@@ -41,6 +45,7 @@ Rule ruleFrom(const QSqlRecord &q)
     r.rawTcp = q.value(9).toInt() != 0;
     r.untilStop = q.value(10).toInt() != 0;
     r.origin = q.value(11).toString();
+    r.request = {q.value(12).toString(), q.value(13).toString(), q.value(14).toString(), q.value(15).toString()};
     return r;
 }
 
@@ -81,6 +86,8 @@ Result<Rule> RuleStore::insertRow(Rule rule)
         return s.error();
     if (Result<HostPattern> p = HostPattern::parse(rule.pattern))
         rule.pattern = p->text();
+    if (rule.decidesRequests())
+        rule.request = RequestPattern::parse(rule.request)->rule(); // stored as it is matched
     QVariant sandboxId;
     if (!rule.isGlobal()) {
         const auto row = m_store.firstRow(QStringLiteral("SELECT id FROM sandboxes WHERE name = ?"), {rule.sandbox});
@@ -94,12 +101,13 @@ Result<Rule> RuleStore::insertRow(Rule rule)
     if (!rule.created.isValid())
         rule.created = QDateTime::currentDateTimeUtc();
     Result<qint64> id = m_store.write(
-        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp, until_stop, origin) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral("INSERT INTO rules (sandbox_id, owner_uid, action, pattern, port, expires, once, created, raw_tcp, until_stop, origin, "
+                       "method, path, git, repo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {sandboxId, qint64(rule.owner), rule.allow ? QStringLiteral("allow") : QStringLiteral("deny"), rule.pattern,
          rule.port ? QVariant(rule.port) : QVariant(), rule.expires.isValid() ? QVariant(timeText(rule.expires)) : QVariant(),
          rule.once ? 1 : 0, timeText(rule.created), rule.rawTcp ? 1 : 0, rule.untilStop ? 1 : 0,
-         rule.origin.isNull() ? QStringLiteral("") : rule.origin.left(kMaxOriginLength)});
+         column(rule.origin.left(kMaxOriginLength)), column(rule.request.method), column(rule.request.path),
+         column(rule.request.git), column(rule.request.repo)});
     if (!id)
         return Error{QStringLiteral("cannot store the rule"), id.error().why};
     rule.id = *id;

@@ -530,6 +530,8 @@ void TransparentProxy::allow(Flow &f)
             return;
         }
     }
+    if (f.verdict && f.verdict->perRequest && !admitPerRequest(f))
+        return;
     f.event.decision = Decision::Allowed;
     if (f.handoff)
         f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
@@ -552,6 +554,38 @@ void TransparentProxy::allow(Flow &f)
         if (auto a = alive.lock())
             a->post([this, id, ip, why] { connectUpstream(id, ip, why); });
     }, f.target.sandbox);
+}
+
+// A flow decided request by request: TLS only through the interceptor (which asks for each
+// request itself), plain HTTP through its checker, which asks the RequestDecider about every
+// head: the first one here, before anything is connected.
+bool TransparentProxy::admitPerRequest(Flow &f)
+{
+    if (f.handoff)
+        return true;
+    auto *http = dynamic_cast<HttpStreamCheck *>(f.check.get());
+    if (!http || !http->first() || !m_requestDecider) {
+        deny(f, QStringLiteral("rules decide single requests to %1, and Airlock reads the requests of a TLS connection only on "
+                               "hosts it intercepts: lend this sandbox a secret bound to %1 (create --secret), or write the "
+                               "rule for the whole host").arg(f.target.host), f.event.rule);
+        return false;
+    }
+    const FlowTarget target = f.target;
+    const auto decide = [this, target](const http::RequestHead &head) {
+        return m_requestDecider(target.sandbox, target.host, target.port, requestFacts(head.method, head.target));
+    };
+    const RequestVerdict first = decide(*http->first());
+    f.event.rule = first.rule;
+    f.event.reason = first.reason;
+    if (first.decision != Decision::Allowed) {
+        deny(f, first.reason, first.rule);
+        return false;
+    }
+    http->setRequestCheck([decide](const http::RequestHead &head) {
+        const RequestVerdict v = decide(head);
+        return v.decision == Decision::Allowed ? QString() : v.reason;
+    });
+    return true;
 }
 
 // Allowed, but the guest has sent nothing yet (a slow client, or a protocol where the
@@ -589,7 +623,7 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
         const auto slots = s != m_sandboxes.constEnd() ? s->handedOff : std::make_shared<std::atomic<int>>(0);
         slots->fetch_add(1);
         m_handoff->take(fd, f->target.sandbox, f->target.host, f->head, QHostAddress(ip), f->target.port,
-                        [slots] { slots->fetch_sub(1); });
+                        f->verdict && f->verdict->perRequest, [slots] { slots->fetch_sub(1); });
         finish(*f, false);
         return;
     }

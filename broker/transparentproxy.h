@@ -17,6 +17,7 @@
 #include "egressevent.h"
 #include "epollloop.h"
 #include "pendingboard.h"
+#include "requestdecider.h"
 #include "sandboxnet.h"
 #include "streamcheck.h"
 #include "upstreamaddress.h"
@@ -55,6 +56,10 @@ struct FlowVerdict {
     // protocol where the server speaks first. Without it a flow decided on a name carries
     // only what its checker (HTTP request heads, TLS ClientHellos) verified for that name.
     bool rawTcp = false;
+    // Allowed as a connection, but each request on it is decided alone (a rule names a method,
+    // path or git service on this host: Policy::decidesPerRequest). TLS goes to the interceptor
+    // (the only relay that reads it) or is refused; plain HTTP asks the RequestDecider per head.
+    bool perRequest = false;
 };
 
 class TransparentProxy {
@@ -89,6 +94,9 @@ public:
     // Address rules for resolved addresses (see AddressDecider); set before start(). Without
     // one, every address UpstreamAddressCheck refuses stays refused.
     void setAddressDecider(AddressDecider decider) { m_addressDecider = std::move(decider); }
+    // Decides each plain-HTTP request of a FlowVerdict::perRequest flow; set before start().
+    // Without one such a flow is refused.
+    void setRequestDecider(RequestDecider decider) { m_requestDecider = std::move(decider); }
     // What the guests report about their sockets' processes (guestprocess.h): shown on the
     // flows' events, never read by a decision. Set before start().
     void setGuestProcesses(const GuestProcessTable *table) { m_guestProcesses = table; }
@@ -185,6 +193,7 @@ private:
     void proceed(Flow &f);
     void hold(Flow &f);
     void allow(Flow &f);
+    bool admitPerRequest(Flow &f); // false: denied
     void connectUpstream(quint64 id, quint32 ip, const QString &why);
     bool mayDial(Flow &f, quint32 ip); // false: denied, with the reason on record
     void startRelay(Flow &f);
@@ -218,6 +227,7 @@ private:
     Decider m_decider;
     FlowHandoff *m_handoff = nullptr;
     AddressDecider m_addressDecider;
+    RequestDecider m_requestDecider;
     const GuestProcessTable *m_guestProcesses = nullptr;
     UpstreamAddressCheck m_addresses;
     Limits m_limits;

@@ -41,8 +41,10 @@ void printRules(const QList<proto::RuleInfo> &rules)
                 "RAW-TCP", "ORIGIN");
     for (const proto::RuleInfo &r : rules) {
         const QString origin = r.origin.size() > kOriginShown ? r.origin.left(kOriginShown - 1) + QChar(0x2026) : r.origin;
+        // A rule of requests shows what it matches after its host: "api.github.com GET /repos/myorg/*".
+        const QString pattern = r.requestText().isEmpty() ? r.pattern : r.pattern + QLatin1Char(' ') + r.requestText();
         std::printf("%-6lld %-8s %-16s %-6s %-34s %-6s %-8s %-7s %s\n", static_cast<long long>(r.id), r.isGlobal() ? "global" : "sandbox",
-                    qPrintable(r.sandbox.value_or(QStringLiteral("-"))), r.allow ? "allow" : "deny", qPrintable(r.pattern),
+                    qPrintable(r.sandbox.value_or(QStringLiteral("-"))), r.allow ? "allow" : "deny", qPrintable(pattern),
                     qPrintable(describePort(r)), qPrintable(describeExpiry(r)), r.rawTcp ? "yes" : "-",
                     origin.isEmpty() ? "-" : qUtf8Printable(origin));
     }
@@ -59,7 +61,8 @@ int ruleLs(Context &ctx, const Args &args)
 int ruleAdd(Context &ctx, const Args &args)
 {
     const QString usage = QStringLiteral("usage: airlockctl rule add (--sandbox NAME | --global) --action allow|deny "
-                                         "--host PATTERN [--port P] [--for DURATION|session] [--raw-tcp]");
+                                         "--host PATTERN [--port P] [--for DURATION|session] [--raw-tcp] "
+                                         "[--method M] [--path PATTERN | --git fetch|push [--repo PATTERN]]");
     QJsonObject params;
     const bool global = args.has(QStringLiteral("--global"));
     const bool sandbox = args.has(QStringLiteral("--sandbox"));
@@ -67,7 +70,9 @@ int ruleAdd(Context &ctx, const Args &args)
         return ctx.fail(QStringLiteral("give exactly one of --sandbox NAME or --global; ") + usage, kUsage);
     if (args.values(QStringLiteral("--sandbox")).size() > 1 || args.values(QStringLiteral("--host")).size() > 1
         || args.values(QStringLiteral("--action")).size() > 1 || args.values(QStringLiteral("--port")).size() > 1
-        || args.values(QStringLiteral("--for")).size() > 1)
+        || args.values(QStringLiteral("--for")).size() > 1 || args.values(QStringLiteral("--method")).size() > 1
+        || args.values(QStringLiteral("--path")).size() > 1 || args.values(QStringLiteral("--git")).size() > 1
+        || args.values(QStringLiteral("--repo")).size() > 1)
         return ctx.fail(QStringLiteral("each option may be given once (add one rule per host); ") + usage, kUsage);
     if (sandbox) {
         const QString name = args.value(QStringLiteral("--sandbox"));
@@ -105,6 +110,12 @@ int ruleAdd(Context &ctx, const Args &args)
     }
     if (args.has(QStringLiteral("--raw-tcp")))
         params.insert(QStringLiteral("raw_tcp"), true); // the daemon says why a host without a port is refused
+    // A rule of single requests; the daemon checks what each may hold and how they combine.
+    for (const char *option : {"method", "path", "git", "repo"}) {
+        const QString flag = QStringLiteral("--") + QLatin1String(option);
+        if (args.has(flag))
+            params.insert(QLatin1String(option), args.value(flag));
+    }
     return ctx.show<proto::RuleInfo>(proto::method::RuleAdd, params, [](const proto::RuleInfo &r) { printRules({r}); });
 }
 
@@ -125,11 +136,13 @@ void registerRuleCommands(Registry &registry)
                   QStringLiteral("egress rules (of one sandbox plus the global ones)"), {}, {}, 0, 1, true, ruleLs});
     registry.add({QStringLiteral("rule add"),
                   QStringLiteral("(--sandbox NAME | --global) --action allow|deny --host PATTERN [--port P] [--for DURATION|session] "
-                                 "[--raw-tcp]"),
+                                 "[--raw-tcp] [--method M] [--path PATTERN | --git fetch|push [--repo PATTERN]]"),
                   QStringLiteral("add an egress rule (--raw-tcp: the host:port may carry bytes that are neither TLS nor "
-                                 "HTTP for that host)"),
+                                 "HTTP for that host; --method/--path/--git: the rule decides single requests on an "
+                                 "intercepted host)"),
                   {QStringLiteral("--sandbox"), QStringLiteral("--action"), QStringLiteral("--host"), QStringLiteral("--port"),
-                   QStringLiteral("--for")},
+                   QStringLiteral("--for"), QStringLiteral("--method"), QStringLiteral("--path"), QStringLiteral("--git"),
+                   QStringLiteral("--repo")},
                   {QStringLiteral("--global"), QStringLiteral("--raw-tcp")}, 0, 0, true, ruleAdd});
     registry.add({QStringLiteral("rule rm"), QStringLiteral("ID"), QStringLiteral("remove an egress rule"), {}, {}, 1, 1, true, ruleRm});
 }

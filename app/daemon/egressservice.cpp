@@ -84,6 +84,9 @@ Status EgressService::start()
                                                  [this](const FlowTarget &t) { return decideFlow(t); }, limits);
     m_proxy->setHandoff(m_handoff);
     m_proxy->setAddressDecider([this](const FlowTarget &t) { return decideAddress(t); });
+    m_proxy->setRequestDecider([this](const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) {
+        return decideRequest(sandbox, host, port, request);
+    });
     m_proxy->setGuestProcesses(&m_guestProcesses);
     m_dns->start();
     m_proxy->start();
@@ -290,13 +293,30 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     if (t.host.isEmpty())
         target.ip = QHostAddress(t.ip);
     target.port = t.port;
-    const Ruling d = m_policy.decideAndConsume(target, QDateTime::currentDateTimeUtc());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const Ruling d = m_policy.decideAndConsume(target, now);
     if (d.once && d.ruleId) {
         // The row goes on the rule service's thread, which owns the rules table.
         const qint64 id = d.ruleId;
         m_rules([id](RuleStore &rules) { rules.consumed(id); });
     }
-    return flowVerdict(d);
+    FlowVerdict v = flowVerdict(d);
+    if (m_policy.decidesPerRequest(target, d, now)) {
+        // The connection may open; nothing of a request leaves before a rule allows it.
+        v.decision = Decision::Allowed;
+        v.perRequest = true;
+        v.rawTcp = false;
+        v.reason = QStringLiteral("requests decided one by one (rules name methods, paths or git services on %1)").arg(t.host);
+    }
+    return v;
+}
+
+RequestVerdict EgressService::decideRequest(const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) const
+{
+    const Ruling r = m_policy.decideRequest(Target{sandbox, host, QHostAddress(), port}, request, QDateTime::currentDateTimeUtc());
+    return {r.decision, r.ruleId, r.decision == Decision::Pending ? r.reason + QStringLiteral("; add a rule for it (airlockctl rule add "
+                                                                                            "--method/--path or --git)")
+                                                                  : r.reason};
 }
 
 FlowVerdict EgressService::decideAddress(const FlowTarget &t)

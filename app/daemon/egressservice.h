@@ -71,6 +71,9 @@ public:
     // Flows to hosts a borrowed secret is bound to go there (the vault's interceptor); set
     // before start().
     void setFlowHandoff(FlowHandoff *handoff) { m_handoff = handoff; }
+    // One request of a flow decided per request (FlowVerdict::perRequest), by the policy; any
+    // thread (the interceptor's workers, the proxy's loop).
+    RequestVerdict decideRequest(const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) const;
 
 private:
     // The resolver's and the proxy's listeners on the sandbox's gateway, both or neither.

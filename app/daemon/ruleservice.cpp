@@ -158,6 +158,10 @@ QJsonObject RuleService::toJson(const Rule &r)
     if (r.created.isValid())
         info.created = r.created;
     info.origin = r.origin;
+    info.method = r.request.method;
+    info.path = r.request.path;
+    info.git = r.request.git;
+    info.repo = r.request.repo;
     return info.toJson();
 }
 
@@ -193,7 +197,8 @@ void RuleService::add(const Call &call)
         static const QStringList known{QStringLiteral("sandbox"), QStringLiteral("global"), QStringLiteral("action"),
                                        QStringLiteral("host"), QStringLiteral("port"), QStringLiteral("for_s"),
                                        QStringLiteral("once"), QStringLiteral("raw_tcp"),
-                                       QStringLiteral("until_stop")};
+                                       QStringLiteral("until_stop"), QStringLiteral("method"), QStringLiteral("path"),
+                                       QStringLiteral("git"), QStringLiteral("repo")};
         if (!known.contains(it.key()))
             return call.fail(invalid(what, QStringLiteral("unknown parameter \"%1\" (known: %2)").arg(it.key(), known.join(QStringLiteral(", ")))));
     }
@@ -248,6 +253,14 @@ void RuleService::add(const Call &call)
     if (!untilStop.isUndefined() && !untilStop.isBool())
         return call.fail(invalid(what, QStringLiteral("\"until_stop\" must be true or false")));
     rule.untilStop = untilStop.toBool(false);
+    // The request part: each a string when given (RequestPattern::parse says what it may hold).
+    for (auto [key, field] : {std::pair{"method", &rule.request.method}, std::pair{"path", &rule.request.path},
+                              std::pair{"git", &rule.request.git}, std::pair{"repo", &rule.request.repo}}) {
+        const QJsonValue v = p.value(QLatin1String(key));
+        if (!v.isUndefined() && !v.isString())
+            return call.fail(invalid(what, QStringLiteral("\"%1\" must be a string").arg(QLatin1String(key))));
+        *field = v.toString();
+    }
     if (Status s = Policy::validateNew(rule); !s)
         return call.fail(s.error());
 

@@ -43,6 +43,7 @@ Status SecretBridge::start()
         ev.method = e.method;
         ev.path = e.path.left(512);
         ev.decision = e.allowed ? Decision::Allowed : Decision::Denied;
+        ev.rule = e.rule;
         // An allowed request's own note (a sign-in's tokens kept) says more than the default.
         ev.reason = e.allowed && e.reason.isEmpty() ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
         ev.bytesUp = e.bytesUp;
@@ -238,9 +239,10 @@ bool SecretBridge::wants(const QString &sandbox, const QString &host)
 }
 
 void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-                        const QHostAddress &upstream, quint16 port, std::function<void()> done)
+                        const QHostAddress &upstream, quint16 port, bool perRequest, std::function<void()> done)
 {
-    m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port}, std::move(done));
+    m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port}, perRequest,
+                                 std::move(done));
 }
 
 std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByteArrayView bytes)

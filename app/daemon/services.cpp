@@ -26,6 +26,10 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     // Secrets end to end: lent at create, CA in the guest, bound hosts intercepted (secretbridge.h).
     auto bridge = std::make_unique<SecretBridge>(*vault, *egress, daemon.api());
     egress->setFlowHandoff(bridge.get());
+    // Requests of flows decided one by one are decided by the same policy as every flow.
+    vault->setRequestDecider([e = egress.get()](const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) {
+        return e->decideRequest(sandbox, host, port, request);
+    });
     sandboxes->setSecretBridge(bridge.get());
     sandboxes->setRulePolicy(&rules->policy()); // a template's presets become the sandbox's rules
     sandboxes->setRuleInheritance([r = rules.get()](const QString &origin, const QString &fork) -> Status {

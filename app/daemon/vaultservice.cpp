@@ -81,6 +81,7 @@ Status VaultService::start()
         if (shouldAlert(e)) // the daemon's ApiServer outlives its services and their threads
             m_daemon.api().postAlert(e.sandbox, e.alertKind, e.alertMessage);
     });
+    m_interceptor->setRequestDecider(m_requestDecider);
     if (Status s = m_interceptor->init(); !s)
         return s;
     // Started inside a desktop session with a keyring slot: open without asking.

@@ -36,6 +36,8 @@ public:
     // threads. Alerts (exfiltration, vault_locked) are published on topic "alert" by this
     // service itself.
     void setInterceptListener(Interceptor::EventSink listener);
+    // Decides the requests of flows handed over per request (the egress policy); set before start().
+    void setRequestDecider(RequestDecider decider) { m_requestDecider = std::move(decider); }
 
 private:
     void registerVaultMethods(ApiServer &api);
@@ -44,6 +46,7 @@ private:
     Daemon &m_daemon;
     std::unique_ptr<Vault> m_vault;
     std::unique_ptr<Interceptor> m_interceptor;
+    RequestDecider m_requestDecider;
     bool shouldAlert(const InterceptEvent &e); // any connection thread
     std::mutex m_listenerMutex;
     Interceptor::EventSink m_listener;

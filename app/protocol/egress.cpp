@@ -1,5 +1,6 @@
 #include "protocol/egress.h"
 #include "protocol/jsonfields.h"
+#include "core/requestrule.h"
 
 namespace airlock::proto {
 
@@ -19,6 +20,11 @@ QString GuestProcess::describe() const
     if (!cmdline.isEmpty())
         text += QStringLiteral(": ") + cmdline;
     return text;
+}
+
+QString RuleInfo::requestText() const
+{
+    return RequestRule{method, path, git, repo}.text();
 }
 
 QJsonObject RuleInfo::toJson() const

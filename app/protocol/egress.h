@@ -105,14 +105,22 @@ struct RuleInfo {
     qint64 ownerUid = 0;
     std::optional<QDateTime> created;
     QString origin;                 // "rule.add", "decided on attempt 41", "preset npm", "policy file web.json"
+    // A rule that decides single requests (all omitted: it decides connections).
+    QString method;                 // "GET"
+    QString path;                   // "/repos/myorg/*"
+    QString git;                    // "fetch" | "push"
+    QString repo;                   // "myorg/*"
 
     bool isGlobal() const { return !sandbox; }
+    // "GET /repos/myorg/*", "git push myorg/*", "" for a rule of connections.
+    QString requestText() const;
     // And "scope" and "action", which RuleInfo::toJson and fromJson derive from sandbox and allow.
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("sandbox", s.sandbox, Nulled)("pattern", s.pattern)("port", s.port);
         f("expires", s.expires, Nulled)("once", s.once)("raw_tcp", s.rawTcp)("owner_uid", s.ownerUid);
         f("until_stop", s.untilStop, Defaulted)("created", s.created)("origin", s.origin, Omitted);
+        f("method", s.method, Omitted)("path", s.path, Omitted)("git", s.git, Omitted)("repo", s.repo, Omitted);
     }
     AIRLOCK_PAYLOAD(RuleInfo)
 };
@@ -134,10 +142,15 @@ struct RuleAddParams {
     bool once = false;
     bool rawTcp = false;
     bool untilStop = false;
+    QString method;
+    QString path;
+    QString git;
+    QString repo;
     static void fields(auto &s, auto &f)
     {
         f("sandbox", s.sandbox)("global", s.global, Omitted)("action", s.action)("host", s.host)("port", s.port);
         f("for_s", s.forS)("once", s.once, Omitted)("raw_tcp", s.rawTcp, Omitted)("until_stop", s.untilStop, Omitted);
+        f("method", s.method, Omitted)("path", s.path, Omitted)("git", s.git, Omitted)("repo", s.repo, Omitted);
     }
     AIRLOCK_PAYLOAD(RuleAddParams)
 };

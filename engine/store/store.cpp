@@ -276,6 +276,14 @@ CREATE TABLE exposed_ports (
         {11, QStringLiteral("rules.origin"), QStringLiteral(R"SQL(
 ALTER TABLE rules ADD COLUMN origin TEXT NOT NULL DEFAULT ''
 )SQL")},
+        // A rule may decide single requests (Rule::request): a method and a path pattern, or a
+        // git service and a repository pattern. Empty: the rule decides connections, as before.
+        {12, QStringLiteral("rules.request"), QStringLiteral(R"SQL(
+ALTER TABLE rules ADD COLUMN method TEXT NOT NULL DEFAULT '';
+ALTER TABLE rules ADD COLUMN path TEXT NOT NULL DEFAULT '';
+ALTER TABLE rules ADD COLUMN git TEXT NOT NULL DEFAULT '';
+ALTER TABLE rules ADD COLUMN repo TEXT NOT NULL DEFAULT ''
+)SQL")},
     };
     return steps;
 }

@@ -125,7 +125,7 @@ QString ipString(quint32 ip)
 class HeldHandoff : public FlowHandoff {
 public:
     bool wants(const QString &, const QString &host) override { return host == QLatin1String("held.test"); }
-    void take(int guestFd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16,
+    void take(int guestFd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16, bool,
               std::function<void()> done) override
     {
         std::lock_guard lock(m_mutex);

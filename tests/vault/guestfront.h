@@ -44,6 +44,8 @@ public:
     quint16 port() const { return m_port; }
     // Flows the interceptor reported ended (or refused), as the transparent proxy counts them.
     int ended() const { return m_ended->load(); }
+    // Hand later flows over to be decided request by request (FlowVerdict::perRequest).
+    void setPerRequest(bool on) { m_perRequest = on; }
 
 private:
     void loop()
@@ -66,7 +68,8 @@ private:
                 ::close(c);
                 continue;
             }
-            m_interceptor.handle(c, m_sandbox, hello.sni, peeked, m_route(hello.sni), [ended = m_ended] { ++*ended; });
+            m_interceptor.handle(c, m_sandbox, hello.sni, peeked, m_route(hello.sni), m_perRequest.load(),
+                                 [ended = m_ended] { ++*ended; });
         }
     }
     Interceptor &m_interceptor;
@@ -75,6 +78,7 @@ private:
     int m_fd = -1;
     quint16 m_port = 0;
     std::thread m_thread;
+    std::atomic<bool> m_perRequest{false};
     std::shared_ptr<std::atomic<int>> m_ended = std::make_shared<std::atomic<int>>(0); // outlives the Front
 };
 
