@@ -39,6 +39,7 @@ private Q_SLOTS:
     void rulesSurviveRestart();
     void nonRootSeesOnlyOwnRules();
     void rawTcpRules();
+    void requestRules();
     void syntheticAddressRuleRefused();
     void sessionRuleEndsWhenTheSandboxIsNotRunning();
     void policyFileCarriesRulesToAnotherSandbox();
@@ -366,6 +367,49 @@ void TestRuleCli::rawTcpRules()
     const Run any = ctl(base + QStringList{QStringLiteral("*"), QStringLiteral("--port"), QStringLiteral("22"), QStringLiteral("--raw-tcp")});
     QCOMPARE(any.exitCode, 1);
     QCOMPARE(ctl({QStringLiteral("rule"), QStringLiteral("rm"), QString::number(id)}).exitCode, 0);
+}
+
+// Rules of single requests from the command line: stored as they are matched, listed after
+// their host, kept over a restart; what cannot be read is refused saying how to write it.
+void TestRuleCli::requestRules()
+{
+    const QStringList base{QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("add"), QStringLiteral("--global"),
+                           QStringLiteral("--action"), QStringLiteral("allow"), QStringLiteral("--host")};
+    const Run push = ctl(base + QStringList{QStringLiteral("github.com"), QStringLiteral("--git"), QStringLiteral("push"),
+                                            QStringLiteral("--repo"), QStringLiteral("myorg/*.git")});
+    QVERIFY2(push.exitCode == 0, qPrintable(push.err));
+    QCOMPARE(push.json().object().value(QLatin1String("git")).toString(), QStringLiteral("push"));
+    QCOMPARE(push.json().object().value(QLatin1String("repo")).toString(), QStringLiteral("myorg/*")); // ".git" is not part of a repo
+    const Run get = ctl(base + QStringList{QStringLiteral("api.github.com"), QStringLiteral("--method"), QStringLiteral("get"),
+                                           QStringLiteral("--path"), QStringLiteral("/repos/my%6Frg/*")});
+    QVERIFY2(get.exitCode == 0, qPrintable(get.err));
+    QCOMPARE(get.json().object().value(QLatin1String("method")).toString(), QStringLiteral("GET"));
+    QCOMPARE(get.json().object().value(QLatin1String("path")).toString(), QStringLiteral("/repos/myorg/*"));
+    QVERIFY(!get.json().object().contains(QLatin1String("git"))); // absent parts stay off the wire
+    stopDaemon();
+    startDaemon();
+    const Run text = ctl({QStringLiteral("rule"), QStringLiteral("ls")});
+    QVERIFY2(text.out.contains("github.com git push myorg/*") && text.out.contains("api.github.com GET /repos/myorg/*"), text.out.constData());
+    // What the broker could not read, or that says two things at once.
+    const QList<std::pair<QStringList, QString>> bad{
+        {{QStringLiteral("*"), QStringLiteral("--method"), QStringLiteral("GET")}, QStringLiteral("names a host")},
+        {{QStringLiteral("10.0.0.0/8"), QStringLiteral("--git"), QStringLiteral("push")}, QStringLiteral("names a host")},
+        {{QStringLiteral("github.com"), QStringLiteral("--git"), QStringLiteral("clone")}, QStringLiteral("write fetch")},
+        {{QStringLiteral("github.com"), QStringLiteral("--git"), QStringLiteral("push"), QStringLiteral("--path"), QStringLiteral("/x")},
+         QStringLiteral("no method or path")},
+        {{QStringLiteral("github.com"), QStringLiteral("--repo"), QStringLiteral("myorg/*")}, QStringLiteral("add --git")},
+        {{QStringLiteral("github.com"), QStringLiteral("--path"), QStringLiteral("/a/../b")}, QStringLiteral("dot segment")},
+        {{QStringLiteral("github.com"), QStringLiteral("--path"), QStringLiteral("/search?q=*")}, QStringLiteral("no query")},
+        {{QStringLiteral("github.com"), QStringLiteral("--port"), QStringLiteral("22"), QStringLiteral("--raw-tcp"), QStringLiteral("--method"),
+          QStringLiteral("GET")}, QStringLiteral("neither raw TCP nor once")},
+    };
+    for (const auto &[args, says] : bad) {
+        const Run r = ctl(base + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(says), qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+    }
+    for (const Run &added : {push, get})
+        QCOMPARE(ctl({QStringLiteral("rule"), QStringLiteral("rm"), QString::number(added.json().object().value(QLatin1String("id")).toInteger())}).exitCode, 0);
 }
 
 void TestRuleCli::syntheticAddressRuleRefused()

@@ -38,6 +38,7 @@ private Q_SLOTS:
     void http_data();
     void http();
     void httpHoldsAnIncompleteHead();
+    void httpAsksAboutEveryLaterHead();
     void tlsRetryRequestMeansASecondHelloIsChecked();
     void tlsRefusesAnotherSniAfterARetry();
     void tlsRefusesEncryptedNames_data();
@@ -129,6 +130,27 @@ void TestStreamCheck::httpHoldsAnIncompleteHead()
     QVERIFY(!ok);
     QVERIFY2(endless.error().contains(QLatin1String("larger than")), qPrintable(endless.error()));
     QCOMPARE(endless.cleared(), 0);
+}
+
+// A flow decided request by request: every head after the check is set is asked about, a
+// body in between is not taken for a head, and a refused one clears nothing of itself.
+void TestStreamCheck::httpAsksAboutEveryLaterHead()
+{
+    HttpStreamCheck check(QStringLiteral("a.example"), 80);
+    QVERIFY(check.client(kGet));
+    QStringList asked;
+    check.setRequestCheck([&asked](const http::RequestHead &head) {
+        asked << QString::fromLatin1(head.method + ' ' + head.target);
+        return head.target.startsWith("/ok") ? QString() : QStringLiteral("no rule matches %1").arg(QString::fromLatin1(head.target));
+    });
+    const QByteArray post = "POST /ok/1 HTTP/1.1\r\nHost: a.example\r\nContent-Length: 30\r\n\r\nGET /admin HTTP/1.1 in a body\n";
+    const QByteArray admin = "GET /admin HTTP/1.1\r\nHost: a.example\r\n\r\n";
+    QVERIFY(check.client(post));
+    QCOMPARE(check.cleared(), kGet.size() + post.size());
+    QVERIFY(!check.client(admin));
+    QCOMPARE(asked, QStringList({QStringLiteral("POST /ok/1"), QStringLiteral("GET /admin")}));
+    QVERIFY2(check.error().contains(QLatin1String("no rule matches /admin")), qPrintable(check.error()));
+    QCOMPARE(check.cleared(), kGet.size() + post.size());
 }
 
 void TestStreamCheck::tlsRetryRequestMeansASecondHelloIsChecked()

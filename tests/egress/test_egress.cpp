@@ -389,7 +389,7 @@ private Q_SLOTS:
         QVERIFY2(serving, "cannot start the upstream test server on 203.0.113.10:80");
         QFile hosts(m_dir.filePath(QStringLiteral("upstream-hosts")));
         QVERIFY(hosts.open(QIODevice::WriteOnly));
-        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test held.test db.choose.test learn-ok.test learn-no.test\n");
+        hosts.write("203.0.113.10 allowed.test denied.test ask.test timeout.test held.test db.choose.test learn-ok.test learn-no.test requests.test\n");
         hosts.write("127.0.0.1 loop.hole.test\n169.254.169.254 metadata.hole.test\n10.77.0.1 lan.hole.test\n" +
                     kOwnAddress.toLatin1() + " own.hole.test\n");
         hosts.close();
@@ -561,6 +561,60 @@ private Q_SLOTS:
                              o.value(QLatin1String("decision")).toString() == QLatin1String("allowed"));
         }
         QVERIFY(seen);
+    }
+
+    // Rules of single requests on a plain-HTTP host: each request head on the connection is
+    // decided alone; the upstream sees only the allowed ones. TLS to a host the broker cannot
+    // read (no secret bound to it) is refused, not let through unread.
+    void requestRulesDecideEachHttpRequest()
+    {
+        QByteArray out;
+        Rule getOk;
+        getOk.sandbox = QStringLiteral("guest1");
+        getOk.allow = true;
+        getOk.pattern = QStringLiteral("requests.test");
+        getOk.request = {QStringLiteral("get"), QStringLiteral("/ok/*"), {}, {}};
+        const Result<Rule> allowRule = m_rules->add(getOk);
+        QVERIFY2(allowRule, qPrintable(allowRule ? QString() : allowRule.error().message()));
+        QCOMPARE(allowRule->request.method, QStringLiteral("GET")); // stored as it is matched
+        const int before = int(m_server.requests().size());
+        const auto code = [&](const QStringList &args) {
+            QByteArray reply;
+            curl(QStringList{QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-w"), QStringLiteral("\n%{http_code}")} + args, &reply);
+            return reply;
+        };
+        QVERIFY2(code({QStringLiteral("http://requests.test/ok/1")}).endsWith("hello from upstream\n\n200"), out.constData());
+        const QByteArray post = code({QStringLiteral("-d"), QStringLiteral("x=1"), QStringLiteral("http://requests.test/ok/1")});
+        QVERIFY2(post.endsWith("\n403") && post.contains("no rule matches POST /ok/1 on requests.test"), post.constData());
+        // A path a server could read as another is not what the allow rule names.
+        const QByteArray dots = code({QStringLiteral("--path-as-is"), QStringLiteral("http://requests.test/ok/../admin")});
+        QVERIFY2(dots.endsWith("\n403"), dots.constData());
+        // One curl, two requests: the second is decided alone, and refused. (This server closes
+        // after each answer; heads later on one connection: test_streamcheck.)
+        QByteArray both;
+        curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("http://requests.test/ok/2"),
+              QStringLiteral("http://requests.test/admin")}, &both);
+        QVERIFY2(both.startsWith("hello from upstream\n") && both.contains("no rule matches GET /admin"), both.constData());
+        QStringList seen;
+        for (const QByteArray &r : m_server.requests().mid(before))
+            seen << QString::fromLatin1(r.left(r.indexOf('\r')));
+        QCOMPARE(seen, QStringList({QStringLiteral("GET /ok/1 HTTP/1.1"), QStringLiteral("GET /ok/2 HTTP/1.1")}));
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("requests.test") &&
+                   o.value(QLatin1String("path")).toString() == QLatin1String("/admin");
+        });
+        QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QVERIFY2(e.value(QLatin1String("reason")).toString().contains(QLatin1String("no rule matches GET /admin on requests.test")),
+                 qPrintable(e.value(QLatin1String("reason")).toString()));
+        // TLS to the same host: nothing here can read its requests, so it is refused.
+        QVERIFY(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-k"), QStringLiteral("https://requests.test/ok/3")}, &out) != 0);
+        const QJsonObject tls = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("requests.test") && o.value(QLatin1String("port")).toInt() == 443;
+        });
+        QCOMPARE(tls.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
+        QVERIFY2(tls.value(QLatin1String("reason")).toString().contains(QLatin1String("only on hosts it intercepts")),
+                 qPrintable(tls.value(QLatin1String("reason")).toString()));
+        QVERIFY(m_rules->remove(allowRule->id));
     }
 
     void deniedHttpGetsA403NamingHostAndRule()

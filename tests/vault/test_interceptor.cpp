@@ -8,6 +8,7 @@
 #include "headertemplate.h"
 #include "interceptor.h"
 #include "placeholder.h"
+#include "policy.h"
 #include "support.h"
 #include "tlstestserver.h"
 #include "vault.h"
@@ -81,6 +82,7 @@ private Q_SLOTS:
     void encodedAnswersAreRefused();
     void gitCloneAndPushWithALentToken_data();
     void gitCloneAndPushWithALentToken();
+    void gitPushesOnlyWhereARuleAllows();
     void queryParameterGetsTheRealValue();
     void queryPlaceholderElsewhereIsBlocked_data();
     void queryPlaceholderElsewhereIsBlocked();
@@ -1045,6 +1047,93 @@ void TestInterceptor::gitCloneAndPushWithALentToken()
                     "protocol=https\nhost=elsewhere.test\n\n") != 0);
         QVERIFY2(!out.contains(m_gammaPh), out.constData());
     }
+}
+
+// Rules of single requests on an intercepted forge: the real git client clones anything and
+// pushes to myorg/* only; a push elsewhere is refused before a byte of it reaches the forge.
+void TestInterceptor::gitPushesOnlyWhereARuleAllows()
+{
+    const QString root = m_dir.filePath(QStringLiteral("git-rules-root")), work = m_dir.filePath(QStringLiteral("git-rules-work"));
+    for (const QString &repo : {QStringLiteral("myorg/tool.git"), QStringLiteral("other/tool.git")}) {
+        QVERIFY(QDir().mkpath(root + QLatin1Char('/') + repo));
+        QCOMPARE(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral("-b"), QStringLiteral("main"),
+                      root + QLatin1Char('/') + repo}, root), 0);
+    }
+    QVERIFY(QDir().mkpath(work));
+    X509 *cert = nullptr;
+    EVP_PKEY *key = nullptr;
+    m_pki->issue({"api.bound.test"}, &cert, &key);
+    TlsTestServer forge(cert, key);
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+    Policy policy;
+    Rule fetch, push;
+    fetch.id = 1;
+    fetch.sandbox = push.sandbox = QStringLiteral("box");
+    fetch.pattern = push.pattern = QStringLiteral("api.bound.test");
+    fetch.allow = push.allow = true;
+    fetch.request.git = QStringLiteral("fetch");
+    push.id = 2;
+    push.request = {{}, {}, QStringLiteral("push"), QStringLiteral("myorg/*")};
+    QVERIFY(policy.setRules({fetch, push}));
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), forge.port());
+    QVERIFY(own.ready);
+    own.interceptor.setRequestDecider([&policy](const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) {
+        const Ruling r = policy.decideRequest(Target{sandbox, host, QHostAddress(), port}, request, QDateTime::currentDateTimeUtc());
+        return RequestVerdict{r.decision, r.ruleId, r.reason};
+    });
+    own.front.setPerRequest(true);
+    QMap<QString, QString> guestEnv = gitCredentialEnvironment({{QStringLiteral("GIT_TOKEN"), {QStringLiteral("*.bound.test")}}});
+    guestEnv.insert(QStringLiteral("GIT_TOKEN"), QString::fromLatin1(m_gammaPh));
+    const QStringList tls{QStringLiteral("-c"), QStringLiteral("http.curloptResolve=api.bound.test:%1:127.0.0.1").arg(own.front.port())};
+    const auto url = [&](const char *repo) { return QStringLiteral("https://api.bound.test:%1/%2").arg(own.front.port()).arg(QLatin1String(repo)); };
+    const auto commitIn = [&](const QString &clone) {
+        QFile file(clone + QStringLiteral("/README"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("pushed\n");
+        file.close();
+        QCOMPARE(git({QStringLiteral("add"), QStringLiteral("README")}, clone), 0);
+        QCOMPARE(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("first")}, clone), 0);
+    };
+    QByteArray out;
+    for (const char *repo : {"myorg/tool.git", "other/tool.git"}) {
+        const QString clone = work + QLatin1Char('/') + QString::fromLatin1(repo).section(QLatin1Char('/'), 0, 0);
+        QVERIFY2(git(tls + QStringList{QStringLiteral("clone"), QStringLiteral("-q"), url(repo), clone}, work, &out, m_caFile, guestEnv) == 0,
+                 out.constData());
+        commitIn(clone);
+        const int pushed = git(tls + QStringList{QStringLiteral("push"), QStringLiteral("-q"), QStringLiteral("origin"), QStringLiteral("HEAD:main")},
+                               clone, &out, m_caFile, guestEnv);
+        if (QByteArrayView(repo).startsWith("myorg")) {
+            QVERIFY2(pushed == 0, out.constData());
+        } else {
+            QVERIFY2(pushed != 0, out.constData());
+            QVERIFY2(out.contains("403"), out.constData());
+        }
+    }
+    // The forge has the allowed push, and never saw a request of the refused one.
+    QVERIFY(git({QStringLiteral("--git-dir"), root + QStringLiteral("/myorg/tool.git"), QStringLiteral("log"), QStringLiteral("--format=%s"),
+                 QStringLiteral("main")}, root, &out) == 0);
+    QCOMPARE(out.trimmed(), QByteArray("first"));
+    QVERIFY(git({QStringLiteral("--git-dir"), root + QStringLiteral("/other/tool.git"), QStringLiteral("rev-parse"), QStringLiteral("--verify"),
+                 QStringLiteral("-q"), QStringLiteral("main")}, root, &out) != 0);
+    for (const TlsTestServer::Request &r : forge.requests())
+        QVERIFY2(!(r.target.startsWith("/other/") && r.target.contains("receive-pack")), r.target.constData());
+    // The record names the rule of each request (fetch: 1, push to myorg: 2), and why the
+    // refused push was refused.
+    bool refusedSeen = false;
+    for (const InterceptEvent &e : own.events()) {
+        const bool isPush = e.path.contains(QLatin1String("receive-pack"));
+        if (e.allowed) {
+            QVERIFY2(e.rule == (isPush ? 2 : 1), qPrintable(e.path + QLatin1Char(' ') + QString::number(e.rule)));
+            QVERIFY(!isPush || e.path.startsWith(QLatin1String("/myorg/")));
+        } else {
+            refusedSeen = true;
+            QVERIFY2(isPush && e.path.startsWith(QLatin1String("/other/")) && e.rule == 0, qPrintable(e.path));
+            QVERIFY2(e.reason.contains(QLatin1String("no rule matches")), qPrintable(e.reason));
+        }
+    }
+    QVERIFY(refusedSeen);
 }
 
 void TestInterceptor::queryParameterGetsTheRealValue()
