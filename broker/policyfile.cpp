@@ -43,10 +43,11 @@ std::optional<QString> optionalText(const QJsonObject &o, const char *key)
 Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
 {
     if (!value.isObject())
-        return Error{where, QStringLiteral("must be an object {action, host, port?, raw_tcp?, why?, from?}")};
+        return Error{where, QStringLiteral("must be an object {action, host, port?, raw_tcp?, method?, path?, git?, repo?, why?, from?}")};
     const QJsonObject r = value.toObject();
-    if (const QString k = unknownKey(r, {"action", "host", "port", "raw_tcp", "why", "from"}); !k.isEmpty())
-        return Error{where, QStringLiteral("unknown key '%1' (allowed: action, host, port, raw_tcp, why, from)").arg(k)};
+    if (const QString k = unknownKey(r, {"action", "host", "port", "raw_tcp", "method", "path", "git", "repo", "why", "from"}); !k.isEmpty())
+        return Error{where, QStringLiteral("unknown key '%1' (allowed: action, host, port, raw_tcp, method, path, git, repo, why, "
+                                           "from)").arg(k)};
     PolicyEntry e;
     const QString action = r.value(QLatin1String("action")).toString();
     if (action != QLatin1String("allow") && action != QLatin1String("deny"))
@@ -63,6 +64,13 @@ Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
     if (!rawTcp.isUndefined() && !rawTcp.isBool())
         return Error{where, QStringLiteral("\"raw_tcp\" must be true or false")};
     e.rawTcp = rawTcp.toBool(false);
+    for (auto [key, field] : {std::pair{"method", &e.request.method}, std::pair{"path", &e.request.path},
+                              std::pair{"git", &e.request.git}, std::pair{"repo", &e.request.repo}}) {
+        const std::optional<QString> text = optionalText(r, key);
+        if (!text)
+            return Error{where, QStringLiteral("\"%1\" must be a string as `airlockctl rule add --%1` takes it").arg(QLatin1String(key))};
+        *field = *text;
+    }
     const std::optional<QString> why = optionalText(r, "why");
     const std::optional<QString> from = optionalText(r, "from");
     if (!why || !from)
@@ -76,6 +84,8 @@ Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
     if (Status s = Policy::validateNew(probe); !s)
         return Error{where, s.error().message()};
     e.host = HostPattern::parse(probe.pattern)->text();
+    if (!e.request.isEmpty())
+        e.request = RequestPattern::parse(e.request)->rule();
     return e;
 }
 
@@ -83,9 +93,9 @@ Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
 
 QString PolicyEntry::describe() const
 {
-    return QStringLiteral("%1 %2:%3%4")
+    return QStringLiteral("%1 %2:%3%4%5")
         .arg(allow ? QStringLiteral("allow") : QStringLiteral("deny"), host, port ? QString::number(port) : QStringLiteral("any"),
-             rawTcp ? QStringLiteral(" (raw TCP)") : QString());
+             request.isEmpty() ? QString() : QLatin1Char(' ') + request.text(), rawTcp ? QStringLiteral(" (raw TCP)") : QString());
 }
 
 PolicyEntry PolicyEntry::of(const Rule &rule)
@@ -95,6 +105,7 @@ PolicyEntry PolicyEntry::of(const Rule &rule)
     e.host = rule.pattern;
     e.port = rule.port;
     e.rawTcp = rule.rawTcp;
+    e.request = rule.request;
     QString from = rule.origin.isEmpty() ? QStringLiteral("rule %1").arg(rule.id) : rule.origin;
     from += QStringLiteral(" (uid %1%2)").arg(rule.owner).arg(rule.created.isValid() ? QStringLiteral(", ") + isoTimeSeconds(rule.created) : QString());
     e.from = from.left(kMaxPolicyText).replace(QLatin1Char('\n'), QLatin1Char(' '));
@@ -110,6 +121,7 @@ Rule PolicyEntry::toRule(const QString &sandbox, uid_t owner, const QString &ori
     r.pattern = host;
     r.port = port;
     r.rawTcp = rawTcp;
+    r.request = request;
     r.origin = origin;
     return r;
 }
@@ -185,6 +197,11 @@ QByteArray writePolicyFile(const PolicyFile &file)
             out += ", \"port\": " + QByteArray::number(e.port);
         if (e.rawTcp)
             out += ", \"raw_tcp\": true";
+        for (const auto &[key, value] : {std::pair{"method", &e.request.method}, std::pair{"path", &e.request.path},
+                                         std::pair{"git", &e.request.git}, std::pair{"repo", &e.request.repo}}) {
+            if (!value->isEmpty())
+                out += QByteArray(", \"") + key + "\": " + quoted(*value);
+        }
         if (!e.why.isEmpty())
             out += ", \"why\": " + quoted(e.why);
         if (!e.from.isEmpty())

@@ -8,11 +8,14 @@
 //       {"action": "allow", "host": "github.com", "port": 443,
 //        "why": "clone and fetch", "from": "decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)"},
 //       {"action": "deny", "host": "*.example.com"},
-//       {"action": "allow", "host": "db.internal", "port": 5432, "raw_tcp": true}
+//       {"action": "allow", "host": "db.internal", "port": 5432, "raw_tcp": true},
+//       {"action": "allow", "host": "github.com", "git": "push", "repo": "myorg/*"},
+//       {"action": "allow", "host": "api.github.com", "method": "GET", "path": "/repos/myorg/*"}
 //     ]
 //   }
 // "host" is a HostPattern (exact, *.domain, IP, CIDR, `*`); "port" is optional (absent: any);
-// "raw_tcp" as `rule add --raw-tcp`; "why" and "from" are for people and are kept with the
+// "raw_tcp" as `rule add --raw-tcp`; "method", "path", "git", "repo" as `rule add --method`
+// ... (a rule of single requests, requestpattern.h); "why" and "from" are for people and are kept with the
 // imported rule. Unknown keys are refused. A file holds lasting rules only: once, timed and
 // session rules are moments, not policy.
 //
@@ -33,15 +36,19 @@ struct PolicyEntry {
     QString host; // normalised pattern text
     int port = 0; // 0 = any
     bool rawTcp = false;
+    RequestRule request; // normalized (RequestPattern::parse); empty: a rule of connections
     QString why;
     QString from;
 
     // The same rule (action aside): what an import compares.
-    bool sameTarget(const PolicyEntry &other) const { return host == other.host && port == other.port; }
-    // "github.com:443", "*.example.com:0": equal exactly when sameTarget is, for sets.
-    QString targetKey() const { return host + QLatin1Char(':') + QString::number(port); }
+    bool sameTarget(const PolicyEntry &other) const { return host == other.host && port == other.port && request == other.request; }
+    // "github.com:443", "github.com:0 git push myorg/*": equal exactly when sameTarget is, for sets.
+    QString targetKey() const
+    {
+        return host + QLatin1Char(':') + QString::number(port) + (request.isEmpty() ? QString() : QLatin1Char(' ') + request.text());
+    }
     bool sameRule(const PolicyEntry &other) const { return sameTarget(other) && allow == other.allow && rawTcp == other.rawTcp; }
-    // "allow github.com:443", "deny *.example.com:any (raw TCP)"
+    // "allow github.com:443", "deny *.example.com:any (raw TCP)", "allow github.com:any git push myorg/*"
     QString describe() const;
 
     // A lasting rule as an entry; "from" says where it came from, who made it and when.

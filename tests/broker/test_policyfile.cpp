@@ -66,12 +66,18 @@ void TestPolicyFile::writtenFileReadsBackTheSame()
     PolicyFile file;
     file.description = QStringLiteral("what the \"web\" agent reaches");
     file.rules = {entry(true, QStringLiteral("github.com"), 443), entry(false, QStringLiteral("*.tracker.example")),
-                  entry(true, QStringLiteral("db.internal"), 5432, true), entry(true, QStringLiteral("10.1.0.5"), 22, true)};
+                  entry(true, QStringLiteral("db.internal"), 5432, true), entry(true, QStringLiteral("10.1.0.5"), 22, true),
+                  entry(true, QStringLiteral("github.com")), entry(true, QStringLiteral("api.github.com"))};
+    // Rules of single requests: a git push of one org, GET below a path (the same host as a
+    // connection rule is another target).
+    file.rules[4].request = {{}, {}, QStringLiteral("push"), QStringLiteral("myorg/" "*")};
+    file.rules[5].request = {QStringLiteral("GET"), QStringLiteral("/repos/myorg/" "*"), {}, {}};
     file.rules[0].why = QStringLiteral("clone and fetch");
     file.rules[0].from = QStringLiteral("decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)");
     const QByteArray text = writePolicyFile(file);
     // One rule per line: a change to one rule is one line in the project's diff.
-    QCOMPARE(text.count("\"action\""), 4);
+    QCOMPARE(text.count("\"action\""), 6);
+    QVERIFY2(text.contains("\"git\": \"push\", \"repo\": \"myorg/" "*\""), text.constData());
     for (const QByteArray &line : text.split('\n'))
         QVERIFY2(line.count("\"action\"") <= 1, line.constData());
     const Result<PolicyFile> read = parsePolicyFile(text, QStringLiteral("web.json"));
@@ -92,6 +98,14 @@ void TestPolicyFile::readsWhatAPersonWrites()
                                                     QStringLiteral("hand.json"));
     QVERIFY2(read, qPrintable(read ? QString() : read.error().message()));
     QCOMPARE(described(read->rules), QStringList{QStringLiteral("allow github.com:443")}); // normalised as rule add does
+    // (A "/" and "*" apart in the source: moc would read them as a comment.)
+    const Result<PolicyFile> requests = parsePolicyFile("{\"airlock_policy\": 1, \"rules\": ["
+                                                        "{\"action\": \"allow\", \"host\": \"api.github.com\", \"method\": \"get\", \"path\": \"/repos/my%6Frg/" "*\"},"
+                                                        "{\"action\": \"deny\", \"host\": \"github.com\", \"git\": \"push\", \"repo\": \"myorg/secret.git\"}]}",
+                                                        QStringLiteral("hand.json"));
+    QVERIFY2(requests, qPrintable(requests ? QString() : requests.error().message()));
+    QCOMPARE(described(requests->rules), QStringList({QStringLiteral("allow api.github.com:any GET /repos/myorg/" "*"),
+                                                      QStringLiteral("deny github.com:any git push myorg/secret")}));
 }
 
 void TestPolicyFile::refusesBadFiles_data()
@@ -106,6 +120,12 @@ void TestPolicyFile::refusesBadFiles_data()
     QTest::newRow("unknown key") << QByteArray(R"({"airlock_policy": 1, "rules": [], "default": "allow"})")
                                  << QStringLiteral("unknown key 'default'");
     QTest::newRow("no rules") << QByteArray(R"({"airlock_policy": 1})") << QStringLiteral("\"rules\" must be an array");
+    QTest::newRow("a git rule with a path") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "git": "push", "path": "/x"}]})")
+                                            << QStringLiteral("rules[0]: a git rule names no method or path");
+    QTest::newRow("a request rule for every host") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "*", "method": "GET"}]})")
+                                                   << QStringLiteral("names a host");
+    QTest::newRow("a method as a number") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "method": 1}]})")
+                                          << QStringLiteral("\"method\" must be a string");
     QTest::newRow("a typo in a rule") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "prot": 22}]})")
                                       << QStringLiteral("rules[0]: unknown key 'prot'");
     QTest::newRow("a rule that is not an object") << QByteArray(R"({"airlock_policy": 1, "rules": ["allow a.test"]})")
