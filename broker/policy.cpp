@@ -213,25 +213,29 @@ Ruling Policy::decideLocked(const Target &target, const QDateTime &now, qsizetyp
             r.once, r.rawTcp};
 }
 
-bool Policy::decidesPerRequest(const Target &target, const Ruling &flow, const QDateTime &now) const
+Policy::RequestRules Policy::requestRules(const Target &target, const Ruling &flow, const QDateTime &now) const
 {
     const QString host = normalizeHost(target.host);
     if (host.isEmpty())
-        return false;
+        return RequestRules::None;
     QReadLocker locker(&m_lock);
     int flowScope = -1; // no rule decided the flow: a request rule of any scope counts
     for (const Compiled &c : m_rules) {
         if (flow.ruleId != 0 && c.rule.id == flow.ruleId)
             flowScope = c.rule.isGlobal() ? 0 : 1;
     }
+    RequestRules found = RequestRules::None;
     for (const Compiled &c : m_rules) {
         const Rule &r = c.rule;
         if (!c.request || r.expiredAt(now) || (!r.isGlobal() && r.sandbox != target.sandbox) || (r.port != 0 && r.port != target.port))
             continue;
-        if ((r.isGlobal() ? 0 : 1) >= flowScope && c.pattern.matches(host, {}))
-            return true;
+        if ((r.isGlobal() ? 0 : 1) < flowScope || !c.pattern.matches(host, {}))
+            continue;
+        if (!r.allow)
+            return RequestRules::Deny;
+        found = RequestRules::AllowOnly;
     }
-    return false;
+    return found;
 }
 
 Ruling Policy::decideRequest(const Target &target, const RequestFacts &request, const QDateTime &now) const

@@ -110,8 +110,14 @@ public:
     // Requests. decide() never reads a rule with a request part (it cannot allow a connection).
     // A flow that decide() ruled `flow` is decided request by request when a request rule
     // matches its host and port in a scope at least as near as the rule behind `flow` (a
-    // sandbox rule outranks every global one; no rule: any scope).
-    bool decidesPerRequest(const Target &target, const Ruling &flow, const QDateTime &now) const;
+    // sandbox rule outranks every global one; no rule: any scope). Deny: one of those rules
+    // denies (a flow whose requests cannot be read must then not be let through whole).
+    enum class RequestRules { None, AllowOnly, Deny };
+    RequestRules requestRules(const Target &target, const Ruling &flow, const QDateTime &now) const;
+    bool decidesPerRequest(const Target &target, const Ruling &flow, const QDateTime &now) const
+    {
+        return requestRules(target, flow, now) != RequestRules::None;
+    }
     // One request of such a flow: every rule of the host counts, a request rule only when it
     // matches `request` (RequestPattern::matches). Precedence: scope, then a request rule over
     // a host rule (RequestPattern::specificity between request rules), then as decide().

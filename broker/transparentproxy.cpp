@@ -565,9 +565,10 @@ bool TransparentProxy::admitPerRequest(Flow &f)
         return true;
     auto *http = dynamic_cast<HttpStreamCheck *>(f.check.get());
     if (!http || !http->first() || !m_requestDecider) {
-        deny(f, QStringLiteral("rules decide single requests to %1, and Airlock reads the requests of a TLS connection only on "
-                               "hosts it intercepts: lend this sandbox a secret bound to %1 (create --secret), or write the "
-                               "rule for the whole host").arg(f.target.host), f.event.rule);
+        // Unreadable here: decided as a connection instead (asked, if no rule answers).
+        FlowVerdict unread = f.verdict->unread ? *f.verdict->unread : FlowVerdict{Decision::Denied, 0, QStringLiteral("requests cannot be read"), false, false, {}};
+        f.verdict = unread;
+        proceed(f);
         return false;
     }
     const FlowTarget target = f.target;

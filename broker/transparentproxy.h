@@ -58,8 +58,11 @@ struct FlowVerdict {
     bool rawTcp = false;
     // Allowed as a connection, but each request on it is decided alone (a rule names a method,
     // path or git service on this host: Policy::decidesPerRequest). TLS goes to the interceptor
-    // (the only relay that reads it) or is refused; plain HTTP asks the RequestDecider per head.
+    // (the only relay that reads it); plain HTTP asks the RequestDecider per head.
     bool perRequest = false;
+    // With perRequest: the verdict for the connection where its requests cannot be read (TLS
+    // to a host not intercepted). Never an allow while a request rule denies.
+    std::shared_ptr<const FlowVerdict> unread;
 };
 
 class TransparentProxy {

@@ -301,14 +301,22 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
         m_rules([id](RuleStore &rules) { rules.consumed(id); });
     }
     FlowVerdict v = flowVerdict(d);
-    if (m_policy.decidesPerRequest(target, d, now)) {
-        // The connection may open; nothing of a request leaves before a rule allows it.
-        v.decision = Decision::Allowed;
-        v.perRequest = true;
-        v.rawTcp = false;
-        v.reason = QStringLiteral("requests decided one by one (rules name methods, paths or git services on %1)").arg(t.host);
-    }
-    return v;
+    const Policy::RequestRules requests = m_policy.requestRules(target, d, now);
+    if (requests == Policy::RequestRules::None)
+        return v;
+    // Where its requests cannot be read, the connection is decided as one: as the rules of
+    // connections say (or asked), but never let through whole while a request rule denies.
+    FlowVerdict unread = v;
+    if (requests == Policy::RequestRules::Deny)
+        unread = FlowVerdict{Decision::Denied, 0,
+                             QStringLiteral("rules deny some requests to %1, and Airlock reads the requests of a TLS connection only "
+                                            "on hosts it intercepts: lend this sandbox a secret bound to %1 (create --secret), or "
+                                            "write the rule for the whole host").arg(t.host), false, false, {}};
+    // The connection may open; nothing of a request leaves before a rule allows it.
+    FlowVerdict perRequest{Decision::Allowed, 0,
+                           QStringLiteral("requests decided one by one (rules name methods, paths or git services on %1)").arg(t.host),
+                           false, true, std::make_shared<const FlowVerdict>(unread)};
+    return perRequest;
 }
 
 RequestVerdict EgressService::decideRequest(const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) const

@@ -227,6 +227,11 @@ void TestRequestRules::perRequestOnlyWhereARequestRuleCanWin()
     QVERIFY(!fresh.decidesPerRequest(github(), fresh.decide(github(), kNow), kNow));
     const Target other{QStringLiteral("box"), QStringLiteral("api.github.com"), QHostAddress(), 80};
     QVERIFY(fresh.decidesPerRequest(other, fresh.decide(other, kNow), kNow)); // any port
+    // Whether one of them denies: a flow whose requests cannot be read is then refused whole.
+    QCOMPARE(fresh.requestRules(api, fresh.decide(api, kNow), kNow), Policy::RequestRules::AllowOnly);
+    QVERIFY(fresh.add(requestRule(2, "api.github.com", false, http("DELETE"))));
+    QCOMPARE(fresh.requestRules(api, fresh.decide(api, kNow), kNow), Policy::RequestRules::Deny);
+    QCOMPARE(fresh.requestRules(github(), fresh.decide(github(), kNow), kNow), Policy::RequestRules::None);
 }
 
 void TestRequestRules::decideRequestPrecedence_data()

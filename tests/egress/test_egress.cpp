@@ -565,7 +565,8 @@ private Q_SLOTS:
 
     // Rules of single requests on a plain-HTTP host: each request head on the connection is
     // decided alone; the upstream sees only the allowed ones. TLS to a host the broker cannot
-    // read (no secret bound to it) is refused, not let through unread.
+    // read (no secret bound to it) is decided as a connection: asked, or refused while a
+    // request rule denies there; never let through unread.
     void requestRulesDecideEachHttpRequest()
     {
         QByteArray out;
@@ -606,14 +607,31 @@ private Q_SLOTS:
         QCOMPARE(e.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
         QVERIFY2(e.value(QLatin1String("reason")).toString().contains(QLatin1String("no rule matches GET /admin on requests.test")),
                  qPrintable(e.value(QLatin1String("reason")).toString()));
-        // TLS to the same host: nothing here can read its requests, so it is refused.
-        QVERIFY(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-k"), QStringLiteral("https://requests.test/ok/3")}, &out) != 0);
+        // TLS to the same host, whose requests nothing here can read: decided as a connection,
+        // so with only an allow of some requests it is asked (a request rule never allows a
+        // connection whole)...
+        QProcess held;
+        held.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"), QStringLiteral("-sk"),
+                                          QStringLiteral("--max-time"), QStringLiteral("20"), QStringLiteral("https://requests.test/ok/3")});
+        const qint64 pending = waitPendingId(QStringLiteral("requests.test"));
+        QVERIFY(pending > 0);
+        QVERIFY(ctl({QStringLiteral("egress"), QStringLiteral("deny"), QString::number(pending)}) == 0);
+        QVERIFY(finishes(held, 15000));
+        // ...and refused outright once a request rule denies something there.
+        Rule noPost = getOk;
+        noPost.allow = false;
+        noPost.request = {QStringLiteral("POST"), {}, {}, {}};
+        const Result<Rule> denyRule = m_rules->add(noPost);
+        QVERIFY(denyRule);
+        QVERIFY(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("-k"), QStringLiteral("https://requests.test/ok/4")}, &out) != 0);
         const QJsonObject tls = waitEvent([](const QJsonObject &o) {
-            return o.value(QLatin1String("host")).toString() == QLatin1String("requests.test") && o.value(QLatin1String("port")).toInt() == 443;
+            return o.value(QLatin1String("host")).toString() == QLatin1String("requests.test") && o.value(QLatin1String("port")).toInt() == 443 &&
+                   o.value(QLatin1String("reason")).toString().contains(QLatin1String("rules deny some requests"));
         });
         QCOMPARE(tls.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
         QVERIFY2(tls.value(QLatin1String("reason")).toString().contains(QLatin1String("only on hosts it intercepts")),
                  qPrintable(tls.value(QLatin1String("reason")).toString()));
+        QVERIFY(m_rules->remove(denyRule->id));
         QVERIFY(m_rules->remove(allowRule->id));
     }
 
