@@ -28,6 +28,8 @@ struct EgressEvent {
     qint64 bytesDown = 0;
     qint64 durationMs = 0;
     qint64 pendingItem = 0;  // while pending: the id of the item it waits in (not stored)
+    bool request = false;    // one request the interceptor holds (not a connection): deciding it
+                             // makes rules of requests (not stored)
     qint64 count = 1;        // identical denials folded into this row (DenialAggregator), or events dropped
     // What the guest reports opened the flow (guestprocess.h): its claim, never a decision's input.
     std::optional<GuestProcess> guestProcess;

@@ -16,6 +16,7 @@
 #include "x509util.h"
 
 #include <QFileInfo>
+#include <future>
 #include <cerrno>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -184,6 +185,8 @@ private:
     Next serveOne(http::RequestHead &head);
     QString strictnessError(const http::RequestHead &head, int *status) const;
     bool requestAllowed(const http::RequestHead &head);
+    std::optional<RequestVerdict> askAndWait(const http::RequestHead &head);
+    bool guestGone() const;
     bool checkAndInject(http::RequestHead &head);
     void injectBasic(http::RequestHead &head);
     void injectQuery(http::RequestHead &head);
@@ -216,6 +219,7 @@ private:
     std::function<void()> m_done;
     bool m_perRequest;       // each request is decided alone (Interceptor::setRequestDecider)
     qint64 m_rule = 0;       // the rule that decided the current request
+    qint64 m_heldEventId = 0; // the current request was asked about: its record's id
     TlsStream m_guest;
     TlsStream m_up;
     std::vector<LentSecret> m_secrets;
@@ -250,6 +254,7 @@ void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const
     e.path = QString::fromLatin1(m_path.left(2048));
     e.allowed = allowed;
     e.rule = m_rule;
+    e.eventId = m_heldEventId;
     e.reason = reason;
     e.bytesUp = m_bytesUp;
     e.bytesDown = m_bytesDown;
@@ -600,7 +605,13 @@ bool InterceptedConnection::requestAllowed(const http::RequestHead &head)
         deny(403, "Forbidden", QStringLiteral("requests to %1 are decided one by one, and nothing decides them here").arg(m_sni));
         return false;
     }
-    const RequestVerdict v = m_owner.m_requestDecider(m_sandbox, m_sni, m_upstream.port, requestFacts(head.method, head.target));
+    RequestVerdict v = m_owner.m_requestDecider(m_sandbox, m_sni, m_upstream.port, requestFacts(head.method, head.target));
+    if (v.decision == Decision::Pending && m_owner.m_requestAsking) {
+        const std::optional<RequestVerdict> answered = askAndWait(head);
+        if (!answered)
+            return false; // the guest is gone: nobody to answer
+        v = *answered;
+    }
     m_rule = v.rule;
     if (v.decision == Decision::Allowed) {
         m_servedNote = v.reason;
@@ -608,6 +619,35 @@ bool InterceptedConnection::requestAllowed(const http::RequestHead &head)
     }
     deny(403, "Forbidden", v.reason);
     return false;
+}
+
+// A request no rule answers: held as a pending item and asked like a flow. This worker waits
+// (the proxy's hold timeout ends the wait with a denial); a guest that closes meanwhile ends
+// it too, with nothing sent anywhere.
+std::optional<RequestVerdict> InterceptedConnection::askAndWait(const http::RequestHead &head)
+{
+    auto answer = std::make_shared<std::promise<RequestVerdict>>();
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    std::future<RequestVerdict> decided = answer->get_future();
+    m_heldEventId = m_owner.m_requestAsking.ask(HeldRequest{m_sandbox, m_sni, m_upstream.port, head.method, m_path.left(2048)},
+                                                 [answer, answered](const RequestVerdict &v) {
+                                                     if (!answered->exchange(true))
+                                                         answer->set_value(v);
+                                                 });
+    while (decided.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+        if (guestGone()) {
+            m_owner.m_requestAsking.leave(m_heldEventId);
+            emitEvent(false, QStringLiteral("closed before a decision"));
+            return std::nullopt;
+        }
+    }
+    return decided.get();
+}
+
+bool InterceptedConnection::guestGone() const
+{
+    pollfd p{m_guestFd, POLLRDHUP, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL));
 }
 
 // Upgrades, a foreign Host, and placeholders where they must not go are refused (false); each
@@ -679,6 +719,7 @@ InterceptedConnection::Next InterceptedConnection::serveOne(http::RequestHead &h
     m_method = head.method;
     m_path = head.target;
     m_rule = 0;
+    m_heldEventId = 0;
     QByteArray &buf = m_guest.buffer();
     m_guest.setWaitMs(m_owner.m_options.idleTimeoutMs); // within a request, each read or write may wait this long
 

@@ -63,6 +63,7 @@ struct InterceptEvent {
     QString path;
     bool allowed = false;
     qint64 rule = 0;       // the rule that decided the request (a flow decided per request), else 0
+    qint64 eventId = 0;    // the record of a request that was asked about (RequestAsking::ask), else 0: a new one
     QString reason;        // why denied, or "" when allowed
     qint64 bytesUp = 0;    // request bytes sent upstream
     qint64 bytesDown = 0;  // response bytes sent to the guest
@@ -97,6 +98,9 @@ public:
     // Decides each request of a flow handed over with perRequest; set before the first flow.
     // Without one, such requests are refused.
     void setRequestDecider(RequestDecider decider) { m_requestDecider = std::move(decider); }
+    // Asks the person about a request no rule answers; its worker waits for the answer (the
+    // hold timeout bounds it, or the guest closing). Without it such a request is refused.
+    void setRequestAsking(RequestAsking asking) { m_requestAsking = std::move(asking); }
 
     // Does a flow of `sandbox` to `host` need interception (a borrowed secret is bound to it)?
     bool needsInterception(const QString &sandbox, const QString &host);
@@ -133,6 +137,7 @@ private:
     Options m_options;
     EventSink m_sink;
     RequestDecider m_requestDecider;
+    RequestAsking m_requestAsking;
     SSL_CTX *m_serverCtx = nullptr;
     SSL_CTX *m_clientCtx = nullptr;
     std::atomic<int> m_active{0};

@@ -31,6 +31,7 @@ QList<Rule> Preset::toRules(const QString &sandbox, uid_t owner) const
         r.allow = true;
         r.pattern = p.host;
         r.port = p.port;
+        r.request = p.request;
         r.origin = QStringLiteral("preset ") + name;
         out.append(r);
     }
@@ -63,10 +64,10 @@ Result<Preset> parsePreset(const QByteArray &json, const QString &source)
     for (qsizetype i = 0; i < rules.size(); ++i) {
         const QString where = QStringLiteral("rules[%1]").arg(i);
         if (!rules.at(i).isObject())
-            return presetError(source, where + QStringLiteral(" must be an object {host, port?, why}"));
+            return presetError(source, where + QStringLiteral(" must be an object {host, port?, method?, path?, git?, repo?, why}"));
         const QJsonObject r = rules.at(i).toObject();
-        if (const QString k = unknownKey(r, {"host", "port", "why"}); !k.isEmpty())
-            return presetError(source, where + QStringLiteral(": unknown key '%1' (allowed: host, port, why)").arg(k));
+        if (const QString k = unknownKey(r, {"host", "port", "method", "path", "git", "repo", "why"}); !k.isEmpty())
+            return presetError(source, where + QStringLiteral(": unknown key '%1' (allowed: host, port, method, path, git, repo, why)").arg(k));
         PresetRule rule;
         rule.host = r.value(QLatin1String("host")).toString();
         Result<HostPattern> pattern = HostPattern::parse(rule.host);
@@ -79,6 +80,23 @@ Result<Preset> parsePreset(const QByteArray &json, const QString &source)
         if (!port)
             return presetError(source, where + QStringLiteral(": \"port\" must be an integer 1..65535 (omit it for any port)"));
         rule.port = *port;
+        for (auto [key, field] : {std::pair{"method", &rule.request.method}, std::pair{"path", &rule.request.path},
+                                  std::pair{"git", &rule.request.git}, std::pair{"repo", &rule.request.repo}}) {
+            const QJsonValue v = r.value(QLatin1String(key));
+            if (!v.isUndefined() && !v.isString())
+                return presetError(source, where + QStringLiteral(": \"%1\" must be a string").arg(QLatin1String(key)));
+            *field = v.toString();
+        }
+        if (!rule.request.isEmpty()) {
+            Rule probe;
+            probe.allow = true;
+            probe.pattern = rule.host;
+            probe.port = rule.port;
+            probe.request = rule.request;
+            if (Status s = Policy::validate(probe); !s)
+                return presetError(source, where + QStringLiteral(": ") + s.error().message());
+            rule.request = RequestPattern::parse(rule.request)->rule();
+        }
         rule.why = r.value(QLatin1String("why")).toString();
         if (rule.why.trimmed().isEmpty())
             return presetError(source, where + QStringLiteral(": \"why\" is missing; say why the preset opens this host"));

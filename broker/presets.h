@@ -9,8 +9,10 @@
 //     ]
 //   }
 // "host" is a HostPattern (exact, *.domain, IP, CIDR); "port" is optional (absent = any);
-// "why" is required (a preset must say why it opens each host). Presets only ever allow;
-// unknown keys are refused so typos do not silently widen or narrow a preset.
+// "why" is required (a preset must say why it opens each host). "method" and "path", or
+// "git" and "repo", make the rule one of single requests (requestpattern.h), as `rule add
+// --method ...` does. Presets only ever allow; unknown keys are refused so typos do not
+// silently widen or narrow a preset.
 #include "core/result.h"
 #include "policy.h"
 
@@ -23,6 +25,7 @@ namespace airlock {
 struct PresetRule {
     QString host;
     int port = 0;
+    RequestRule request; // empty: the rule allows connections to the host
     QString why;
 };
 

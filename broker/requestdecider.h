@@ -6,6 +6,7 @@
 #include "core/decision.h"
 #include "requestfacts.h"
 
+#include <QByteArray>
 #include <QString>
 #include <functional>
 
@@ -19,5 +20,24 @@ struct RequestVerdict {
 
 using RequestDecider = std::function<RequestVerdict(const QString &sandbox, const QString &host, quint16 port,
                                                     const RequestFacts &request)>;
+
+// A request no rule answers, asked of the person like a held flow (a pending item of its own).
+struct HeldRequest {
+    QString sandbox;
+    QString host;
+    quint16 port = 0;
+    QByteArray method;
+    QByteArray target; // as the record shows it (a secret's query value masked)
+};
+
+// Implemented by EgressService over the proxy's pending items. ask() returns the event id the
+// request is recorded under (its final record reuses it) and calls `answer` exactly once, on
+// any thread: the person's decision, or a denial when the hold times out or the ask cannot be
+// held. leave(): the requester stopped waiting (its guest closed); `answer` may still run.
+struct RequestAsking {
+    std::function<qint64(const HeldRequest &request, std::function<void(RequestVerdict)> answer)> ask;
+    std::function<void(qint64 eventId)> leave;
+    explicit operator bool() const { return ask && leave; }
+};
 
 } // namespace airlock

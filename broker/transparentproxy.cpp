@@ -443,35 +443,54 @@ void TransparentProxy::proceed(Flow &f)
     }
 }
 
+TransparentProxy::PendingItem *TransparentProxy::pendingItem(const QString &key, qint64 firstEventId)
+{
+    auto item = m_pending.find(key);
+    if (item != m_pending.end())
+        return &*item;
+    const QString sandbox = key.section(QLatin1Char('|'), 0, 0);
+    int ofSandbox = 0;
+    for (const PendingItem &p : std::as_const(m_pending))
+        ofSandbox += p.event.sandbox == sandbox;
+    if (ofSandbox >= m_limits.maxPending)
+        return nullptr;
+    PendingItem p;
+    p.id = firstEventId;
+    p.key = key;
+    p.since = Clock::now();
+    p.deadline = holdDeadline(p.since, m_limits.holdTimeoutMs);
+    return &*m_pending.insert(key, p);
+}
+
+QString TransparentProxy::waitingReason(const PendingItem &item, qint64 eventId) const
+{
+    if (item.id != eventId)
+        return QStringLiteral("joined pending request %1").arg(item.id);
+    return m_limits.holdTimeoutMs > 0 ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
+                                      : QStringLiteral("waiting for a decision (held until answered)");
+}
+
+QString TransparentProxy::pendingLimitReason() const
+{
+    return QStringLiteral("the sandbox already waits for %1 decisions, its limit").arg(m_limits.maxPending);
+}
+
 void TransparentProxy::hold(Flow &f)
 {
     const QString key = f.target.sandbox + QLatin1Char('|') + (f.target.host.isEmpty() ? ipv4ToString(f.target.ip) : f.target.host) +
                         QLatin1Char('|') + QString::number(f.target.port);
-    auto item = m_pending.find(key);
-    if (item == m_pending.end()) {
-        int ofSandbox = 0;
-        for (const PendingItem &p : std::as_const(m_pending))
-            ofSandbox += p.event.sandbox == f.target.sandbox;
-        if (ofSandbox >= m_limits.maxPending) {
-            deny(f, QStringLiteral("the sandbox already waits for %1 decisions, its limit").arg(m_limits.maxPending));
-            return;
-        }
-        PendingItem p;
-        p.id = f.event.id;
-        p.key = key;
-        p.since = Clock::now();
-        p.deadline = holdDeadline(p.since, m_limits.holdTimeoutMs);
-        item = m_pending.insert(key, p);
+    PendingItem *item = pendingItem(key, f.event.id);
+    if (!item) {
+        deny(f, pendingLimitReason());
+        return;
     }
     f.state = State::Held;
     f.pendingId = item->id;
     f.event.decision = Decision::Pending;
     f.event.pendingItem = item->id;
-    f.event.reason = item->id != f.event.id     ? QStringLiteral("joined pending request %1").arg(item->id)
-                     : m_limits.holdTimeoutMs > 0 ? QStringLiteral("waiting for a decision (denied after %1 s)").arg(m_limits.holdTimeoutMs / 1000)
-                                                  : QStringLiteral("waiting for a decision (held until answered)");
+    f.event.reason = waitingReason(*item, f.event.id);
     item->flows.append(f.id);
-    if (item->flows.size() == 1)
+    if (item->flows.size() + item->requests.size() == 1)
         item->event = f.event;
     m_pendingByEvent.insert(f.event.id, key);
     m_board.hold(item->id, item->event, f.event.id);
@@ -479,15 +498,62 @@ void TransparentProxy::hold(Flow &f)
     record(f);
 }
 
+void TransparentProxy::holdRequest(EgressEvent event, RequestAnswer answer)
+{
+    m_loop.post([this, event = std::move(event), answer = std::move(answer)]() mutable {
+        // The path without its query: the same request asked again joins the same item.
+        const QString key = event.sandbox + QLatin1Char('|') + event.host + QLatin1Char('|') + QString::number(event.port) +
+                            QLatin1Char('|') + event.method + QLatin1Char(' ') + event.path.section(QLatin1Char('?'), 0, 0);
+        PendingItem *item = pendingItem(key, event.id);
+        if (!item) {
+            event.decision = Decision::Denied;
+            event.reason = pendingLimitReason();
+            m_events.record(event);
+            answer(RequestVerdict{Decision::Denied, 0, event.reason});
+            return;
+        }
+        event.decision = Decision::Pending;
+        event.pendingItem = item->id;
+        event.reason = waitingReason(*item, event.id);
+        item->requests.append({event.id, std::move(answer)});
+        if (item->flows.size() + item->requests.size() == 1)
+            item->event = event;
+        m_pendingByEvent.insert(event.id, key);
+        m_board.hold(item->id, item->event, event.id);
+        m_events.record(event);
+    });
+}
+
+void TransparentProxy::leaveRequest(qint64 eventId)
+{
+    m_loop.post([this, eventId] {
+        const QString key = m_pendingByEvent.take(eventId);
+        m_board.leave(eventId);
+        auto item = m_pending.find(key);
+        if (item == m_pending.end())
+            return;
+        item->requests.removeIf([eventId](const auto &r) { return r.first == eventId; });
+        if (item->flows.isEmpty() && item->requests.isEmpty()) {
+            m_board.remove(item->id);
+            m_pending.erase(item); // nobody waits any more: the item goes away
+        }
+    });
+}
+
 void TransparentProxy::release(PendingItem &item, bool allowIt, qint64 rule, const QString &reason, bool rawTcp)
 {
     const QList<quint64> flows = item.flows;
+    const QList<std::pair<qint64, RequestAnswer>> requests = item.requests;
     const QString key = item.key;
     for (quint64 id : flows)
         if (Flow *f = flow(id))
             m_pendingByEvent.remove(f->event.id);
+    for (const auto &[eventId, answer] : requests)
+        m_pendingByEvent.remove(eventId);
     m_board.remove(item.id);
     m_pending.remove(key);
+    for (const auto &[eventId, answer] : requests)
+        answer(RequestVerdict{allowIt ? Decision::Allowed : Decision::Denied, rule, reason});
     for (quint64 id : flows) {
         Flow *f = flow(id);
         if (!f)
@@ -989,7 +1055,7 @@ void TransparentProxy::finish(Flow &f, bool reset)
         auto item = m_pending.find(key);
         if (item != m_pending.end()) {
             item->flows.removeAll(f.id);
-            if (item->flows.isEmpty()) {
+            if (item->flows.isEmpty() && item->requests.isEmpty()) {
                 m_board.remove(item->id);
                 m_pending.erase(item); // nobody waits any more: the item goes away
             }

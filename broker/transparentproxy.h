@@ -114,6 +114,16 @@ public:
     // item was gone by then.
     void decide(qint64 id, bool allow, qint64 rule, const QString &reason, bool rawTcp, std::function<void(bool found)> done);
 
+    // A request a relay that reads requests holds (RequestAsking, requestdecider.h): a pending
+    // item like a held flow's, keyed by sandbox, host, port, method and path, so identical
+    // requests join one; decided by decide(), denied at the hold timeout, counted against
+    // maxPending. `event` (decision Pending, its id set) is recorded here. `answer` runs once,
+    // on the loop. Any thread; returns at once.
+    using RequestAnswer = std::function<void(const RequestVerdict &)>;
+    void holdRequest(EgressEvent event, RequestAnswer answer);
+    // The holder of event `eventId` stopped waiting; the item goes when nobody waits on it.
+    void leaveRequest(qint64 eventId);
+
     // Counters for tests and status.
     struct Stats {
         qint64 flows = 0;
@@ -172,6 +182,7 @@ private:
         QString key;
         EgressEvent event;
         QList<quint64> flows;
+        QList<std::pair<qint64, RequestAnswer>> requests; // held requests: event id, answer
         std::chrono::steady_clock::time_point since; // when it was first held
         std::chrono::steady_clock::time_point deadline; // max(): held until answered
     };
@@ -214,6 +225,11 @@ private:
     void fail(Flow &f, const QString &reason);
     void finish(Flow &f, bool reset);
     void record(Flow &f);
+    // The pending item for `key`, made (with id `firstEventId`) when there is none; null when
+    // the sandbox already waits for maxPending items.
+    PendingItem *pendingItem(const QString &key, qint64 firstEventId);
+    QString waitingReason(const PendingItem &item, qint64 eventId) const;
+    QString pendingLimitReason() const;
     void release(PendingItem &item, bool allow, qint64 rule, const QString &reason, bool rawTcp);
     void tick();
     bool forbiddenDestination(quint32 ip) const;

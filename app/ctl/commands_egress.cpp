@@ -141,6 +141,11 @@ int decide(Context &ctx, const Args &args, const QString &action)
     }
     if (args.has(QStringLiteral("--raw-tcp")))
         params.insert(QStringLiteral("raw_tcp"), true); // the rule's host:port may carry unverified bytes
+    // A pending request's rule: another path pattern, or the whole host (the daemon checks both).
+    if (args.has(QStringLiteral("--path")))
+        params.insert(QStringLiteral("path"), args.value(QStringLiteral("--path")));
+    if (args.has(QStringLiteral("--whole-host")))
+        params.insert(QStringLiteral("whole_host"), true);
     const auto result = ctx.call(proto::method::EgressDecide, params);
     if (!result)
         return kFailed;
@@ -185,13 +190,17 @@ void registerEgressCommands(Registry &registry)
                   QStringLiteral("egress attempts (or pending requests) of all sandboxes or one; the newest 100, or N up to 1000"),
                   {QStringLiteral("--limit")},
                   {QStringLiteral("--pending"), QStringLiteral("--follow")}, 0, 1, true, ls});
-    const QStringList decideOptions{QStringLiteral("--scope"), QStringLiteral("--match"), QStringLiteral("--for")};
-    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION|session] [--raw-tcp]");
-    registry.add({QStringLiteral("egress allow"), usage, QStringLiteral("release a pending request (and add a rule)"),
-                  decideOptions, {QStringLiteral("--raw-tcp")}, 1, 1, true,
+    const QStringList decideOptions{QStringLiteral("--scope"), QStringLiteral("--match"), QStringLiteral("--for"), QStringLiteral("--path")};
+    const QString usage = QStringLiteral("ID [--scope once|sandbox|global] [--match host|domain|ip] [--for DURATION|session] [--raw-tcp] "
+                                         "[--path PATTERN | --whole-host]");
+    registry.add({QStringLiteral("egress allow"), usage,
+                  QStringLiteral("release a pending request (and add a rule; for a pending method and path the rule names "
+                                 "them, or --path PATTERN, or --whole-host)"),
+                  decideOptions, {QStringLiteral("--raw-tcp"), QStringLiteral("--whole-host")}, 1, 1, true,
                   [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("allow")); }});
     registry.add({QStringLiteral("egress deny"), usage, QStringLiteral("refuse a pending request (and add a rule)"),
-                  decideOptions, {}, 1, 1, true, [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("deny")); }});
+                  decideOptions, {QStringLiteral("--whole-host")}, 1, 1, true,
+                  [](Context &c, const Args &a) { return decide(c, a, QStringLiteral("deny")); }});
     registry.add({QStringLiteral("egress hold-timeout"), QStringLiteral("DURATION|until-answered"),
                   QStringLiteral("how long a pending request waits before it is denied (every sandbox)"), {}, {}, 1, 1, true,
                   holdTimeout});

@@ -319,6 +319,33 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     return perRequest;
 }
 
+qint64 EgressService::askRequest(const HeldRequest &request, std::function<void(RequestVerdict)> answer)
+{
+    EgressEvent e;
+    e.id = m_events.nextId();
+    e.sandbox = request.sandbox;
+    e.time = QDateTime::currentDateTimeUtc();
+    e.proto = QStringLiteral("https");
+    e.host = request.host;
+    e.sni = request.host;
+    e.port = request.port;
+    e.method = QString::fromLatin1(request.method.left(32));
+    e.path = QString::fromLatin1(request.target.left(512));
+    e.request = true;
+    if (!m_proxy) {
+        answer(RequestVerdict{Decision::Denied, 0, QStringLiteral("egress enforcement is off: %1").arg(m_unavailable)});
+        return e.id;
+    }
+    m_proxy->holdRequest(e, [answer = std::move(answer)](const RequestVerdict &v) { answer(v); });
+    return e.id;
+}
+
+void EgressService::leaveRequest(qint64 eventId)
+{
+    if (m_proxy)
+        m_proxy->leaveRequest(eventId);
+}
+
 RequestVerdict EgressService::decideRequest(const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) const
 {
     const Ruling r = m_policy.decideRequest(Target{sandbox, host, QHostAddress(), port}, request, QDateTime::currentDateTimeUtc());
@@ -379,6 +406,41 @@ void EgressService::publish(const std::vector<EgressEvent> &events)
                 m_api.publish(proto::topic::Pending, p.event, owner);
         }
     }, Qt::QueuedConnection);
+}
+
+Result<RequestRule> EgressService::decisionRequest(const EgressEvent &item, const QJsonObject &params)
+{
+    const QJsonValue path = params.value(QLatin1String("path"));
+    const QJsonValue wholeHost = params.value(QLatin1String("whole_host"));
+    const auto invalid = [](const QString &why) { return Error{QStringLiteral("cannot decide the request"), why, ErrorKind::InvalidParams}; };
+    if ((!path.isUndefined() && !path.isString()) || (!wholeHost.isUndefined() && !wholeHost.isBool()))
+        return invalid(QStringLiteral("\"path\" must be a path pattern and \"whole_host\" true or false"));
+    if (!item.request) {
+        if (!path.isUndefined() || wholeHost.toBool(false))
+            return invalid(QStringLiteral("\"path\" and \"whole_host\" belong to a pending request (one with a method and "
+                                          "path); this one is a connection"));
+        return RequestRule{};
+    }
+    if (wholeHost.toBool(false)) {
+        if (!path.isUndefined())
+            return invalid(QStringLiteral("give \"path\" or \"whole_host\", not both"));
+        return RequestRule{}; // a rule of connections to the host: every request on it
+    }
+    const RequestFacts facts = requestFacts(item.method.toLatin1(), item.path.toLatin1());
+    if (path.isString()) {
+        const Result<RequestPattern> pattern = RequestPattern::parse(RequestRule{item.method, path.toString(), {}, {}});
+        if (!pattern)
+            return pattern.error();
+        if (!pattern->matches(facts, true))
+            return invalid(QStringLiteral("'%1' does not match this request's path %2").arg(path.toString(), QString::fromLatin1(facts.path)));
+        return pattern->rule();
+    }
+    if (facts.git.service != GitService::None)
+        return RequestRule{{}, {}, QString::fromLatin1(gitServiceName(facts.git.service)), QString::fromLatin1(facts.git.repo)};
+    if (facts.ambiguous)
+        return invalid(QStringLiteral("this request's path (%1) can be read as another one, so no rule names it exactly; decide it "
+                                      "once, or give a path pattern (--path) or the whole host (--whole-host)").arg(item.path.left(200)));
+    return RequestRule{item.method, QString::fromLatin1(facts.path), {}, {}};
 }
 
 Result<QStringList> EgressService::decisionPatterns(const EgressEvent &item, const QString &match)
@@ -531,6 +593,9 @@ void EgressService::decide(const Call &call)
     Result<QStringList> patterns = decisionPatterns(*item, match);
     if (!patterns)
         return call.fail(patterns.error());
+    const Result<RequestRule> request = decisionRequest(*item, p);
+    if (!request)
+        return call.fail(request.error());
     QList<Rule> rules;
     for (const QString &pattern : *patterns) {
         Rule rule;
@@ -541,6 +606,7 @@ void EgressService::decide(const Call &call)
         rule.pattern = pattern;
         rule.rawTcp = rawTcp.toBool(false);
         rule.untilStop = untilStop.toBool(false);
+        rule.request = *request;
         rule.origin = QStringLiteral("decided on attempt %1").arg(id);
         if (forS.isDouble())
             rule.expires = QDateTime::currentDateTimeUtc().addSecs(qint64(forS.toDouble()));
@@ -548,7 +614,8 @@ void EgressService::decide(const Call &call)
     }
     // The rule is written on the rule service's thread; the answer comes from there.
     const QString lifetime = untilStop.toBool(false) ? QStringLiteral(", until it stops") : QString();
-    const QString summary = QStringLiteral("%1 %2 (%3%4)").arg(action, patterns->join(QStringLiteral(" + ")), scope, lifetime);
+    const QString what = request->isEmpty() ? QString() : QLatin1Char(' ') + request->text();
+    const QString summary = QStringLiteral("%1 %2%3 (%4%5)").arg(action, patterns->join(QStringLiteral(" + ")), what, scope, lifetime);
     const bool raw = allowIt && rawTcp.toBool(false);
     m_rules([this, call, id, item = *item, allowIt, rules, summary, raw](RuleStore &store) {
         Result<QList<Rule>> added = store.addAll(rules);

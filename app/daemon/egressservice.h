@@ -74,6 +74,9 @@ public:
     // One request of a flow decided per request (FlowVerdict::perRequest), by the policy; any
     // thread (the interceptor's workers, the proxy's loop).
     RequestVerdict decideRequest(const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) const;
+    // A request no rule answers becomes a pending item (RequestAsking::ask); any thread.
+    qint64 askRequest(const HeldRequest &request, std::function<void(RequestVerdict)> answer);
+    void leaveRequest(qint64 eventId);
 
 private:
     // The resolver's and the proxy's listeners on the sandbox's gateway, both or neither.
@@ -91,6 +94,10 @@ private:
     void publish(const std::vector<EgressEvent> &events);
     // The rule patterns an egress.decide "match" (host | domain | ip) stands for.
     static Result<QStringList> decisionPatterns(const EgressEvent &item, const QString &match);
+    // The request part of the rules a decision on `item` makes: none for a connection; for a
+    // held request its method and exact path, or its git service and repository; `path`
+    // (a pattern that matches the request) or `whole_host` instead when the call gives one.
+    static Result<RequestRule> decisionRequest(const EgressEvent &item, const QJsonObject &params);
     FlowVerdict decideFlow(const FlowTarget &target);
     FlowVerdict decideAddress(const FlowTarget &resolved);
 

@@ -22,6 +22,7 @@ proto::EgressEvent toProtocol(const EgressEvent &e)
     p.bytesDown = e.bytesDown;
     p.durationMs = e.durationMs;
     p.count = e.count;
+    p.request = e.request;
     if (e.guestProcess)
         p.guestProcess = proto::GuestProcess{e.guestProcess->pid, e.guestProcess->ppid, e.guestProcess->comm,
                                              e.guestProcess->parent, e.guestProcess->cmdline};

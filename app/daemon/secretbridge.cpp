@@ -33,7 +33,7 @@ Status SecretBridge::start()
     EventLog &log = m_egress.eventLog();
     m_vault.setInterceptListener([&log](const InterceptEvent &e) {
         EgressEvent ev;
-        ev.id = log.nextId();
+        ev.id = e.eventId ? e.eventId : log.nextId(); // a request that was asked about: its pending record, now decided
         ev.sandbox = e.sandbox;
         ev.time = QDateTime::currentDateTimeUtc();
         ev.proto = QStringLiteral("https");

@@ -30,6 +30,11 @@ std::vector<std::unique_ptr<Service>> makeServices(Daemon &daemon)
     vault->setRequestDecider([e = egress.get()](const QString &sandbox, const QString &host, quint16 port, const RequestFacts &request) {
         return e->decideRequest(sandbox, host, port, request);
     });
+    // ...and those no rule answers are asked like held flows, as pending items of the broker.
+    vault->setRequestAsking(RequestAsking{[e = egress.get()](const HeldRequest &request, std::function<void(RequestVerdict)> answer) {
+                                              return e->askRequest(request, std::move(answer));
+                                          },
+                                          [e = egress.get()](qint64 eventId) { e->leaveRequest(eventId); }});
     sandboxes->setSecretBridge(bridge.get());
     sandboxes->setRulePolicy(&rules->policy()); // a template's presets become the sandbox's rules
     sandboxes->setRuleInheritance([r = rules.get()](const QString &origin, const QString &fork) -> Status {

@@ -82,6 +82,7 @@ Status VaultService::start()
             m_daemon.api().postAlert(e.sandbox, e.alertKind, e.alertMessage);
     });
     m_interceptor->setRequestDecider(m_requestDecider);
+    m_interceptor->setRequestAsking(m_requestAsking);
     if (Status s = m_interceptor->init(); !s)
         return s;
     // Started inside a desktop session with a keyring slot: open without asking.

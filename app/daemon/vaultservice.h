@@ -38,6 +38,8 @@ public:
     void setInterceptListener(Interceptor::EventSink listener);
     // Decides the requests of flows handed over per request (the egress policy); set before start().
     void setRequestDecider(RequestDecider decider) { m_requestDecider = std::move(decider); }
+    // Asks the person about a request no rule answers (the egress broker's pending items); set before start().
+    void setRequestAsking(RequestAsking asking) { m_requestAsking = std::move(asking); }
 
 private:
     void registerVaultMethods(ApiServer &api);
@@ -47,6 +49,7 @@ private:
     std::unique_ptr<Vault> m_vault;
     std::unique_ptr<Interceptor> m_interceptor;
     RequestDecider m_requestDecider;
+    RequestAsking m_requestAsking;
     bool shouldAlert(const InterceptEvent &e); // any connection thread
     std::mutex m_listenerMutex;
     Interceptor::EventSink m_listener;

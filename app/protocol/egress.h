@@ -45,12 +45,13 @@ struct EgressEvent {
     qint64 durationMs = 0;
     qint64 count = 1; // identical denials folded into this row, or the events a "dropped" row stands for
     std::optional<GuestProcess> guestProcess; // absent: the guest reported none (yet)
+    bool request = false; // a pending single request (method and path) on a connection the broker reads
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("sandbox", s.sandbox)("time", s.time, Millis)("proto", s.proto)("host", s.host)("ip", s.ip);
         f("port", s.port)("sni", s.sni)("method", s.method)("path", s.path)("decision", s.decision);
         f("rule", s.rule, Nulled)("reason", s.reason)("bytes_up", s.bytesUp)("bytes_down", s.bytesDown);
-        f("duration_ms", s.durationMs)("count", s.count, Defaulted)("process", s.guestProcess);
+        f("duration_ms", s.durationMs)("count", s.count, Defaulted)("process", s.guestProcess)("request", s.request, Omitted);
     }
     AIRLOCK_PAYLOAD(EgressEvent)
 };
@@ -83,10 +84,12 @@ struct EgressDecideParams {
     std::optional<qint64> forS;
     bool rawTcp = false;
     bool untilStop = false;         // scope sandbox only: the rule lasts until the sandbox stops
+    std::optional<QString> path;    // a pending request: the rule names this path pattern instead of the exact path
+    bool wholeHost = false;         // a pending request: a rule of the host, not of the request
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("action", s.action)("scope", s.scope)("match", s.match)("for_s", s.forS)("raw_tcp", s.rawTcp, Omitted);
-        f("until_stop", s.untilStop, Omitted);
+        f("until_stop", s.untilStop, Omitted)("path", s.path)("whole_host", s.wholeHost, Omitted);
     }
     AIRLOCK_PAYLOAD(EgressDecideParams)
 };

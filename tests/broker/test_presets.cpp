@@ -1,6 +1,7 @@
 // Egress presets: every shipped preset loads and validates, and bad files are refused with
 // a message that names the file and the problem.
 #include "presets.h"
+#include "requestfacts.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,7 @@ class TestPresets : public QObject {
 private Q_SLOTS:
     void shippedPresetsLoad();
     void shippedPresetsAllowWhatTheyName();
+    void readOnlyPresetsLeaveWritesToBeAsked();
     void refusesBadPresets_data();
     void refusesBadPresets();
     void fileNameMustMatch();
@@ -29,7 +31,8 @@ void TestPresets::shippedPresetsLoad()
         names << p.name;
     QCOMPARE(names, (QStringList{QStringLiteral("anthropic"), QStringLiteral("chatgpt-sign-in"), QStringLiteral("claude-code"),
                                  QStringLiteral("claude-sign-in"), QStringLiteral("codex"), QStringLiteral("debian"),
-                                 QStringLiteral("github"), QStringLiteral("npm"), QStringLiteral("openai"), QStringLiteral("pypi")}));
+                                 QStringLiteral("github-read-only"), QStringLiteral("github"), QStringLiteral("npm-install"),
+                                 QStringLiteral("npm"), QStringLiteral("openai"), QStringLiteral("pypi")})); // by file name
     qputenv("AIRLOCK_PRESETS_DIR", dir.toUtf8());
     QCOMPARE(presetsDirectory(), dir);
 }
@@ -63,6 +66,38 @@ void TestPresets::shippedPresetsAllowWhatTheyName()
     QCOMPARE(verdict("gist.github.com", 443), Decision::Pending);     // no wildcards smuggled in
 }
 
+// The presets of single requests: reading passes, anything that writes is left to be asked,
+// and nothing in them allows a connection whole.
+void TestPresets::readOnlyPresetsLeaveWritesToBeAsked()
+{
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    Policy policy;
+    qint64 id = 1;
+    for (const Preset &p : *presets) {
+        if (p.name != QLatin1String("github-read-only") && p.name != QLatin1String("npm-install"))
+            continue;
+        for (Rule r : p.toRules(QStringLiteral("box"), 1000)) {
+            r.id = id++;
+            QVERIFY(policy.add(r));
+        }
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto request = [&](const char *host, const char *method, const char *target) {
+        return policy.decideRequest(Target{QStringLiteral("box"), QString::fromLatin1(host), {}, 443}, requestFacts(method, target), now).decision;
+    };
+    QCOMPARE(request("github.com", "GET", "/o/r.git/info/refs?service=git-upload-pack"), Decision::Allowed);
+    QCOMPARE(request("github.com", "POST", "/o/r.git/git-upload-pack"), Decision::Allowed);
+    QCOMPARE(request("github.com", "POST", "/o/r.git/git-receive-pack"), Decision::Pending);
+    QCOMPARE(request("api.github.com", "GET", "/repos/o/r/pulls"), Decision::Allowed);
+    QCOMPARE(request("api.github.com", "POST", "/repos/o/r/pulls"), Decision::Pending);
+    QCOMPARE(request("registry.npmjs.org", "GET", "/left-pad"), Decision::Allowed);
+    QCOMPARE(request("registry.npmjs.org", "PUT", "/left-pad"), Decision::Pending);
+    const Target api{QStringLiteral("box"), QStringLiteral("api.github.com"), {}, 443};
+    QCOMPARE(policy.decide(api, now).decision, Decision::Pending);
+    QCOMPARE(policy.requestRules(api, policy.decide(api, now), now), Policy::RequestRules::AllowOnly);
+}
+
 void TestPresets::refusesBadPresets_data()
 {
     QTest::addColumn<QByteArray>("json");
@@ -88,6 +123,10 @@ void TestPresets::refusesBadPresets_data()
                             << QStringLiteral("integer 1..65535");
     QTest::newRow("no why") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com"}]})")
                             << QStringLiteral("\"why\" is missing");
+    QTest::newRow("request rule for an address") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"10.0.0.1","method":"GET","why":"w"}]})")
+                                                 << QStringLiteral("names a host");
+    QTest::newRow("git service typo") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","git":"clone","why":"w"}]})")
+                                      << QStringLiteral("unknown git service 'clone'");
 }
 
 void TestPresets::refusesBadPresets()

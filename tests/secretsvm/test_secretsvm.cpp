@@ -118,6 +118,9 @@ private Q_SLOTS:
     void theGuestsGitOffersThePlaceholderToTheBoundHostOnly();
     void aBase64PlaceholderElsewhereIsBlockedAndAlerted();
     void anEchoedRealValueComesBackMasked();
+    // Rules of single requests (broker/requestpattern.h) on the bound host, and the asking of
+    // a request no rule answers.
+    void aRequestNoRuleAnswersIsAskedWithItsMethodAndPath();
 };
 
 void TestSecretsVm::initTestCase()
@@ -506,6 +509,78 @@ void TestSecretsVm::anEchoedRealValueComesBackMasked()
             message = a.value("message"_L1).toString();
     QVERIFY2(message.contains("api.test.example"_L1) && message.contains("/echo-headers"_L1) && message.contains("SVM_API"_L1),
              qPrintable(message));
+}
+
+void TestSecretsVm::aRequestNoRuleAnswersIsAskedWithItsMethodAndPath()
+{
+    // The bound host's lasting allow goes; a rule allows GET below /allowed/ only.
+    const CtlResult rules = ctl({u"--json"_s, u"rule"_s, u"ls"_s, m_box});
+    for (const QJsonValue &v : QJsonDocument::fromJson(rules.out).array()) {
+        const QJsonObject o = v.toObject();
+        if (o.value("pattern"_L1).toString() == "api.test.example"_L1 && o.value("sandbox"_L1).toString() == m_box)
+            QCOMPARE(ctl({u"rule"_s, u"rm"_s, QString::number(o.value("id"_L1).toInteger())}).exitCode, 0);
+    }
+    QCOMPARE(ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"allow"_s, u"--host"_s, u"api.test.example"_s,
+                  u"--method"_s, u"GET"_s, u"--path"_s, u"/allowed/*"_s}).exitCode, 0);
+    QCOMPARE(statusOf(curlWithKey(u"https://api.test.example/allowed/1"_s)), QByteArray("200"));
+    QCOMPARE(requestsTo("/allowed/1").value(0).header("x-api-key"), kRealKey);
+
+    // A POST no rule answers waits in the guest while the person sees it with its method and path.
+    const auto postInBackground = [this](const QString &path) {
+        const CtlResult started = guestSh(u"sh -c 'curl -sS --max-time 60 -X POST -H \"x-api-key: $API_KEY\" -w \"\\n%{http_code}\" "
+                                          "https://api.test.example%1 > /tmp/asked.out 2>&1' </dev/null >/dev/null 2>&1 &"_s.arg(path));
+        QVERIFY2(started.exitCode == 0, started.err.constData());
+    };
+    const auto pendingFor = [this](const QString &path) -> qint64 {
+        QElapsedTimer t;
+        t.start();
+        do {
+            const CtlResult p = ctl({u"--json"_s, u"egress"_s, u"ls"_s, m_box, u"--pending"_s});
+            for (const QJsonValue &v : QJsonDocument::fromJson(p.out).array()) {
+                const QJsonObject o = v.toObject();
+                if (o.value("path"_L1).toString() == path && o.value("method"_L1).toString() == "POST"_L1 && o.value("request"_L1).toBool())
+                    return o.value("id"_L1).toInteger();
+            }
+            QTest::qWait(200);
+        } while (t.elapsed() < 30000);
+        return 0;
+    };
+    const auto guestAnswer = [this] {
+        QElapsedTimer t;
+        t.start();
+        CtlResult out;
+        do {
+            out = guestSh(u"cat /tmp/asked.out"_s);
+            if (out.out.trimmed().endsWith("200") || out.out.trimmed().endsWith("403"))
+                break;
+            QTest::qWait(300);
+        } while (t.elapsed() < 30000);
+        return out.out.trimmed();
+    };
+    postInBackground(u"/asked/1"_s);
+    const qint64 first = pendingFor(u"/asked/1"_s);
+    QVERIFY2(first > 0, m_daemon.log().right(3000).constData());
+    QVERIFY(requestsTo("/asked/1").isEmpty()); // held: nothing of it upstream yet
+    const CtlResult allowed = ctl({u"--json"_s, u"egress"_s, u"allow"_s, QString::number(first), u"--scope"_s, u"sandbox"_s});
+    QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
+    QVERIFY2(guestAnswer().endsWith("200"), m_daemon.log().right(3000).constData());
+    QCOMPARE(requestsTo("/asked/1").value(0).header("x-api-key"), kRealKey);
+    // The decision made a rule of that request: the same POST passes now without asking.
+    const CtlResult after = ctl({u"--json"_s, u"rule"_s, u"ls"_s, m_box});
+    bool made = false;
+    for (const QJsonValue &v : QJsonDocument::fromJson(after.out).array())
+        made = made || (v.toObject().value("method"_L1).toString() == "POST"_L1 && v.toObject().value("path"_L1).toString() == "/asked/1"_L1);
+    QVERIFY2(made, after.out.constData());
+    QCOMPARE(statusOf(guestSh(u"curl -sS --max-time 20 -X POST -H \"x-api-key: $API_KEY\" -w '\\n%{http_code}' https://api.test.example/asked/1"_s)),
+             QByteArray("200"));
+    // Another path is asked again; denied, the guest gets a 403 and the upstream nothing.
+    postInBackground(u"/asked/2"_s);
+    const qint64 second = pendingFor(u"/asked/2"_s);
+    QVERIFY(second > 0);
+    QCOMPARE(ctl({u"egress"_s, u"deny"_s, QString::number(second)}).exitCode, 0);
+    const QByteArray denied = guestAnswer();
+    QVERIFY2(denied.endsWith("403") && denied.contains("Airlock blocked"), denied.constData());
+    QVERIFY(requestsTo("/asked/2").isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSecretsVm)

@@ -73,6 +73,7 @@ EgressRecord EgressModel::toRecord(const proto::EgressEvent &e)
     if (e.count > 1)
         r.reason = tr("%1 (×%2)").arg(r.reason).arg(e.count);
     r.port = e.port;
+    r.heldRequest = e.request;
     r.decision = e.decision;
     r.bytesUp = e.bytesUp;
     r.bytesDown = e.bytesDown;

@@ -21,6 +21,7 @@ struct EgressRecord {
     QString sandbox, proto, host, ip, sni, method, path, rule, reason;
     QString process; // the guest's report (GuestProcess::describe), "" if none
     int port = 0;
+    bool heldRequest = false; // a single request held for a decision (proto::EgressEvent::request)
     Decision decision = Decision::Denied;
     qint64 bytesUp = 0, bytesDown = 0;
 };

@@ -51,7 +51,10 @@ void PendingModel::apply(const proto::EgressEvent &o)
         e.request = o.method + QLatin1Char(' ') + o.path;
     if (o.guestProcess)
         e.process = o.guestProcess->describe();
+    e.heldRequest = o.request;
     e.key = e.sandbox + QLatin1Char('\n') + (e.host.isEmpty() ? e.ip : e.host) + QLatin1Char('\n') + QString::number(e.port);
+    if (e.heldRequest)
+        e.key += QLatin1Char('\n') + o.method + QLatin1Char(' ') + o.path.section(QLatin1Char('?'), 0, 0);
     e.heldAtMs = o.time.toMSecsSinceEpoch();
     e.deadlineMs = deadlineOf(e.heldAtMs);
 

@@ -9,7 +9,7 @@
 namespace airlock::ui {
 
 // Connection requests waiting for a decision, across all sandboxes. Repeated attempts to
-// the same target (sandbox, host, port) join one row, so a retrying agent never floods
+// the same target (sandbox, host, port; and method and path for a held request) join one row, so a retrying agent never floods
 // the user; each row counts down to the default that applies when the broker times out.
 class PendingModel : public QAbstractTableModel {
     Q_OBJECT
@@ -19,6 +19,7 @@ public:
         QString key;
         QString sandbox, host, ip, proto, request;
         QString process; // the guest's report on who asks (GuestProcess::describe), "" if none
+        bool heldRequest = false; // one request (`request`) on a connection the broker reads, not a connection
         int port = 0;
         qint64 latestId = 0;
         QList<qint64> ids;

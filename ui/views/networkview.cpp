@@ -178,7 +178,8 @@ void NetworkView::onCurrentChanged()
     }
     const EgressRecord &r = m_model->record(m_filter->mapToSource(current).row());
     if (r.decision == Decision::Pending || r.decision == Decision::Denied)
-        m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port, r.process);
+        m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port, r.process,
+                              r.heldRequest && r.decision == Decision::Pending ? r.method + QLatin1Char(' ') + r.path : QString());
     else
         m_decision->clearTarget();
 }

@@ -95,7 +95,7 @@ void PendingPanel::onCurrentChanged()
         return;
     }
     const PendingModel::Entry &e = m_model->entry(current.row());
-    m_decision->setTarget(e.latestId, e.sandbox, e.host, e.ip, e.port, e.process);
+    m_decision->setTarget(e.latestId, e.sandbox, e.host, e.ip, e.port, e.process, e.heldRequest ? e.request : QString());
 }
 
 } // namespace airlock::ui

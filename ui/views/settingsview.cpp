@@ -2,6 +2,7 @@
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "models/sandboxmodel.h"
+#include "protocol/egress.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -100,7 +101,11 @@ void SettingsView::reload()
             const QJsonObject rule = v.toObject();
             const int row = m_rules->rowCount();
             m_rules->insertRow(row);
-            const QStringList cells = {rule.value(QLatin1String("action")).toString(), rule.value(QLatin1String("pattern")).toString(),
+            // A rule of requests names them after its host: "github.com git push myorg/*".
+            const Result<proto::RuleInfo> info = proto::RuleInfo::fromJson(rule);
+            const QString request = info ? info->requestText() : QString();
+            const QString pattern = rule.value(QLatin1String("pattern")).toString() + (request.isEmpty() ? QString() : QLatin1Char(' ') + request);
+            const QStringList cells = {rule.value(QLatin1String("action")).toString(), pattern,
                                        rule.value(QLatin1String("port")).toVariant().toString(),
                                        rule.value(QLatin1String("scope")).toString(),
                                        rule.value(QLatin1String("raw_tcp")).toBool() ? tr("raw TCP") : QString(),

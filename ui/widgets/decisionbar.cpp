@@ -76,14 +76,23 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
 }
 
 void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port,
-                            const QString &process)
+                            const QString &process, const QString &request)
 {
     m_id = id;
-    m_target->setText(tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port));
+    m_request = !request.isEmpty();
+    const QString target = tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port);
+    m_target->setText(m_request ? tr("%1 %2").arg(target, request.left(120)) : target);
+    m_target->setToolTip(m_request ? request : QString());
     setProcess(process);
     const int keep = m_match->currentIndex();
     m_match->clear();
-    if (!host.isEmpty()) {
+    if (m_request) {
+        // A held request: its rule names it (method and path, or git service and repository).
+        m_match->addItem(tr("only this request"), QStringLiteral("request"));
+        m_match->setItemData(0, tr("%1 on %2, as a rule of requests").arg(request, host), Qt::ToolTipRole);
+        m_match->addItem(tr("every request to this host"), QStringLiteral("whole_host"));
+        m_match->setItemData(1, tr("Exactly %1, whatever the method and path").arg(host), Qt::ToolTipRole);
+    } else if (!host.isEmpty()) {
         // Short choices: the target beside them names the host, and a long name must not
         // squeeze the bar (the host goes in the tooltip).
         m_match->addItem(tr("only this host"), QStringLiteral("host"));
@@ -100,7 +109,7 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     // real one is looked up only after the flow is allowed (so the choice would be meaningless).
     if (host.isEmpty() && !ip.isEmpty())
         m_match->addItem(tr("only this IP"), QStringLiteral("ip"));
-    m_match->setCurrentIndex(keep >= 0 && keep < m_match->count() ? keep : 0);
+    m_match->setCurrentIndex(m_request ? 0 : keep >= 0 && keep < m_match->count() ? keep : 0);
     m_message->clear();
     updateEnabled();
 }
@@ -116,6 +125,7 @@ QString DecisionBar::processText() const { return m_process->fullText(); }
 void DecisionBar::clearTarget()
 {
     m_id = 0;
+    m_request = false;
     m_target->setText(tr("Select a pending or denied attempt"));
     m_process->setFullText({});
     m_process->hide();
@@ -137,7 +147,8 @@ void DecisionBar::updateEnabled()
         m_scope->setCurrentIndex(m_scope->findData(QStringLiteral("sandbox")));
     m_scope->setEnabled(has && lifetime != 0 && lifetime != kUntilStop);
     // Raw TCP is a property of a stored rule on one host or IP (Policy::validate).
-    const bool rawPossible = has && m_lifetime->currentData().toInt() != 0 && m_match->currentData().toString() != QLatin1String("domain");
+    const bool rawPossible = has && !m_request && m_lifetime->currentData().toInt() != 0 &&
+                             m_match->currentData().toString() != QLatin1String("domain");
     m_rawTcp->setEnabled(rawPossible);
     if (!rawPossible)
         m_rawTcp->setChecked(false);
@@ -151,6 +162,10 @@ QJsonObject DecisionBar::decideParams(const QString &action) const
     params.action = action;
     params.scope = lifetime == 0 ? QStringLiteral("once") : m_scope->currentData().toString();
     params.match = m_match->currentData().toString();
+    if (m_request) {
+        params.wholeHost = params.match == QLatin1String("whole_host");
+        params.match = QStringLiteral("host");
+    }
     if (lifetime > 0)
         params.forS = lifetime;
     params.untilStop = lifetime == kUntilStop;

@@ -22,8 +22,10 @@ public:
     explicit DecisionBar(ApiClient *client, QWidget *parent = nullptr);
 
     // `process`: the guest's report on which process asks (shown as its claim), "" if none.
+    // `request`: "POST /repos/x" for a held single request (its rule then names that request,
+    // or the whole host when chosen), "" for a connection.
     void setTarget(qint64 id, const QString &sandbox, const QString &host, const QString &ip, int port,
-                   const QString &process = {});
+                   const QString &process = {}, const QString &request = {});
     // The guest's report arrived after the target was set: only the label changes.
     void setProcess(const QString &process);
     QString processText() const;
@@ -44,6 +46,7 @@ private:
 
     QPointer<ApiClient> m_client;
     qint64 m_id = 0;
+    bool m_request = false; // the target is a held single request
     QLabel *m_target;
     ElidedLabel *m_process;
     QPushButton *m_allow, *m_deny;
