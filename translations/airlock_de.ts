@@ -150,15 +150,15 @@
     </message>
     <message>
         <source>Look at airlockd&apos;s log (an airlockd of another version may speak differently), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sehen Sie im Protokoll von airlockd nach (ein airlockd einer anderen Version spricht vielleicht anders) und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
     <message>
         <source>Cannot reach airlockd through `%1`: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>airlockd ist über `%1` nicht erreichbar: %2</translation>
     </message>
     <message>
         <source>Check that this command works in a terminal (ssh access to the host, airlockctl installed there and you in its airlock group), then press Retry.</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfen Sie, ob dieser Befehl in einem Terminal funktioniert (ssh-Zugang zum Rechner, airlockctl dort installiert und Sie in dessen Gruppe airlock), und klicken Sie dann auf „Erneut versuchen“.</translation>
     </message>
 </context>
 <context>
@@ -229,27 +229,27 @@
     </message>
     <message>
         <source>Process (reported by the guest)</source>
-        <translation type="unfinished"></translation>
+        <translation>Prozess (vom Gast gemeldet)</translation>
     </message>
     <message>
         <source>What the guest&apos;s helper reports: the guest could lie, so no rule uses it</source>
-        <translation type="unfinished"></translation>
+        <translation>Was der Helfer im Gast meldet: Der Gast könnte lügen, daher verwendet keine Regel diese Angabe</translation>
     </message>
     <message>
         <source>until the sandbox stops</source>
-        <translation type="unfinished"></translation>
+        <translation>bis die Sandbox stoppt</translation>
     </message>
     <message>
         <source>raw TCP</source>
-        <translation type="unfinished"></translation>
+        <translation>rohes TCP</translation>
     </message>
     <message>
         <source>Raw TCP</source>
-        <translation type="unfinished"></translation>
+        <translation>Rohes TCP</translation>
     </message>
     <message>
         <source>Let this host and port carry bytes that are neither TLS nor HTTP for it (only for a lasting rule on the host or IP)</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesem Host und Port Bytes erlauben, die für ihn weder TLS noch HTTP sind (nur für eine dauerhafte Regel auf Host oder IP)</translation>
     </message>
     <message>
         <source>only this host</source>
@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>The registrable domain of %1 and every name below it (e.g. *.bbc.co.uk for www.bbc.co.uk), as airlockd reads the Public Suffix List</source>
-        <translation type="unfinished"></translation>
+        <translation>Die registrierbare Domain von %1 und jeder Name darunter (z. B. *.bbc.co.uk für www.bbc.co.uk), wie airlockd die Public Suffix List liest</translation>
     </message>
     <message>
         <source>only this IP</source>
@@ -282,6 +282,26 @@
     <message>
         <source>%1: %2</source>
         <translation type="unfinished">%1: %2</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>only this request</source>
+        <translation>nur diese Anfrage</translation>
+    </message>
+    <message>
+        <source>%1 on %2, as a rule of requests</source>
+        <translation>%1 auf %2, als Regel für Anfragen</translation>
+    </message>
+    <message>
+        <source>the whole host</source>
+        <translation>den ganzen Host</translation>
+    </message>
+    <message>
+        <source>Exactly %1, whatever the method and path</source>
+        <translation>Genau %1, gleich welche Methode und welcher Pfad</translation>
     </message>
 </context>
 <context>
@@ -367,15 +387,15 @@
     </message>
     <message>
         <source>dropped</source>
-        <translation type="unfinished"></translation>
+        <translation>verworfen</translation>
     </message>
     <message>
         <source>%1 (×%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (×%2)</translation>
     </message>
     <message>
         <source>Process (reported by the guest)</source>
-        <translation type="unfinished"></translation>
+        <translation>Prozess (vom Gast gemeldet)</translation>
     </message>
 </context>
 <context>
@@ -465,19 +485,19 @@
     <name>airlock::ui::ImageBuildDialog</name>
     <message>
         <source>Build image</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbild bauen</translation>
     </message>
     <message>
         <source>A recipe in resources/images, e.g. tiny or agents</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Rezept in resources/images, z. B. tiny oder agents</translation>
     </message>
     <message>
         <source>&amp;Recipe:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rezept:</translation>
     </message>
     <message>
         <source>same as the recipe</source>
-        <translation type="unfinished"></translation>
+        <translation>wie das Rezept</translation>
     </message>
     <message>
         <source>Image &amp;name:</source>
@@ -485,39 +505,39 @@
     </message>
     <message>
         <source>&amp;Build</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Bauen</translation>
     </message>
     <message>
         <source>&amp;Cancel build</source>
-        <translation type="unfinished"></translation>
+        <translation>Bau a&amp;bbrechen</translation>
     </message>
     <message>
         <source>Name a recipe to build, e.g. tiny.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nennen Sie ein Rezept zum Bauen, z. B. tiny.</translation>
     </message>
     <message>
         <source>starting %p%</source>
-        <translation type="unfinished"></translation>
+        <translation>starte %p%</translation>
     </message>
     <message>
         <source>Building %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Baue %1 …</translation>
     </message>
     <message>
         <source>Image %1 is ready.</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbild %1 ist fertig.</translation>
     </message>
     <message>
         <source>Image %1 was not built: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbild %1 wurde nicht gebaut: %2</translation>
     </message>
     <message>
         <source>Cancelling the build of %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>Breche den Bau von %1 ab …</translation>
     </message>
     <message>
         <source>Could not cancel: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>
@@ -847,11 +867,11 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     </message>
     <message>
         <source>&amp;Hosts</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rechner</translation>
     </message>
     <message>
         <source>&amp;Build image…</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbild &amp;bauen …</translation>
     </message>
     <message>
         <source>This computer</source>
@@ -859,19 +879,19 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     </message>
     <message>
         <source>&amp;Add remote host…</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernten Rechner &amp;hinzufügen …</translation>
     </message>
     <message>
         <source>&amp;Remove this host</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Rechner &amp;entfernen</translation>
     </message>
     <message>
         <source>%1 — Airlock</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Airlock</translation>
     </message>
     <message>
         <source>Connected to airlockd on %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit airlockd auf %1 verbunden</translation>
     </message>
     <message>
         <source>P&amp;orts</source>
@@ -1070,27 +1090,27 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message>
         <source>None (a plain sandbox)</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine (eine einfache Sandbox)</translation>
     </message>
     <message>
         <source>None: ask for every host</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine: für jeden Host fragen</translation>
     </message>
     <message>
         <source>Egress preset</source>
-        <translation type="unfinished"></translation>
+        <translation>Voreinstellung für ausgehende Verbindungen</translation>
     </message>
     <message>
         <source>E&amp;gress preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Voreinstellung:</translation>
     </message>
     <message>
         <source>This airlockd offers no presets: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser airlockd bietet keine Voreinstellungen: %1</translation>
     </message>
     <message>
         <source>Allows %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Erlaubt %1</translation>
     </message>
 </context>
 <context>
@@ -1387,11 +1407,11 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <name>airlock::ui::RemoteHostDialog</name>
     <message>
         <source>Add remote host</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernten Rechner hinzufügen</translation>
     </message>
     <message>
         <source>Airlock talks to the airlockd of another machine over ssh. That machine needs airlockd running and airlockctl installed; your ssh user must be allowed to use it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Airlock spricht über ssh mit dem airlockd eines anderen Rechners. Dort muss airlockd laufen und airlockctl installiert sein; Ihr ssh-Benutzer muss ihn verwenden dürfen.</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
@@ -1399,19 +1419,19 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message>
         <source>user@devbox</source>
-        <translation type="unfinished"></translation>
+        <translation>benutzer@devbox</translation>
     </message>
     <message>
         <source>&amp;SSH destination:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;SSH-Ziel:</translation>
     </message>
     <message>
         <source>&amp;Command:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Befehl:</translation>
     </message>
     <message>
         <source>&amp;Add host</source>
-        <translation type="unfinished"></translation>
+        <translation>Rechner &amp;hinzufügen</translation>
     </message>
 </context>
 <context>
@@ -1464,11 +1484,11 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message>
         <source>paused (host disk full)</source>
-        <translation type="unfinished"></translation>
+        <translation>angehalten (Platte des Rechners voll)</translation>
     </message>
     <message>
         <source>paused (host disk error)</source>
-        <translation type="unfinished"></translation>
+        <translation>angehalten (Plattenfehler des Rechners)</translation>
     </message>
 </context>
 <context>
@@ -1738,19 +1758,19 @@ Adresse: %4</translation>
     </message>
     <message>
         <source>Raw TCP</source>
-        <translation type="unfinished"></translation>
+        <translation>Rohes TCP</translation>
     </message>
     <message>
         <source>raw TCP</source>
-        <translation type="unfinished"></translation>
+        <translation>rohes TCP</translation>
     </message>
     <message>
         <source>&amp;Raw TCP: this host and port may carry bytes that are neither TLS nor HTTP for it</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rohes TCP: Dieser Host und Port darf Bytes tragen, die für ihn weder TLS noch HTTP sind</translation>
     </message>
     <message>
         <source>The broker cannot check what such bytes say; only one host or IP and one port may be opened so</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Broker kann nicht prüfen, was solche Bytes sagen; nur ein Host oder eine IP und ein Port dürfen so geöffnet werden</translation>
     </message>
 </context>
 <context>

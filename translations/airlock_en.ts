@@ -283,6 +283,26 @@
         <source>%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only this request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2, as a rule of requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exactly %1, whatever the method and path</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::EgressChart</name>

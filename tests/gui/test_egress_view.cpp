@@ -8,6 +8,7 @@
 #include "views/networkview.h"
 #include "views/pendingpanel.h"
 #include "widgets/decisionbar.h"
+#include "widgets/elidedlabel.h"
 #include "api/apiclient.h"
 #include "residentmemory.h"
 #include "screenshot.h"
@@ -16,6 +17,7 @@
 #include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
@@ -81,6 +83,7 @@ private Q_SLOTS:
     void newAttemptIsOnScreenWithin100ms();
     void pendingPanelDedupesAndCountsDown();
     void decisionBarBuildsTheDecision();
+    void heldRequestsAreDecidedAsRequests();
     void theGuestsProcessReportIsShownAsItsClaim();
     void chartStacksTheDecisions();
 };
@@ -414,6 +417,64 @@ void TestEgressView::decisionBarBuildsTheDecision()
     QCOMPARE(p.value(QLatin1String("scope")).toString(), QStringLiteral("sandbox"));
     QCOMPARE(p.value(QLatin1String("until_stop")), QJsonValue(true));
     QVERIFY(!p.contains(QLatin1String("for_s")));
+}
+
+// A held single request: a row of its own per method and path (not joined with another path
+// to the same host), and a decision bar that names it and decides it as a request.
+void TestEgressView::heldRequestsAreDecidedAsRequests()
+{
+    airlock::ApiClient client;
+    PendingModel model;
+    PendingPanel panel(&client, &model);
+    panel.resize(1100, 260);
+    panel.show();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto held = [&](qint64 id, const QString &method, const QString &path) {
+        proto::EgressEvent e = attempt(id, QStringLiteral("agent"), Decision::Pending, now);
+        e.host = QStringLiteral("github.com");
+        e.port = 443;
+        e.proto = QStringLiteral("https");
+        e.method = method;
+        e.path = path;
+        e.request = true;
+        return e;
+    };
+    model.apply(held(20, QStringLiteral("POST"), QStringLiteral("/myorg/tool.git/git-receive-pack")));
+    model.apply(held(21, QStringLiteral("POST"), QStringLiteral("/other/tool.git/git-receive-pack")));
+    model.apply(held(22, QStringLiteral("POST"), QStringLiteral("/myorg/tool.git/git-receive-pack"))); // the same request again
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.entry(0).attempts, 2);
+    QCOMPARE(model.index(0, PendingModel::Request).data().toString(), QStringLiteral("POST /myorg/tool.git/git-receive-pack"));
+    DecisionBar *bar = panel.decisionBar();
+    // The first request of the row: deciding any of its ids answers the whole row.
+    QCOMPARE(bar->targetId(), qint64(20));
+    // The request beside the target, whole in its tooltip when the bar is narrow.
+    ElidedLabel *request = nullptr;
+    for (ElidedLabel *l : bar->findChildren<ElidedLabel *>())
+        if (l->accessibleName() == QLatin1String("Request"))
+            request = l;
+    QVERIFY(request && request->isVisible());
+    QCOMPARE(request->fullText(), QStringLiteral("POST /myorg/tool.git/git-receive-pack"));
+    QComboBox *match = nullptr;
+    for (QComboBox *c : bar->findChildren<QComboBox *>())
+        if (c->accessibleName() == QLatin1String("Match"))
+            match = c;
+    QVERIFY(match);
+    QCOMPARE(match->itemText(0), QStringLiteral("only this request"));
+    QCOMPARE(match->itemText(1), QStringLiteral("the whole host"));
+    QJsonObject p = bar->decideParams(QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("match")).toString(), QStringLiteral("host"));
+    QVERIFY(!p.contains(QLatin1String("whole_host")));
+    match->setCurrentIndex(1);
+    p = bar->decideParams(QStringLiteral("allow"));
+    QCOMPARE(p.value(QLatin1String("whole_host")), QJsonValue(true));
+    QTest::qWait(50); // the layout takes the new choices' width, as the running app does
+    saveScreenshot(&panel, QStringLiteral("pending-request"));
+    // A connection again: the usual choices, nothing of a request left in the parameters.
+    bar->setTarget(30, QStringLiteral("agent"), QStringLiteral("api.github.com"), QStringLiteral("198.18.0.5"), 443);
+    QCOMPARE(match->itemText(0), QStringLiteral("only this host"));
+    QVERIFY(!bar->decideParams(QStringLiteral("allow")).contains(QLatin1String("whole_host")));
+    QVERIFY(!request->isVisible());
 }
 
 

@@ -22,6 +22,8 @@ PendingPanel::PendingPanel(ApiClient *client, PendingModel *model, QWidget *pare
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setColumnWidth(PendingModel::Target, 240);
+    m_table->setColumnWidth(PendingModel::Request, 300); // a held request's method and path
+    m_table->setWordWrap(false);
     m_table->setAccessibleName(tr("Pending requests"));
     m_decision = new DecisionBar(client, this);
     layout->addWidget(m_empty);

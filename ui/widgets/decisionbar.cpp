@@ -24,6 +24,9 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     layout->setContentsMargins(0, 0, 0, 0);
     m_target = new QLabel(this);
     m_target->setTextFormat(Qt::PlainText);
+    m_requestText = new ElidedLabel(this); // guest bytes: plain text, never rich text
+    m_requestText->setAccessibleName(tr("Request"));
+    m_requestText->setMaximumWidth(360);
     m_process = new ElidedLabel(this); // guest bytes: plain text, never rich text
     m_process->setAccessibleName(tr("Process (reported by the guest)"));
     m_process->setToolTip(tr("What the guest's helper reports: the guest could lie, so no rule uses it"));
@@ -59,6 +62,7 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_message->setWordWrap(true);
 
     layout->addWidget(m_target);
+    layout->addWidget(m_requestText, 1);
     layout->addWidget(m_process, 1);
     layout->addWidget(m_allow);
     layout->addWidget(m_deny);
@@ -79,18 +83,18 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
                             const QString &process, const QString &request)
 {
     m_id = id;
-    m_request = !request.isEmpty();
-    const QString target = tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port);
-    m_target->setText(m_request ? tr("%1 %2").arg(target, request.left(120)) : target);
-    m_target->setToolTip(m_request ? request : QString());
+    m_isRequest = !request.isEmpty();
+    m_target->setText(tr("%1 → %2:%3").arg(sandbox, host.isEmpty() ? ip : host).arg(port));
+    m_requestText->setFullText(request);
+    m_requestText->setVisible(m_isRequest);
     setProcess(process);
     const int keep = m_match->currentIndex();
     m_match->clear();
-    if (m_request) {
+    if (m_isRequest) {
         // A held request: its rule names it (method and path, or git service and repository).
         m_match->addItem(tr("only this request"), QStringLiteral("request"));
         m_match->setItemData(0, tr("%1 on %2, as a rule of requests").arg(request, host), Qt::ToolTipRole);
-        m_match->addItem(tr("every request to this host"), QStringLiteral("whole_host"));
+        m_match->addItem(tr("the whole host"), QStringLiteral("whole_host"));
         m_match->setItemData(1, tr("Exactly %1, whatever the method and path").arg(host), Qt::ToolTipRole);
     } else if (!host.isEmpty()) {
         // Short choices: the target beside them names the host, and a long name must not
@@ -109,7 +113,8 @@ void DecisionBar::setTarget(qint64 id, const QString &sandbox, const QString &ho
     // real one is looked up only after the flow is allowed (so the choice would be meaningless).
     if (host.isEmpty() && !ip.isEmpty())
         m_match->addItem(tr("only this IP"), QStringLiteral("ip"));
-    m_match->setCurrentIndex(m_request ? 0 : keep >= 0 && keep < m_match->count() ? keep : 0);
+    m_match->setCurrentIndex(m_isRequest ? 0 : keep >= 0 && keep < m_match->count() ? keep : 0);
+    m_match->updateGeometry(); // other choices, another width: the layout asks again
     m_message->clear();
     updateEnabled();
 }
@@ -125,7 +130,9 @@ QString DecisionBar::processText() const { return m_process->fullText(); }
 void DecisionBar::clearTarget()
 {
     m_id = 0;
-    m_request = false;
+    m_isRequest = false;
+    m_requestText->setFullText({});
+    m_requestText->hide();
     m_target->setText(tr("Select a pending or denied attempt"));
     m_process->setFullText({});
     m_process->hide();
@@ -147,7 +154,7 @@ void DecisionBar::updateEnabled()
         m_scope->setCurrentIndex(m_scope->findData(QStringLiteral("sandbox")));
     m_scope->setEnabled(has && lifetime != 0 && lifetime != kUntilStop);
     // Raw TCP is a property of a stored rule on one host or IP (Policy::validate).
-    const bool rawPossible = has && !m_request && m_lifetime->currentData().toInt() != 0 &&
+    const bool rawPossible = has && !m_isRequest && m_lifetime->currentData().toInt() != 0 &&
                              m_match->currentData().toString() != QLatin1String("domain");
     m_rawTcp->setEnabled(rawPossible);
     if (!rawPossible)
@@ -162,7 +169,7 @@ QJsonObject DecisionBar::decideParams(const QString &action) const
     params.action = action;
     params.scope = lifetime == 0 ? QStringLiteral("once") : m_scope->currentData().toString();
     params.match = m_match->currentData().toString();
-    if (m_request) {
+    if (m_isRequest) {
         params.wholeHost = params.match == QLatin1String("whole_host");
         params.match = QStringLiteral("host");
     }

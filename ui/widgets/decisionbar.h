@@ -46,8 +46,9 @@ private:
 
     QPointer<ApiClient> m_client;
     qint64 m_id = 0;
-    bool m_request = false; // the target is a held single request
+    bool m_isRequest = false; // the target is a held single request
     QLabel *m_target;
+    ElidedLabel *m_requestText; // a held request's method and path: long, so it gives way first
     ElidedLabel *m_process;
     QPushButton *m_allow, *m_deny;
     QComboBox *m_lifetime, *m_match, *m_scope;
