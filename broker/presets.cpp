@@ -4,6 +4,7 @@
 #include "strictjson.h"
 
 #include <QDir>
+#include <algorithm>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -125,6 +126,8 @@ Result<QList<Preset>> loadPresets(const QString &dirPath)
             return presetError(f.fileName(), QStringLiteral("\"name\" is '%1' but the file is %2; they must agree").arg(p->name, file));
         out.append(*p);
     }
+    // By preset name ("github" before "github-read-only"), not by file name.
+    std::sort(out.begin(), out.end(), [](const Preset &a, const Preset &b) { return a.name < b.name; });
     return out;
 }
 

@@ -964,7 +964,7 @@ void SandboxService::listPresets(const Call &call)
         for (const Preset &p : *all) {
             proto::PresetInfo info{p.name, p.description, {}};
             for (const PresetRule &r : p.rules)
-                info.rules.append({r.host, r.port, r.why});
+                info.rules.append({r.host, r.port, r.why, r.request.text()});
             out.append(info);
         }
         call.reply(proto::toJsonArray(out));

@@ -94,7 +94,8 @@ struct PresetRuleInfo {
     QString host;
     int port = 0; // 0 = any
     QString why;
-    static void fields(auto &s, auto &f) { f("host", s.host)("port", s.port, Defaulted)("why", s.why); }
+    QString request; // a rule of single requests: "GET", "git fetch" (RequestRule::text); omitted for a host
+    static void fields(auto &s, auto &f) { f("host", s.host)("port", s.port, Defaulted)("why", s.why)("request", s.request, Omitted); }
     AIRLOCK_PAYLOAD(PresetRuleInfo)
 };
 

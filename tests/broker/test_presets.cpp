@@ -31,8 +31,8 @@ void TestPresets::shippedPresetsLoad()
         names << p.name;
     QCOMPARE(names, (QStringList{QStringLiteral("anthropic"), QStringLiteral("chatgpt-sign-in"), QStringLiteral("claude-code"),
                                  QStringLiteral("claude-sign-in"), QStringLiteral("codex"), QStringLiteral("debian"),
-                                 QStringLiteral("github-read-only"), QStringLiteral("github"), QStringLiteral("npm-install"),
-                                 QStringLiteral("npm"), QStringLiteral("openai"), QStringLiteral("pypi")})); // by file name
+                                 QStringLiteral("github"), QStringLiteral("github-read-only"), QStringLiteral("npm"),
+                                 QStringLiteral("npm-install"), QStringLiteral("openai"), QStringLiteral("pypi")}));
     qputenv("AIRLOCK_PRESETS_DIR", dir.toUtf8());
     QCOMPARE(presetsDirectory(), dir);
 }

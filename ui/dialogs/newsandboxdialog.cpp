@@ -181,7 +181,8 @@ void NewSandboxDialog::loadPresets()
         for (const proto::PresetInfo &preset : presets.value()) {
             QStringList hosts;
             for (const proto::PresetRuleInfo &rule : preset.rules)
-                hosts << (rule.port ? QStringLiteral("%1:%2").arg(rule.host).arg(rule.port) : rule.host);
+                hosts << (rule.port ? QStringLiteral("%1:%2").arg(rule.host).arg(rule.port) : rule.host) +
+                             (rule.request.isEmpty() ? QString() : QLatin1Char(' ') + rule.request);
             m_preset->addItem(QStringLiteral("%1: %2").arg(preset.name, preset.description), preset.name);
             m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
         }
