@@ -30,11 +30,13 @@ using Clock = std::chrono::steady_clock;
 struct TransparentProxy::Alive {
     std::mutex mutex;
     EpollLoop *loop = nullptr;
-    void post(std::function<void()> work)
+    // False when the loop stopped (the work is dropped).
+    bool post(std::function<void()> work)
     {
         std::lock_guard lock(mutex);
         if (loop)
             loop->post(std::move(work));
+        return loop != nullptr;
     }
 };
 
@@ -108,6 +110,11 @@ void TransparentProxy::stop()
         m_alive->loop = nullptr;
     }
     m_loop.call([this] {
+        // Whoever waits for an answer gets one: denied (a held request's worker stops waiting).
+        const QStringList keys = m_pending.keys();
+        for (const QString &key : keys)
+            if (auto item = m_pending.find(key); item != m_pending.end())
+                release(*item, false, 0, QStringLiteral("airlockd is stopping"), false);
         const QStringList names = m_sandboxes.keys();
         for (const QString &n : names)
             detach(n);
@@ -498,9 +505,11 @@ void TransparentProxy::hold(Flow &f)
     record(f);
 }
 
-void TransparentProxy::holdRequest(EgressEvent event, RequestAnswer answer)
+void TransparentProxy::holdRequest(EgressEvent event, RequestAnswer reply)
 {
-    m_loop.post([this, event = std::move(event), answer = std::move(answer)]() mutable {
+    auto answerOnce = std::make_shared<RequestAnswer>(std::move(reply));
+    const bool posted = m_alive->post([this, event = std::move(event), answerOnce]() mutable {
+        RequestAnswer answer = std::move(*answerOnce);
         // The path without its query: the same request asked again joins the same item.
         const QString key = event.sandbox + QLatin1Char('|') + event.host + QLatin1Char('|') + QString::number(event.port) +
                             QLatin1Char('|') + event.method + QLatin1Char(' ') + event.path.section(QLatin1Char('?'), 0, 0);
@@ -522,11 +531,13 @@ void TransparentProxy::holdRequest(EgressEvent event, RequestAnswer answer)
         m_board.hold(item->id, item->event, event.id);
         m_events.record(event);
     });
+    if (!posted) // stopping: nobody would ever answer it
+        (*answerOnce)(RequestVerdict{Decision::Denied, 0, QStringLiteral("airlockd is stopping")});
 }
 
 void TransparentProxy::leaveRequest(qint64 eventId)
 {
-    m_loop.post([this, eventId] {
+    m_alive->post([this, eventId] {
         const QString key = m_pendingByEvent.take(eventId);
         m_board.leave(eventId);
         auto item = m_pending.find(key);

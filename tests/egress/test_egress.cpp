@@ -635,6 +635,76 @@ private Q_SLOTS:
         QVERIFY(m_rules->remove(allowRule->id));
     }
 
+    // The pending items of single requests (TransparentProxy::holdRequest, asked by the
+    // interceptor through EgressService::askRequest): listed with their method and path,
+    // joined when identical, decided into a rule of that request, dropped when their holder
+    // leaves, and denied when nobody may answer any more. (A real guest's: test_secretsvm.)
+    void heldRequestsAreAskedLikeFlows()
+    {
+        struct Answers {
+            std::mutex mutex;
+            QList<RequestVerdict> got;
+        };
+        auto answers = std::make_shared<Answers>();
+        const auto ask = [&](const char *method, const char *target) {
+            return m_egress->askRequest(HeldRequest{QStringLiteral("guest1"), QStringLiteral("api.forge.test"), 443, method, target},
+                                        [answers](RequestVerdict v) {
+                                            std::lock_guard lock(answers->mutex);
+                                            answers->got.append(v);
+                                        });
+        };
+        const auto answered = [&] {
+            std::lock_guard lock(answers->mutex);
+            return answers->got;
+        };
+        const qint64 first = ask("POST", "/myorg/tool.git/git-receive-pack");
+        const qint64 again = ask("POST", "/myorg/tool.git/git-receive-pack");
+        const qint64 other = ask("DELETE", "/repos/myorg/tool");
+        QVERIFY(first > 0 && again > first && other > again);
+        // Listed like a held flow, one item per distinct request, the request flagged.
+        QJsonArray items;
+        QElapsedTimer t;
+        t.start();
+        do {
+            QByteArray out;
+            ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("ls"), QStringLiteral("--pending")}, &out);
+            items = QJsonDocument::fromJson(out).array();
+            if (items.size() >= 2)
+                break;
+            QTest::qWait(50);
+        } while (t.elapsed() < 5000);
+        QStringList listed;
+        for (const QJsonValue &v : items) {
+            const QJsonObject o = v.toObject();
+            QVERIFY(o.value(QLatin1String("request")).toBool());
+            listed << o.value(QLatin1String("method")).toString() + QLatin1Char(' ') + o.value(QLatin1String("path")).toString();
+        }
+        listed.sort();
+        QCOMPARE(listed, QStringList({QStringLiteral("DELETE /repos/myorg/tool"), QStringLiteral("POST /myorg/tool.git/git-receive-pack")}));
+        // Allowed for this sandbox: both waiting POSTs are answered by one git rule.
+        QByteArray out;
+        QVERIFY2(ctl({QStringLiteral("--json"), QStringLiteral("egress"), QStringLiteral("allow"), QString::number(again),
+                      QStringLiteral("--scope"), QStringLiteral("sandbox")}, &out) == 0, out.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(answered().size(), 2, 5000);
+        const qint64 rule = answered().first().rule;
+        QVERIFY(rule > 0);
+        for (const RequestVerdict &v : answered())
+            QVERIFY(v.decision == Decision::Allowed && v.rule == rule);
+        const Result<std::optional<Rule>> made = m_rules->find(rule);
+        QVERIFY(made && made->has_value());
+        QCOMPARE((*made)->request.git, QStringLiteral("push"));
+        QCOMPARE((*made)->request.repo, QStringLiteral("myorg/tool"));
+        QCOMPARE((*made)->pattern, QStringLiteral("api.forge.test"));
+        // A path the request does not match, or "whole host" for a connection: refused, saying why.
+        QVERIFY(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(other), QStringLiteral("--scope"),
+                     QStringLiteral("sandbox"), QStringLiteral("--path"), QStringLiteral("/other/*")}, &out) != 0);
+        // The holder of DELETE leaves: its item goes, and nobody is answered for it.
+        m_egress->leaveRequest(other);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_egress->proxy().findPending(other), 5000);
+        QCOMPARE(answered().size(), 2);
+        QVERIFY(m_rules->remove(rule));
+    }
+
     void deniedHttpGetsA403NamingHostAndRule()
     {
         QByteArray out;
