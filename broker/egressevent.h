@@ -37,6 +37,10 @@ struct EgressEvent {
 
     // "2026-11-30T15:43:37.123Z" (core/isotime.h).
     static QString isoTime(const QDateTime &time);
+    // One request the interceptor read (proto "https", its TLS name as host), starting now;
+    // decision, reason and the byte counts are the caller's to set.
+    static EgressEvent interceptedRequest(qint64 id, const QString &sandbox, const QString &host, int port, const QString &method,
+                                          const QString &path);
 };
 
 } // namespace airlock

@@ -321,16 +321,8 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
 
 qint64 EgressService::askRequest(const HeldRequest &request, std::function<void(RequestVerdict)> answer)
 {
-    EgressEvent e;
-    e.id = m_events.nextId();
-    e.sandbox = request.sandbox;
-    e.time = QDateTime::currentDateTimeUtc();
-    e.proto = QStringLiteral("https");
-    e.host = request.host;
-    e.sni = request.host;
-    e.port = request.port;
-    e.method = QString::fromLatin1(request.method.left(32));
-    e.path = QString::fromLatin1(request.target.left(512));
+    EgressEvent e = EgressEvent::interceptedRequest(m_events.nextId(), request.sandbox, request.host, request.port,
+                                                    QString::fromLatin1(request.method), QString::fromLatin1(request.target));
     e.request = true;
     if (!m_proxy) {
         answer(RequestVerdict{Decision::Denied, 0, QStringLiteral("egress enforcement is off: %1").arg(m_unavailable)});

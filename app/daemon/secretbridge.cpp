@@ -32,16 +32,8 @@ Status SecretBridge::start()
     // Each intercepted request is an egress event (with method and path), like any other flow.
     EventLog &log = m_egress.eventLog();
     m_vault.setInterceptListener([&log](const InterceptEvent &e) {
-        EgressEvent ev;
-        ev.id = e.eventId ? e.eventId : log.nextId(); // a request that was asked about: its pending record, now decided
-        ev.sandbox = e.sandbox;
-        ev.time = QDateTime::currentDateTimeUtc();
-        ev.proto = QStringLiteral("https");
-        ev.host = e.host;
-        ev.sni = e.host;
-        ev.port = e.port;
-        ev.method = e.method;
-        ev.path = e.path.left(512);
+        // A request that was asked about keeps its pending record's id: now decided.
+        EgressEvent ev = EgressEvent::interceptedRequest(e.eventId ? e.eventId : log.nextId(), e.sandbox, e.host, e.port, e.method, e.path);
         ev.decision = e.allowed ? Decision::Allowed : Decision::Denied;
         ev.rule = e.rule;
         // An allowed request's own note (a sign-in's tokens kept) says more than the default.

@@ -91,7 +91,11 @@ private:
     CurlResult curl(const QString &host, const QStringList &args, quint16 frontPort = 0);
     QList<InterceptEvent> events();
     // An HTTPS upstream for api.bound.test that echoes what reached it (echoResponse).
+    // A server on api.bound.test (a leaf of the test CA) answering with `responder`.
+    std::unique_ptr<TlsTestServer> boundServer(TlsTestServer::Responder responder);
     std::unique_ptr<TlsTestServer> boundEcho();
+    // A git forge on api.bound.test: git http-backend serving the bare repositories under `root`.
+    std::unique_ptr<TlsTestServer> gitForge(const QString &root);
 
     QTemporaryDir m_dir;
     std::unique_ptr<Vault> m_vault;
@@ -849,17 +853,19 @@ QByteArray echoResponse(const TlsTestServer::Request &r)
 }
 } // namespace
 
-std::unique_ptr<TlsTestServer> TestInterceptor::boundEcho()
+std::unique_ptr<TlsTestServer> TestInterceptor::boundServer(TlsTestServer::Responder responder)
 {
     X509 *cert = nullptr;
     EVP_PKEY *key = nullptr;
     m_pki->issue({"api.bound.test"}, &cert, &key);
-    auto echo = std::make_unique<TlsTestServer>(cert, key);
+    auto server = std::make_unique<TlsTestServer>(cert, key);
     X509_free(cert);
     EVP_PKEY_free(key);
-    echo->setResponder(echoResponse);
-    return echo;
+    server->setResponder(std::move(responder));
+    return server;
 }
+
+std::unique_ptr<TlsTestServer> TestInterceptor::boundEcho() { return boundServer(echoResponse); }
 
 void TestInterceptor::echoedRealValuesComeBackMasked()
 {
@@ -976,6 +982,11 @@ int git(const QStringList &args, const QString &dir, QByteArray *output = nullpt
 }
 } // namespace
 
+std::unique_ptr<TlsTestServer> TestInterceptor::gitForge(const QString &root)
+{
+    return boundServer([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+}
+
 void TestInterceptor::gitCloneAndPushWithALentToken_data()
 {
     QTest::addColumn<bool>("helper"); // the token from the credential helper the guest gets, or in the URL
@@ -992,13 +1003,8 @@ void TestInterceptor::gitCloneAndPushWithALentToken()
     QVERIFY(QDir().mkpath(root) && QDir().mkpath(work));
     QCOMPARE(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), QStringLiteral("-b"), QStringLiteral("main"),
                   root + QStringLiteral("/repo.git")}, root), 0);
-    X509 *cert = nullptr;
-    EVP_PKEY *key = nullptr;
-    m_pki->issue({"api.bound.test"}, &cert, &key);
-    TlsTestServer forge(cert, key);
-    X509_free(cert);
-    EVP_PKEY_free(key);
-    forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+    const std::unique_ptr<TlsTestServer> forgeServer = gitForge(root);
+    TlsTestServer &forge = *forgeServer;
     OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), forge.port());
     QVERIFY(own.ready);
     // The guest's view: the placeholder in the URL (git turns it into Basic), or the
@@ -1060,13 +1066,8 @@ void TestInterceptor::gitPushesOnlyWhereARuleAllows()
                       root + QLatin1Char('/') + repo}, root), 0);
     }
     QVERIFY(QDir().mkpath(work));
-    X509 *cert = nullptr;
-    EVP_PKEY *key = nullptr;
-    m_pki->issue({"api.bound.test"}, &cert, &key);
-    TlsTestServer forge(cert, key);
-    X509_free(cert);
-    EVP_PKEY_free(key);
-    forge.setResponder([root](const TlsTestServer::Request &r) { return gitBackend(r, root); });
+    const std::unique_ptr<TlsTestServer> forgeServer = gitForge(root);
+    TlsTestServer &forge = *forgeServer;
     Policy policy;
     Rule fetch, push;
     fetch.id = 1;
