@@ -305,6 +305,45 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::DestinationModel</name>
+    <message>
+        <source>IP addresses</source>
+        <translation>IP-Adressen</translation>
+    </message>
+    <message>
+        <source>port %1</source>
+        <translation>Port %1</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation type="unfinished">Ziel</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished">Versuche</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished">Verweigert</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>Empfangen</translation>
+    </message>
+    <message>
+        <source>Last decision</source>
+        <translation>Letzte Entscheidung</translation>
+    </message>
+    <message>
+        <source>Rule / reason</source>
+        <translation type="unfinished">Regel / Grund</translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::EgressChart</name>
     <message>
         <source>Attempts per minute</source>
@@ -976,6 +1015,26 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>Could not load attempts: %1</source>
         <translation>Versuche konnten nicht geladen werden: %1</translation>
+    </message>
+    <message>
+        <source>Every attempt</source>
+        <translation>Jeder Versuch</translation>
+    </message>
+    <message>
+        <source>By destination</source>
+        <translation>Nach Ziel</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppierung</translation>
+    </message>
+    <message>
+        <source>The flat list, newest first, or the attempts grouped by domain, host and port</source>
+        <translation>Die flache Liste, neueste zuerst, oder die Versuche nach Domain, Host und Port gruppiert</translation>
+    </message>
+    <message>
+        <source>Attempts by destination</source>
+        <translation>Versuche nach Ziel</translation>
     </message>
 </context>
 <context>

@@ -305,6 +305,45 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::DestinationModel</name>
+    <message>
+        <source>IP addresses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>port %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rule / reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::EgressChart</name>
     <message>
         <source>Attempts per minute</source>
@@ -971,6 +1010,26 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>Could not load attempts: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every attempt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By destination</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The flat list, newest first, or the attempts grouped by domain, host and port</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempts by destination</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

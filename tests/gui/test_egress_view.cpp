@@ -7,6 +7,7 @@
 #include "views/egresschart.h"
 #include "views/networkview.h"
 #include "views/pendingpanel.h"
+#include "models/destinationmodel.h"
 #include "widgets/decisionbar.h"
 #include "widgets/elidedlabel.h"
 #include "api/apiclient.h"
@@ -28,6 +29,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QValueAxis>
+#include <QLocale>
+#include <QTreeView>
 
 using namespace airlock::ui;
 using airlock::Decision;
@@ -84,6 +87,7 @@ private Q_SLOTS:
     void pendingPanelDedupesAndCountsDown();
     void decisionBarBuildsTheDecision();
     void heldRequestsAreDecidedAsRequests();
+    void attemptsGroupByDomainHostAndPort();
     void theGuestsProcessReportIsShownAsItsClaim();
     void chartStacksTheDecisions();
 };
@@ -475,6 +479,81 @@ void TestEgressView::heldRequestsAreDecidedAsRequests()
     QCOMPARE(match->itemText(0), QStringLiteral("only this host"));
     QVERIFY(!bar->decideParams(QStringLiteral("allow")).contains(QLatin1String("whole_host")));
     QVERIFY(!request->isVisible());
+}
+
+// The Network tab's second layout: domain → host → port with counts, bytes each way, the last
+// decision and its rule; a denied host answered from the decision bar; the flat list one click
+// away. Rows change in place as attempts come, so what is expanded stays expanded.
+void TestEgressView::attemptsGroupByDomainHostAndPort()
+{
+    airlock::ApiClient client;
+    EgressModel model;
+    NetworkView view(&client, &model);
+    view.setSandbox(QStringLiteral("agent"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    qint64 id = 1;
+    const auto add = [&](const QString &host, int port, Decision decision, qint64 up, qint64 down, qint64 rule = 0) {
+        proto::EgressEvent e = attempt(id, QStringLiteral("agent"), decision, now + id);
+        e.id = id++;
+        e.host = host;
+        e.ip = host.startsWith(QLatin1String("203.")) ? host : QStringLiteral("198.18.0.9");
+        if (host.startsWith(QLatin1String("203.")))
+            e.host.clear();
+        e.port = port;
+        e.bytesUp = up;
+        e.bytesDown = down;
+        e.rule = rule;
+        e.proto = QStringLiteral("tls");
+        model.enqueue(e);
+    };
+    add(QStringLiteral("registry.npmjs.org"), 443, Decision::Allowed, 1000, 50000, 3);
+    add(QStringLiteral("registry.npmjs.org"), 443, Decision::Allowed, 1000, 70000, 3);
+    add(QStringLiteral("www.npmjs.org"), 443, Decision::Denied, 0, 0, 7);
+    add(QStringLiteral("registry.npmjs.org"), 80, Decision::Denied, 0, 0);
+    add(QStringLiteral("api.github.com"), 443, Decision::Pending, 0, 0);
+    add(QStringLiteral("203.0.113.9"), 22, Decision::Denied, 0, 0);
+    proto::EgressEvent other = attempt(99, QStringLiteral("someone-else"), Decision::Allowed, now);
+    model.enqueue(other); // another sandbox's: not here
+    model.flush();
+    view.resize(1100, 620);
+    view.show();
+    view.showGrouped(true);
+    DestinationModel *groups = view.destinationModel();
+    QStringList domains;
+    for (int r = 0; r < groups->rowCount(); ++r)
+        domains << groups->index(r, DestinationModel::Destination).data().toString();
+    QCOMPARE(domains, QStringList({QStringLiteral("npmjs.org"), QStringLiteral("github.com"), QStringLiteral("IP addresses")}));
+    const QModelIndex npm = groups->index(0, 0);
+    QCOMPARE(groups->index(0, DestinationModel::Attempts).data().toInt(), 4);
+    QCOMPARE(groups->index(0, DestinationModel::DeniedCount).data().toInt(), 2);
+    QCOMPARE(groups->rowCount(npm), 2); // registry.npmjs.org, www.npmjs.org
+    const QModelIndex registry = groups->index(0, 0, npm);
+    QCOMPARE(registry.data().toString(), QStringLiteral("registry.npmjs.org"));
+    QCOMPARE(groups->rowCount(registry), 2); // ports 443 and 80
+    const QModelIndex https = groups->index(0, 0, registry);
+    QCOMPARE(https.data().toString(), QStringLiteral("port 443"));
+    QCOMPARE(groups->index(0, DestinationModel::Attempts, registry).data().toInt(), 2);
+    QCOMPARE(groups->index(0, DestinationModel::BytesDown, registry).data().toString(), QLocale().formattedDataSize(120000));
+    QCOMPARE(groups->index(0, DestinationModel::LastDecision, registry).data().toString(), EgressModel::decisionText(Decision::Allowed));
+    QCOMPARE(groups->index(0, DestinationModel::LastRule, registry).data().toString(), QStringLiteral("rule #3"));
+    // The denied host, selected: its attempt is what Allow and Deny answer.
+    const QModelIndex www = groups->index(1, 0, npm);
+    QCOMPARE(www.data().toString(), QStringLiteral("www.npmjs.org"));
+    view.destinations()->expandAll();
+    view.destinations()->setCurrentIndex(www);
+    QCOMPARE(view.decisionBar()->targetId(), qint64(3));
+    // More attempts: the same rows count them, nothing collapses.
+    add(QStringLiteral("registry.npmjs.org"), 443, Decision::Allowed, 10, 10, 3);
+    model.flush();
+    QCOMPARE(groups->index(0, DestinationModel::Attempts, registry).data().toInt(), 3);
+    QVERIFY(view.destinations()->isExpanded(registry));
+    QCOMPARE(view.destinations()->currentIndex(), www);
+    QTest::qWait(50);
+    saveScreenshot(&view, QStringLiteral("network-by-destination"));
+    // One click back to the flat list.
+    view.showGrouped(false);
+    QVERIFY(view.table()->isVisible());
+    QVERIFY(!view.destinations()->isVisible());
 }
 
 

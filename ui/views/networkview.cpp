@@ -2,6 +2,7 @@
 #include "widgets/availabilitystack.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "models/destinationmodel.h"
 #include "models/egressmodel.h"
 #include "protocol/names.h"
 #include "views/egresschart.h"
@@ -14,7 +15,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace airlock::ui {
@@ -24,7 +27,8 @@ constexpr int kPageSize = 1000;
 }
 
 NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
-    : QWidget(parent), m_client(client), m_model(model), m_filter(new EgressFilterModel(this))
+    : QWidget(parent), m_client(client), m_model(model), m_filter(new EgressFilterModel(this)),
+      m_destinations(new DestinationModel(model, this))
 {
     m_filter->setSourceModel(model);
     auto *outer = new QVBoxLayout(this);
@@ -47,10 +51,16 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     m_show->addItem(tr("Denied"), int(EgressFilterModel::Show::Denied));
     m_show->addItem(tr("Allowed"), int(EgressFilterModel::Show::Allowed));
     m_show->setAccessibleName(tr("Show"));
+    m_grouping = new QComboBox(page);
+    m_grouping->addItem(tr("Every attempt"), false);
+    m_grouping->addItem(tr("By destination"), true);
+    m_grouping->setAccessibleName(tr("Group"));
+    m_grouping->setToolTip(tr("The flat list, newest first, or the attempts grouped by domain, host and port"));
     m_older = new QPushButton(tr("Load &older"), page);
     m_count = new QLabel(page);
     m_policy = new PolicyButton(client, page);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_grouping);
     bar->addWidget(m_show);
     bar->addWidget(m_older);
     bar->addWidget(m_count);
@@ -67,6 +77,10 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     });
 
     m_table = buildTable(page);
+    m_tree = buildTree(page);
+    m_views = new QStackedWidget(page);
+    m_views->addWidget(m_table);
+    m_views->addWidget(m_tree);
     m_decision = new DecisionBar(client, page);
     m_chart = new EgressChart(model, page);
 
@@ -74,7 +88,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     auto *top = new QWidget(split);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(m_table);
+    topLayout->addWidget(m_views);
     topLayout->addWidget(m_decision);
     split->addWidget(top);
     split->addWidget(m_chart);
@@ -87,6 +101,9 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     connect(m_show, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setShow(EgressFilterModel::Show(m_show->currentData().toInt())); });
     connect(m_older, &QPushButton::clicked, this, [this] { loadPage(m_model->oldestId(m_sandbox)); });
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { showGrouped(m_grouping->currentData().toBool()); });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &NetworkView::onDestinationChanged);
+    connect(m_destinations, &QAbstractItemModel::dataChanged, this, &NetworkView::onDestinationChanged);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &NetworkView::onCurrentChanged);
     connect(m_filter, &QAbstractItemModel::dataChanged, this, &NetworkView::onCurrentChanged);
     auto updateCount = [this] { m_count->setText(tr("%n attempt(s)", nullptr, m_filter->rowCount())); };
@@ -124,12 +141,59 @@ QTableView *NetworkView::buildTable(QWidget *parent)
     return table;
 }
 
+// Domain → host → port, each with counts, bytes, and the last decision and its rule.
+QTreeView *NetworkView::buildTree(QWidget *parent)
+{
+    auto *tree = new QTreeView(parent);
+    tree->setModel(m_destinations);
+    tree->setAccessibleName(tr("Attempts by destination"));
+    tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    tree->setUniformRowHeights(true);
+    tree->setColumnWidth(DestinationModel::Destination, 280);
+    tree->setColumnWidth(DestinationModel::Attempts, 80);
+    tree->setColumnWidth(DestinationModel::DeniedCount, 70);
+    tree->setColumnWidth(DestinationModel::BytesUp, 90);
+    tree->setColumnWidth(DestinationModel::BytesDown, 90);
+    tree->setColumnWidth(DestinationModel::LastDecision, 110);
+    return tree;
+}
+
+void NetworkView::showGrouped(bool grouped)
+{
+    m_grouping->setCurrentIndex(m_grouping->findData(grouped));
+    m_destinations->setActive(grouped);
+    m_views->setCurrentWidget(grouped ? static_cast<QWidget *>(m_tree) : m_table);
+    m_show->setEnabled(!grouped); // the groups count every decision
+    m_search->setEnabled(!grouped);
+    m_decision->clearTarget();
+}
+
+// A host or port whose newest undecided or denied attempt can be answered from the bar.
+void NetworkView::onDestinationChanged()
+{
+    if (m_views->currentWidget() != m_tree)
+        return;
+    const QModelIndex current = m_tree->currentIndex();
+    const qint64 id = current.isValid() ? current.siblingAtColumn(0).data(DestinationModel::DecidableIdRole).toLongLong() : 0;
+    const int row = id ? m_model->rowOfId(id) : -1;
+    if (row < 0) {
+        m_decision->clearTarget();
+        return;
+    }
+    const EgressRecord &r = m_model->record(row);
+    if (m_decision->targetId() == r.id)
+        return; // the same attempt: keep the choices made so far
+    m_decision->setTarget(r.id, r.sandbox, r.host, r.ip, r.port, r.process,
+                          r.heldRequest && r.decision == Decision::Pending ? r.method + QLatin1Char(' ') + r.path : QString());
+}
+
 void NetworkView::setSandbox(const QString &sandbox)
 {
     if (m_sandbox == sandbox)
         return;
     m_sandbox = sandbox;
     m_filter->setSandbox(sandbox);
+    m_destinations->setSandbox(sandbox);
     m_chart->setSandbox(sandbox);
     m_policy->setSandbox(sandbox);
     m_policyStatus->hide();

@@ -6,7 +6,9 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QStackedWidget;
 class QTableView;
+class QTreeView;
 
 namespace airlock { class ApiClient; }
 
@@ -15,13 +17,15 @@ namespace airlock::ui {
 class AvailabilityStack;
 
 class DecisionBar;
+class DestinationModel;
 class EgressChart;
 class EgressFilterModel;
 class EgressModel;
 class PolicyButton;
 
-// The Network tab: every egress attempt of the selected sandbox as it happens, filter and
-// search, a chart, one-click decisions on pending or denied rows, and policy files.
+// The Network tab: every egress attempt of the selected sandbox as it happens (a flat list,
+// or grouped by destination), filter and search, a chart, one-click decisions on pending or
+// denied rows, and policy files.
 class NetworkView : public QWidget {
     Q_OBJECT
 public:
@@ -31,12 +35,18 @@ public:
     void reload();
     EgressFilterModel *filterModel() const { return m_filter; }
     QTableView *table() const { return m_table; }
+    // The attempts grouped domain → host → port, one click from the flat list.
+    QTreeView *destinations() const { return m_tree; }
+    DestinationModel *destinationModel() const { return m_destinations; }
+    void showGrouped(bool grouped);
     DecisionBar *decisionBar() const { return m_decision; }
     PolicyButton *policyButton() const { return m_policy; }
     QString policyStatus() const;
 
 private:
     QTableView *buildTable(QWidget *parent);
+    QTreeView *buildTree(QWidget *parent);
+    void onDestinationChanged();
     void loadPage(qint64 beforeId);
     void onCurrentChanged();
 
@@ -52,6 +62,10 @@ private:
     PolicyButton *m_policy;
     QLabel *m_policyStatus;
     QTableView *m_table;
+    DestinationModel *m_destinations;
+    QTreeView *m_tree;
+    QStackedWidget *m_views;
+    QComboBox *m_grouping;
     DecisionBar *m_decision;
     EgressChart *m_chart;
 };
