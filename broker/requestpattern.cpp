@@ -103,12 +103,13 @@ Result<RequestPattern> RequestPattern::parse(const RequestRule &rule)
     }
     if (!rule.repo.isEmpty()) {
         QByteArray repo = rule.repo.toLatin1();
-        if (rule.repo.size() > kMaxRepo || QString::fromLatin1(repo) != rule.repo || repo.startsWith('/') || repo.endsWith('/')
+        const bool latin1 = QString::fromLatin1(repo) == rule.repo;
+        if (repo.endsWith(".git")) // checked as it is kept: "a/.git" would be kept as "a/"
+            repo.chop(4);
+        if (rule.repo.size() > kMaxRepo || !latin1 || repo.isEmpty() || repo.startsWith('/') || repo.endsWith('/')
             || !std::all_of(repo.begin(), repo.end(), repoChar))
             return invalid(QStringLiteral("'%1' is not a repository pattern").arg(rule.repo.left(80)),
                            QStringLiteral("write OWNER/NAME, '*' for any run (myorg/*), without a leading '/'"));
-        if (repo.endsWith(".git"))
-            repo.chop(4);
         out.m_repo = repo;
         out.m_rule.repo = QString::fromLatin1(repo);
     }
