@@ -77,7 +77,8 @@ QList<proto::PolicyChange> changes(const QList<PolicyEntry> &entries)
 
 // The decisions of a sandbox's attempts, newest first: one entry per destination, the latest
 // decision winning. An attempt decided by a rule that still exists gives that rule (its
-// pattern may cover a whole domain); one allowed once gives its host and port. A denial
+// pattern may cover a whole domain, its request part one git service); one allowed once
+// gives its host and port (a single request allowed once gives nothing). A denial
 // without a rule (nobody answered, "deny once", a check) is not a rule: the policy asks again.
 struct Learned {
     PolicyFile file;
@@ -95,11 +96,16 @@ Learned learnFrom(QList<EgressEvent> events, const QList<Rule> &rules, const QSt
     QSet<QString> seen; // targets decided already (newer attempts come first)
     int denialsWithoutRule = 0;
     for (const EgressEvent &e : std::as_const(events)) {
-        if (e.proto != QLatin1String("tcp") && e.proto != QLatin1String("tls") && e.proto != QLatin1String("http"))
+        const bool request = e.proto == QLatin1String("https"); // one request the interceptor read
+        if (!request && e.proto != QLatin1String("tcp") && e.proto != QLatin1String("tls") && e.proto != QLatin1String("http"))
             continue;
         if (e.decision != Decision::Allowed && e.decision != Decision::Denied)
             continue;
         const Rule *rule = e.rule ? ruleById.value(e.rule) : nullptr;
+        // A request counts through the rule that decided it (a rule of requests, say); one
+        // answered once is not learned: its connection's own event says how that was let in.
+        if (request && !rule)
+            continue;
         PolicyEntry entry;
         if (rule) {
             entry = PolicyEntry::of(*rule);
