@@ -25,6 +25,9 @@ public:
     virtual Status reconcile(const QList<SandboxNet> &running) = 0;
     // Requests of this sandbox held for a decision right now (`airlockctl ls` shows it). Any thread.
     virtual int pendingCount(const QString &name) = 0;
+    // The sandbox's guest went on from a checkpoint: what it had open or waiting belongs to a
+    // guest that no longer exists and is ended, denied, with events saying so. Any thread.
+    virtual void timelineReplaced(const QString &name) = 0;
     // Bytes from the sandbox's process-report channel (guestprocess.h), from its reader's
     // thread. Returns how long that reader waits before it reads more (the per-sandbox budget).
     virtual std::chrono::milliseconds guestProcessBytes(const QString &, const QByteArray &) { return std::chrono::milliseconds(0); }

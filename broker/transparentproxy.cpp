@@ -171,15 +171,35 @@ void TransparentProxy::detach(const QString &sandbox)
             return;
         m_loop.remove(it->listener);
         ::close(it->listener);
-        std::vector<quint64> ids;
-        for (const auto &[id, f] : m_flows)
-            if (f->target.sandbox == sandbox)
-                ids.push_back(id);
-        for (quint64 id : ids)
-            if (Flow *f = flow(id))
-                fail(*f, QStringLiteral("the sandbox stopped"));
+        endFlowsOf(sandbox, QStringLiteral("the sandbox stopped"));
         m_sandboxes.remove(sandbox);
     });
+}
+
+int TransparentProxy::endTimeline(const QString &sandbox, const QString &reason)
+{
+    int denied = 0;
+    m_loop.call([&] { denied = endFlowsOf(sandbox, reason); });
+    return denied;
+}
+
+int TransparentProxy::endFlowsOf(const QString &sandbox, const QString &reason)
+{
+    int denied = 0;
+    const QStringList keys = m_pending.keys();
+    for (const QString &key : keys)
+        if (auto item = m_pending.find(key); item != m_pending.end() && item->event.sandbox == sandbox) {
+            release(*item, false, 0, reason, false);
+            ++denied;
+        }
+    std::vector<quint64> ids;
+    for (const auto &[id, f] : m_flows)
+        if (f->target.sandbox == sandbox)
+            ids.push_back(id);
+    for (quint64 id : ids)
+        if (Flow *f = flow(id))
+            fail(*f, reason);
+    return denied;
 }
 
 TransparentProxy::Flow *TransparentProxy::flow(quint64 id)

@@ -89,6 +89,10 @@ public:
     void stop();
     Status attach(const SandboxNet &net);
     void detach(const QString &sandbox);
+    // The sandbox's guest was replaced by an earlier one (a checkpoint resumed): its flows
+    // and waiting requests belong to a guest that no longer exists. They end, denied with
+    // `reason`; the listener stays for the guest that runs now. Returns the items denied.
+    int endTimeline(const QString &sandbox, const QString &reason);
     // 0: held until someone answers. Items held now get the new deadline, from when they
     // were first held.
     void setHoldTimeoutMs(int ms);
@@ -133,6 +137,9 @@ public:
     Stats stats() const; // any thread, without waiting for the loop
 
 private:
+    // On the loop: every pending item of `sandbox` denied (a held request's worker stops
+    // waiting), then every flow of it ended. Returns the items denied.
+    int endFlowsOf(const QString &sandbox, const QString &reason);
     struct Pipe {
         int r = -1;
         int w = -1;

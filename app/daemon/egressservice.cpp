@@ -263,6 +263,16 @@ Status EgressService::reconcile(const QList<SandboxNet> &running)
     return ok();
 }
 
+void EgressService::timelineReplaced(const QString &name)
+{
+    m_guestProcesses.forget(name); // the resumed guest reports its own sockets again
+    if (!m_proxy)
+        return;
+    const int denied = m_proxy->endTimeline(name, QStringLiteral("the sandbox went back to a checkpoint; ask again from the "
+                                                                  "guest that runs now"));
+    qCInfo(lcBroker) << name << "went back to a checkpoint:" << denied << "pending request(s) of the old timeline denied";
+}
+
 int EgressService::pendingCount(const QString &name)
 {
     return m_proxy && !name.isEmpty() ? int(m_proxy->pending(name).size()) : 0;

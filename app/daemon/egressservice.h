@@ -61,6 +61,7 @@ public:
     void sandboxDown(const QString &name) override;
     Status reconcile(const QList<SandboxNet> &running) override;
     int pendingCount(const QString &name) override;
+    void timelineReplaced(const QString &name) override;
     std::chrono::milliseconds guestProcessBytes(const QString &sandbox, const QByteArray &bytes) override;
     GuestProcessTable &guestProcesses() { return m_guestProcesses; }
 

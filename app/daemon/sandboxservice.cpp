@@ -426,6 +426,8 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             if (!r)
                 return call.fail(r.error());
             if (r.value() == Restored::Resumed) { // the guest goes on from the checkpoint, its clock behind
+                if (m_egress)
+                    m_egress->timelineReplaced(sandbox);
                 consoleAfterStart(e, sandbox, call.peer().uid);
                 const Result<proto::SandboxRow> row = rowOf(e, sandbox, call.peer().uid);
                 Result<QString> domain = e.domainOf(sandbox, call.peer().uid);

@@ -695,6 +695,26 @@ private Q_SLOTS:
         QCOMPARE((*made)->request.git, QStringLiteral("push"));
         QCOMPARE((*made)->request.repo, QStringLiteral("myorg/tool"));
         QCOMPARE((*made)->pattern, QStringLiteral("api.forge.test"));
+        // What the interceptor records when the push goes through: `policy learn` keeps it as
+        // that rule of requests, not as the whole host.
+        EgressEvent served = EgressEvent::interceptedRequest(m_egress->eventLog().nextId(), QStringLiteral("guest1"),
+                                                             QStringLiteral("api.forge.test"), 443, QStringLiteral("POST"),
+                                                             QStringLiteral("/myorg/tool.git/git-receive-pack"));
+        served.decision = Decision::Allowed;
+        served.rule = rule;
+        m_egress->eventLog().record(served);
+        m_egress->eventLog().flush();
+        QVERIFY(ctl({QStringLiteral("policy"), QStringLiteral("learn"), QStringLiteral("guest1")}, &out) == 0);
+        const QJsonArray learned = QJsonDocument::fromJson(out).object().value(QLatin1String("rules")).toArray();
+        bool asRequest = false;
+        for (const QJsonValue &v : learned) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QLatin1String("host")).toString() != QLatin1String("api.forge.test"))
+                continue;
+            QCOMPARE(o.value(QLatin1String("git")).toString(), QStringLiteral("push")); // never the host alone
+            asRequest = o.value(QLatin1String("repo")).toString() == QLatin1String("myorg/tool");
+        }
+        QVERIFY2(asRequest, out.constData());
         // A path the request does not match, or "whole host" for a connection: refused, saying why.
         QVERIFY(ctl({QStringLiteral("egress"), QStringLiteral("allow"), QString::number(other), QStringLiteral("--scope"),
                      QStringLiteral("sandbox"), QStringLiteral("--path"), QStringLiteral("/other/*")}, &out) != 0);
@@ -703,6 +723,49 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!m_egress->proxy().findPending(other), 5000);
         QCOMPARE(answered().size(), 2);
         QVERIFY(m_rules->remove(rule));
+    }
+
+    // A checkpoint resumed: what the old guest waited for is denied, saying why, and the
+    // guest that runs now is still served by the same listener.
+    void aResumedCheckpointEndsWhatTheOldGuestWaitedFor()
+    {
+        QProcess held;
+        held.start(QStringLiteral("ip"), {QStringLiteral("netns"), QStringLiteral("exec"), m_guestNs, QStringLiteral("curl"),
+                                          QStringLiteral("-sS"), QStringLiteral("--max-time"), QStringLiteral("25"),
+                                          QStringLiteral("-w"), QStringLiteral("\n%{http_code}"),
+                                          QStringLiteral("http://ask.test/old-timeline")});
+        QVERIFY(held.waitForStarted());
+        auto answers = std::make_shared<std::pair<std::mutex, QList<RequestVerdict>>>();
+        const qint64 request = m_egress->askRequest(
+            HeldRequest{QStringLiteral("guest1"), QStringLiteral("api.forge.test"), 443, "POST", "/old/tool.git/git-receive-pack"},
+            [answers](RequestVerdict v) {
+                std::lock_guard lock(answers->first);
+                answers->second.append(v);
+            });
+        QVERIFY(request > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(m_egress->pendingCount(QStringLiteral("guest1")), 2, 10000);
+
+        m_egress->timelineReplaced(QStringLiteral("guest1"));
+        QCOMPARE(m_egress->pendingCount(QStringLiteral("guest1")), 0);
+        {
+            std::lock_guard lock(answers->first);
+            QCOMPARE(answers->second.size(), 1);
+            QVERIFY(answers->second.first().decision == Decision::Denied);
+            QVERIFY2(answers->second.first().reason.contains(QLatin1String("checkpoint")), qPrintable(answers->second.first().reason));
+        }
+        QVERIFY(held.waitForFinished(10000));
+        const QByteArray page = held.readAllStandardOutput();
+        QVERIFY2(page.endsWith("\n403"), page.constData()); // denied, nothing relayed
+        const QJsonObject e = waitEvent([](const QJsonObject &o) {
+            return o.value(QLatin1String("host")).toString() == QLatin1String("ask.test") &&
+                   o.value(QLatin1String("decision")).toString() == QLatin1String("denied") &&
+                   o.value(QLatin1String("reason")).toString().contains(QLatin1String("checkpoint"));
+        });
+        QVERIFY(!e.isEmpty());
+        for (const QByteArray &r : m_server.requests())
+            QVERIFY(!r.contains("old-timeline"));
+        QByteArray out;
+        QCOMPARE(curl({QStringLiteral("--max-time"), QStringLiteral("10"), QStringLiteral("http://allowed.test/hello")}, &out), 0);
     }
 
     void deniedHttpGetsA403NamingHostAndRule()
