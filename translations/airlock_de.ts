@@ -964,6 +964,14 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>&amp;Next pending request</source>
         <translation>&amp;Nächste wartende Anfrage</translation>
     </message>
+    <message>
+        <source>&amp;Watch layout</source>
+        <translation>&amp;Beobachten-Ansicht</translation>
+    </message>
+    <message>
+        <source>The terminal and the live attempts side by side, pending requests above them</source>
+        <translation>Terminal und laufende Verbindungsversuche nebeneinander, offene Anfragen darüber</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -2031,6 +2039,17 @@ Adresse: %4</translation>
     <message>
         <source>This airlockd has no vault yet.</source>
         <translation>Dieser airlockd hat noch keinen Tresor.</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::WatchLayout</name>
+    <message>
+        <source>&amp;Watch</source>
+        <translation>&amp;Beobachten</translation>
+    </message>
+    <message>
+        <source>The terminal and the live attempts of this sandbox side by side (View &gt; Watch layout)</source>
+        <translation>Terminal und laufende Verbindungsversuche dieser Sandbox nebeneinander (Ansicht &gt; Beobachten-Ansicht)</translation>
     </message>
 </context>
 <context>

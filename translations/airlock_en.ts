@@ -961,6 +961,14 @@ Create one with File → New sandbox (Ctrl+N).</source>
         <source>&amp;Next pending request</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Watch layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The terminal and the live attempts side by side, pending requests above them</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -2023,6 +2031,17 @@ Address: %4</source>
     </message>
     <message>
         <source>This airlockd has no vault yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::WatchLayout</name>
+    <message>
+        <source>&amp;Watch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The terminal and the live attempts of this sandbox side by side (View &gt; Watch layout)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

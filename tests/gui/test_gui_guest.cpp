@@ -11,6 +11,7 @@
 #include "dialogs/imagebuilddialog.h"
 #include "dialogs/imageimportdialog.h"
 #include "dialogs/newsandboxdialog.h"
+#include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
 #include "netns.h"
@@ -18,6 +19,7 @@
 #include "recordinghttpserver.h"
 #include "screenshot.h"
 #include "views/mainwindow.h"
+#include "views/networkview.h"
 #include "views/pendingpanel.h"
 #include "views/portsview.h"
 #include "models/portsmodel.h"
@@ -38,7 +40,9 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -140,6 +144,8 @@ void TestGuiGuest::initTestCase()
     const QString missing = airlock::test::missingVmTestPrerequisite(
         u"test_gui_guest"_s, u"libvirt's system connection, nftables, an address on the namespace's loopback"_s, u"-R test_gui_guest"_s);
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    QStandardPaths::setTestModeEnabled(true); // the window's settings are not the user's
+    QSettings().remove(u"view/watchLayout"_s);
     QVERIFY(m_dir.isValid());
     QString error;
     QVERIFY2(m_outside.create(u"gui"_s, kOutside, u"192.0.2.12"_s, &error), qPrintable(error));
@@ -214,9 +220,33 @@ void TestGuiGuest::aPendingRowAppearsAndAllowLetsTheGuestThrough()
 
 void TestGuiGuest::denyGivesTheGuestThe403()
 {
+    // Answered in the watch layout: terminal beside the attempts, the request above them.
+    m_window->setWatchLayout(true);
     const qsizetype before = m_upstream.requests().size();
     QProcess *curl = guestCurlAsync({u"-w"_s, u"\n%{http_code}"_s, u"http://gui-deny.test/secret"_s});
     waitPendingAndMeasure(u"gui-deny.test"_s);
+    QWidget *console = m_window->terminalView();
+    QWidget *attempts = m_window->networkView();
+    QVERIFY(console->isVisible() && attempts->isVisible());
+    const QRect consoleRect(console->mapTo(m_window.get(), QPoint(0, 0)), console->size());
+    const QRect attemptsRect(attempts->mapTo(m_window.get(), QPoint(0, 0)), attempts->size());
+    QVERIFY2(consoleRect.right() < attemptsRect.left(), "the terminal is not left of the attempts");
+    QVERIFY2(consoleRect.width() > attemptsRect.width(),
+             qPrintable(u"the terminal (%1 px) is narrower than the attempts (%2 px)"_s.arg(consoleRect.width()).arg(attemptsRect.width())));
+    QWidget *pending = m_window->pendingPanel();
+    QVERIFY2(pending->isVisible() && pending->mapTo(m_window.get(), QPoint(0, 0)).y() < consoleRect.top(),
+             "the pending panel is not above the terminal");
+    // The attempt waits in the list beside the terminal too.
+    const EgressFilterModel *shown = m_window->networkView()->filterModel();
+    const auto listed = [shown] {
+        for (int row = 0; row < shown->rowCount(); ++row)
+            if (shown->index(row, EgressModel::Host).data().toString() == u"gui-deny.test"_s &&
+                shown->index(row, EgressModel::Proto).data().toString() == u"http"_s)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(listed(), "the attempts beside the terminal do not list the pending request", 5000);
+    saveScreenshot(m_window.get(), u"watch-layout"_s);
     // From the keyboard, with the focus in the agent's terminal: Ctrl+Shift+N to the request,
     // Ctrl+Shift+D to deny it.
     QWidget *terminal = m_window->findChild<TerminalWidget *>();
@@ -236,6 +266,7 @@ void TestGuiGuest::denyGivesTheGuestThe403()
     QVERIFY2(out.contains("gui-deny.test"), out.constData());
     QCOMPARE(m_upstream.requests().size(), before);
     QTRY_COMPARE(pendingRowOf(u"gui-deny.test"_s), -1);
+    m_window->setWatchLayout(false);
 }
 
 void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()

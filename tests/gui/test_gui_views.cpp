@@ -12,12 +12,15 @@
 #include "widgets/policybutton.h"
 #include "screenshot.h"
 #include "views/snapshotsview.h"
+#include "views/terminalview.h"
+#include "views/watchlayout.h"
 #include "models/egressmodel.h"
 #include "models/sandboxmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QFormLayout>
 #include <QJsonArray>
@@ -28,8 +31,12 @@
 #include <QPushButton>
 #include <QSqlDatabase>
 #include <QSignalSpy>
+#include <QSettings>
+#include <QSplitter>
 #include <QSqlQuery>
+#include <QStandardPaths>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -49,6 +56,7 @@ private Q_SLOTS:
     void snapshotsViewLoadsOrSaysNotAvailable();
     void newSandboxDialogBuildsTheRequest();
     void translationsAreEmbedded();
+    void watchLayoutPutsTheTerminalBesideTheAttempts();
 
 private:
     bool hasMethod(const QString &method, const QJsonObject &params = {});
@@ -61,6 +69,8 @@ private:
 
 void TestGuiViews::initTestCase()
 {
+    QStandardPaths::setTestModeEnabled(true); // the window's settings are not the user's
+    QSettings().remove(QStringLiteral("view/watchLayout"));
     m_daemon = new DaemonProcess;
     QVERIFY2(m_daemon->start(), qPrintable(m_daemon->log()));
     m_connection = new DaemonConnection(m_daemon->socketPath());
@@ -345,6 +355,52 @@ void TestGuiViews::translationsAreEmbedded()
     QCoreApplication::installTranslator(&byLocale);
     QCOMPARE(QCoreApplication::translate("airlock::ui::MainWindow", "Connected to airlockd"), QStringLiteral("Mit airlockd verbunden"));
     QCoreApplication::removeTranslator(&byLocale);
+}
+
+// View > Watch layout: one tab with the terminal left of the attempts, pending requests
+// above; off again, the two tabs are back where they were; the choice outlives the window.
+void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
+{
+    QTabWidget *tabs = m_window->tabs();
+    QCOMPARE(tabs->count(), 6);
+    QVERIFY(!m_window->watchLayout());
+    tabs->setCurrentIndex(1); // Network
+    m_window->watchLayoutAction()->trigger();
+    QVERIFY(m_window->watchLayout());
+    QCOMPARE(tabs->count(), 5);
+    QCOMPARE(tabs->tabText(0), QStringLiteral("&Watch"));
+    QCOMPARE(tabs->currentIndex(), 0); // the attempts are still in view
+    auto *split = qobject_cast<QSplitter *>(tabs->widget(0));
+    QVERIFY(split);
+    QCOMPARE(split->count(), 2);
+    QCOMPARE(split->widget(0), static_cast<QWidget *>(m_window->terminalView()));
+    QCOMPARE(split->widget(1), static_cast<QWidget *>(m_window->networkView()));
+    auto *dock = m_window->findChild<QDockWidget *>(QStringLiteral("pendingDock"));
+    QVERIFY(dock);
+    QCOMPARE(m_window->dockWidgetArea(dock), Qt::TopDockWidgetArea);
+    QVERIFY(m_window->showTab(QStringLiteral("network")));
+    QCOMPARE(tabs->currentIndex(), 0);
+    QVERIFY(m_window->showTab(QStringLiteral("snapshots")));
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget *>(m_window->snapshotsView()));
+    QCOMPARE(QSettings().value(QStringLiteral("view/watchLayout")).toBool(), true);
+    {
+        DaemonConnection other(m_daemon->socketPath());
+        MainWindow next(&other); // a later start of the app
+        QVERIFY(next.watchLayout());
+        QVERIFY(next.watchLayoutAction()->isChecked());
+    }
+
+    QVERIFY(m_window->showTab(QStringLiteral("terminal")));
+    m_window->setWatchLayout(false);
+    QVERIFY(!m_window->watchLayoutAction()->isChecked());
+    QCOMPARE(tabs->count(), 6);
+    QCOMPARE(tabs->widget(0), static_cast<QWidget *>(m_window->terminalView()));
+    QCOMPARE(tabs->widget(1), static_cast<QWidget *>(m_window->networkView()));
+    QCOMPARE(tabs->tabText(0), QStringLiteral("&Terminal"));
+    QCOMPARE(tabs->tabText(1), QStringLiteral("&Network"));
+    QCOMPARE(tabs->currentIndex(), 0);
+    QCOMPARE(m_window->dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+    QCOMPARE(QSettings().value(QStringLiteral("view/watchLayout")).toBool(), false);
 }
 
 QTEST_MAIN(TestGuiViews)

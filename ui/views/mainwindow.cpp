@@ -16,6 +16,7 @@
 #include "views/connectionbanner.h"
 #include "views/networkview.h"
 #include "views/pendingpanel.h"
+#include "views/watchlayout.h"
 #include "views/secretsview.h"
 #include "views/settingsview.h"
 #include "views/portsview.h"
@@ -36,6 +37,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -63,6 +65,7 @@ MainWindow::MainWindow(DaemonConnection *connection, QWidget *parent)
     buildTray();
     onStateChanged();
     resize(1280, 800);
+    setWatchLayout(QSettings().value(QStringLiteral("view/watchLayout"), false).toBool());
 }
 
 // The banner above the sandbox list (or its placeholder) beside the selected sandbox's tabs.
@@ -75,7 +78,7 @@ QWidget *MainWindow::buildCentral()
     m_banner = new ConnectionBanner(m_connection, central);
     layout->addWidget(m_banner);
 
-    auto *split = new QSplitter(Qt::Horizontal, central);
+    auto *split = m_split = new QSplitter(Qt::Horizontal, central);
     m_listStack = new QStackedWidget(split);
     m_sandboxTable = new QTableView(m_listStack);
     m_sandboxTable->setModel(m_sandboxes);
@@ -107,6 +110,7 @@ QWidget *MainWindow::buildCentral()
     m_tabs->addTab(m_ports, tr("P&orts"));
     m_tabs->addTab(m_secrets, tr("S&ecrets"));
     m_tabs->addTab(m_settings, tr("Settin&gs"));
+    m_watch = new WatchLayout(m_tabs, m_terminal, m_network, this);
     m_detailPlaceholder = new QLabel(tr("Select a sandbox to see its console, network, snapshots and secrets."), m_detailStack);
     m_detailPlaceholder->setAlignment(Qt::AlignCenter);
     m_detailPlaceholder->setWordWrap(true);
@@ -229,6 +233,11 @@ void MainWindow::buildMenus()
     view->addAction(m_pendingDock->toggleViewAction());
     // Ctrl+Shift: plain Ctrl keys belong to the agent's terminal (Ctrl+P is its shell's history).
     m_pendingDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_watchAction = view->addAction(tr("&Watch layout"));
+    m_watchAction->setCheckable(true);
+    m_watchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    m_watchAction->setToolTip(tr("The terminal and the live attempts side by side, pending requests above them"));
+    connect(m_watchAction, &QAction::toggled, this, &MainWindow::setWatchLayout);
     buildRequestsMenu();
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -535,11 +544,40 @@ bool MainWindow::showTab(const QString &key)
 {
     const QStringList keys = {QStringLiteral("terminal"), QStringLiteral("network"), QStringLiteral("snapshots"), QStringLiteral("ports"),
                               QStringLiteral("secrets"), QStringLiteral("settings")};
+    const QList<QWidget *> pages = {m_terminal, m_network, m_snapshots, m_ports, m_secrets, m_settings};
     const int index = keys.indexOf(key);
     if (index < 0)
         return false;
-    m_tabs->setCurrentIndex(index);
+    m_tabs->setCurrentIndex(m_watch->tabOf(pages.at(index)));
     return true;
+}
+
+bool MainWindow::watchLayout() const
+{
+    return m_watch->isOn();
+}
+
+void MainWindow::setWatchLayout(bool on)
+{
+    if (on == m_watch->isOn())
+        return;
+    m_watch->setOn(on);
+    // The action, the setting and the window agree whichever of them asked.
+    const QSignalBlocker quiet(m_watchAction);
+    m_watchAction->setChecked(on);
+    QSettings().setValue(QStringLiteral("view/watchLayout"), on);
+    // Pending requests above what they are about; the sandbox list narrow, one click away.
+    addDockWidget(on ? Qt::TopDockWidgetArea : Qt::BottomDockWidgetArea, m_pendingDock);
+    // A few rows of requests; the height goes to the terminal and the attempts.
+    if (on)
+        resizeDocks({m_pendingDock}, {qMax(m_pendingDock->minimumSizeHint().height(), height() / 4)}, Qt::Vertical);
+    if (on) {
+        m_splitSizes = m_split->sizes();
+        const int total = m_splitSizes.value(0) + m_splitSizes.value(1);
+        m_split->setSizes({qMin(m_splitSizes.value(0), 220), total - qMin(m_splitSizes.value(0), 220)});
+    } else if (!m_splitSizes.isEmpty()) {
+        m_split->setSizes(m_splitSizes);
+    }
 }
 
 void MainWindow::updateActions()

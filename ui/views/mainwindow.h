@@ -8,6 +8,7 @@ class QAction;
 class QDockWidget;
 class QMenu;
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 class QSystemTrayIcon;
 class QTabWidget;
@@ -30,6 +31,7 @@ class SettingsView;
 class PortsView;
 class SnapshotsView;
 class TerminalView;
+class WatchLayout;
 
 // Sandbox list | the selected sandbox's tabs, the pending-requests panel below, the
 // daemon's status in the status bar and a banner whenever airlockd is not reachable.
@@ -66,6 +68,12 @@ public:
     // Sandbox > Export changes…: opens the export dialog for the selected sandbox.
     ExportDialog *exportChanges();
     QAction *exportChangesAction() const { return m_exportChanges; }
+    // View > Watch layout: the terminal and the live attempts side by side, pending requests
+    // above them; remembered for the next start.
+    void setWatchLayout(bool on);
+    bool watchLayout() const;
+    QAction *watchLayoutAction() const { return m_watchAction; }
+    WatchLayout *watchLayoutPages() const { return m_watch; }
 
 private:
     QWidget *buildCentral();
@@ -96,6 +104,8 @@ private:
     EgressModel *m_egress;
     PendingModel *m_pending;
     ConnectionBanner *m_banner;
+    QSplitter *m_split;
+    QList<int> m_splitSizes; // the list's share before the watch layout narrowed it
     QStackedWidget *m_listStack;
     QLabel *m_listPlaceholder;
     QTableView *m_sandboxTable;
@@ -108,6 +118,8 @@ private:
     PortsView *m_ports;
     SecretsView *m_secrets;
     SettingsView *m_settings;
+    WatchLayout *m_watch;
+    QAction *m_watchAction = nullptr;
     PendingPanel *m_pendingPanel;
     QDockWidget *m_pendingDock;
     QSystemTrayIcon *m_tray = nullptr;

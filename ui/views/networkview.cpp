@@ -7,6 +7,7 @@
 #include "protocol/names.h"
 #include "views/egresschart.h"
 #include "widgets/decisionbar.h"
+#include "widgets/flowlayout.h"
 #include "widgets/policybutton.h"
 
 #include <QComboBox>
@@ -40,7 +41,7 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
 
     QWidget *page = m_stack->page();
     auto *layout = new QVBoxLayout(page);
-    auto *bar = new QHBoxLayout;
+    auto *bar = new FlowLayout; // wraps in the watch layout's narrow pane
     m_search = new QLineEdit(page);
     m_search->setPlaceholderText(tr("Search host, IP, path, rule…"));
     m_search->setClearButtonEnabled(true);
@@ -59,7 +60,8 @@ NetworkView::NetworkView(ApiClient *client, EgressModel *model, QWidget *parent)
     m_older = new QPushButton(tr("Load &older"), page);
     m_count = new QLabel(page);
     m_policy = new PolicyButton(client, page);
-    bar->addWidget(m_search, 1);
+    m_search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    bar->addWidget(m_search);
     bar->addWidget(m_grouping);
     bar->addWidget(m_show);
     bar->addWidget(m_older);

@@ -1,5 +1,6 @@
 #include "widgets/decisionbar.h"
 #include "widgets/elidedlabel.h"
+#include "widgets/flowlayout.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
 #include "protocol/egress.h"
@@ -7,7 +8,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
@@ -20,7 +20,8 @@ constexpr int kUntilStop = -2; // m_lifetime's data: seconds, 0 = once, -1 = for
 
 DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), m_client(client)
 {
-    auto *layout = new QHBoxLayout(this);
+    // Flows onto a second line in a narrow pane (the watch layout's attempts beside the terminal).
+    auto *layout = new FlowLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_target = new QLabel(this);
     m_target->setTextFormat(Qt::PlainText);
@@ -61,16 +62,19 @@ DecisionBar::DecisionBar(ApiClient *client, QWidget *parent) : QWidget(parent), 
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
 
+    m_requestText->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_process->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_message->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     layout->addWidget(m_target);
-    layout->addWidget(m_requestText, 1);
-    layout->addWidget(m_process, 1);
+    layout->addWidget(m_requestText);
+    layout->addWidget(m_process);
     layout->addWidget(m_allow);
     layout->addWidget(m_deny);
     layout->addWidget(m_match);
     layout->addWidget(m_lifetime);
     layout->addWidget(m_scope);
     layout->addWidget(m_rawTcp);
-    layout->addWidget(m_message, 1);
+    layout->addWidget(m_message);
 
     connect(m_allow, &QPushButton::clicked, this, [this] { decide(QStringLiteral("allow")); });
     connect(m_deny, &QPushButton::clicked, this, [this] { decide(QStringLiteral("deny")); });
