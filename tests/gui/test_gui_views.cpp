@@ -14,6 +14,7 @@
 #include "views/snapshotsview.h"
 #include "views/terminalview.h"
 #include "views/watchlayout.h"
+#include "widgets/flowlayout.h"
 #include "models/egressmodel.h"
 #include "models/sandboxmodel.h"
 
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void newSandboxDialogBuildsTheRequest();
     void translationsAreEmbedded();
     void watchLayoutPutsTheTerminalBesideTheAttempts();
+    void flowLayoutWrapsWhenNarrow();
 
 private:
     bool hasMethod(const QString &method, const QJsonObject &params = {});
@@ -401,6 +403,39 @@ void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
     QCOMPARE(tabs->currentIndex(), 0);
     QCOMPARE(m_window->dockWidgetArea(dock), Qt::BottomDockWidgetArea);
     QCOMPARE(QSettings().value(QStringLiteral("view/watchLayout")).toBool(), false);
+}
+
+// Controls stay on one line while they fit; narrower, they wrap and the bar grows down, and
+// an expanding item takes what is left of its line.
+void TestGuiViews::flowLayoutWrapsWhenNarrow()
+{
+    QWidget bar;
+    auto *flow = new FlowLayout(&bar);
+    flow->setContentsMargins(0, 0, 0, 0);
+    auto *search = new QLineEdit(&bar);
+    search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    flow->addWidget(search);
+    QList<QPushButton *> buttons;
+    for (int i = 0; i < 4; ++i)
+        flow->addWidget(buttons.emplace_back(new QPushButton(QStringLiteral("Button %1").arg(i), &bar)));
+    const int oneLine = flow->sizeHint().height();
+    bar.resize(flow->sizeHint().width() + 200, oneLine);
+    bar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&bar));
+    QCOMPARE(flow->heightForWidth(bar.width()), oneLine);
+    QCOMPARE(buttons.last()->geometry().right(), bar.width() - 1);
+    QVERIFY(search->width() > search->sizeHint().width()); // took the spare 200 px
+    for (QPushButton *b : buttons)
+        QCOMPARE(b->y(), search->y());
+
+    const int narrow = search->sizeHint().width() + buttons.first()->sizeHint().width() + 20;
+    const int height = flow->heightForWidth(narrow);
+    QVERIFY2(height > oneLine, qPrintable(QString::number(height)));
+    bar.resize(narrow, height);
+    QTRY_VERIFY(buttons.last()->y() > buttons.first()->y());
+    for (QWidget *w : bar.findChildren<QWidget *>())
+        QVERIFY2(w->geometry().right() < narrow && w->geometry().bottom() < height, w->metaObject()->className());
+    QVERIFY(flow->minimumSize().width() <= narrow);
 }
 
 QTEST_MAIN(TestGuiViews)
