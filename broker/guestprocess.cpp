@@ -1,5 +1,6 @@
 #include "guestprocess.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -7,7 +8,8 @@ namespace airlock {
 
 namespace {
 
-constexpr int kFields = 10;
+constexpr int kFieldsV1 = 10;
+constexpr int kFieldsV2 = 11;
 
 // Decimal digits only, no sign, at most `maxDigits`, at most `max`.
 std::optional<qint64> number(QByteArrayView text, int maxDigits, qint64 max)
@@ -46,6 +48,25 @@ std::optional<quint32> ipv4(QByteArrayView text)
     return ip;
 }
 
+// "a>b>parent": 0 to kMaxChain names of 1 to kMaxComm bytes each.
+std::optional<QStringList> ancestors(QByteArrayView text)
+{
+    QStringList names;
+    if (text.isEmpty())
+        return names;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= text.size(); ++i) {
+        if (i < text.size() && text[i] != '>')
+            continue;
+        const QByteArrayView name = text.sliced(start, i - start);
+        if (name.isEmpty() || name.size() > guestprocess::kMaxComm || names.size() == guestprocess::kMaxChain)
+            return std::nullopt;
+        names.append(QString::fromLatin1(name));
+        start = i + 1;
+    }
+    return names;
+}
+
 } // namespace
 
 namespace guestprocess {
@@ -54,7 +75,7 @@ std::optional<GuestSocketReport> parseLine(QByteArrayView line)
 {
     if (line.size() > kMaxLine)
         return std::nullopt;
-    QByteArrayView fields[kFields];
+    QByteArrayView fields[kFieldsV2];
     int count = 0;
     qsizetype start = 0;
     for (qsizetype i = 0; i <= line.size(); ++i) {
@@ -68,12 +89,13 @@ std::optional<GuestSocketReport> parseLine(QByteArrayView line)
                 continue;
             }
         }
-        if (count == kFields)
+        if (count == kFieldsV2)
             return std::nullopt; // more fields than a report has
         fields[count++] = line.sliced(start, i - start);
         start = i + 1;
     }
-    if (count != kFields || fields[0] != "v1")
+    const bool v2 = count == kFieldsV2 && fields[0] == "v2";
+    if (!v2 && (count != kFieldsV1 || fields[0] != "v1"))
         return std::nullopt;
     GuestSocketReport r;
     if (fields[1] == "udp")
@@ -97,6 +119,12 @@ std::optional<GuestSocketReport> parseLine(QByteArrayView line)
     r.process.comm = QString::fromLatin1(fields[7]);
     r.process.parent = QString::fromLatin1(fields[8]);
     r.process.cmdline = QString::fromLatin1(fields[9]);
+    if (v2) {
+        const auto chain = ancestors(fields[10]);
+        if (!chain)
+            return std::nullopt;
+        r.process.chain = *chain;
+    }
     return r;
 }
 
@@ -109,7 +137,10 @@ QString GuestProcess::toStored(const std::optional<GuestProcess> &p)
     const QJsonObject o{{QStringLiteral("pid"), p->pid},       {QStringLiteral("ppid"), p->ppid},
                         {QStringLiteral("comm"), p->comm},     {QStringLiteral("parent"), p->parent},
                         {QStringLiteral("cmdline"), p->cmdline}};
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    QJsonObject stored = o;
+    if (!p->chain.isEmpty())
+        stored.insert(QStringLiteral("chain"), QJsonArray::fromStringList(p->chain));
+    return QString::fromUtf8(QJsonDocument(stored).toJson(QJsonDocument::Compact));
 }
 
 std::optional<GuestProcess> GuestProcess::fromStored(const QString &text)
@@ -125,6 +156,8 @@ std::optional<GuestProcess> GuestProcess::fromStored(const QString &text)
     p.comm = o.value(QStringLiteral("comm")).toString();
     p.parent = o.value(QStringLiteral("parent")).toString();
     p.cmdline = o.value(QStringLiteral("cmdline")).toString();
+    for (const QJsonValue &name : o.value(QStringLiteral("chain")).toArray())
+        p.chain.append(name.toString());
     return p;
 }
 

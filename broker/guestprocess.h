@@ -6,12 +6,15 @@
 // the table of sockets per sandbox and the bytes a sandbox may send per second.
 //
 // One report per line, tab-separated, printable ASCII only:
-//   v1 PROTO LPORT RADDR RPORT PID PPID COMM PARENT CMDLINE
+//   v2 PROTO LPORT RADDR RPORT PID PPID COMM PARENT CMDLINE CHAIN
 // PROTO tcp|udp, RADDR an IPv4 address in dotted form (what the guest dialled), COMM and
-// PARENT the process's and its parent's names (at most 16 bytes), CMDLINE at most 256 bytes.
+// PARENT the process's and its parent's names (at most 16 bytes), CMDLINE at most 256 bytes,
+// CHAIN the ancestors' names below PID 1, oldest first, the parent last, '>'-separated (at
+// most 8). A v1 line (older images' helper) is the same without CHAIN.
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 #include <chrono>
 #include <deque>
 #include <mutex>
@@ -25,6 +28,7 @@ struct GuestProcess {
     QString comm;
     QString parent;  // the parent's comm
     QString cmdline; // arguments joined by spaces, truncated by the guest
+    QStringList chain; // the ancestors' comms, oldest first, ending with the parent; empty from a v1 helper
     bool operator==(const GuestProcess &) const = default;
 
     // The stored form (egress_events.guest_process): compact JSON; "" for none.
@@ -45,6 +49,7 @@ namespace guestprocess {
 constexpr qsizetype kMaxLine = 512;
 constexpr qsizetype kMaxComm = 16;
 constexpr qsizetype kMaxCmdline = 256;
+constexpr qsizetype kMaxChain = 8; // ancestors
 
 // One line without its newline. nullopt for anything that is not exactly a report.
 std::optional<GuestSocketReport> parseLine(QByteArrayView line);

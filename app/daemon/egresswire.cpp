@@ -25,7 +25,7 @@ proto::EgressEvent toProtocol(const EgressEvent &e)
     p.request = e.request;
     if (e.guestProcess)
         p.guestProcess = proto::GuestProcess{e.guestProcess->pid, e.guestProcess->ppid, e.guestProcess->comm,
-                                             e.guestProcess->parent, e.guestProcess->cmdline};
+                                             e.guestProcess->parent, e.guestProcess->cmdline, e.guestProcess->chain};
     return p;
 }
 

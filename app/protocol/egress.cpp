@@ -15,8 +15,14 @@ AIRLOCK_PAYLOAD_JSON(IdParams, "id")
 
 QString GuestProcess::describe() const
 {
-    QString text = QStringLiteral("the guest reports: %1 (pid %2").arg(comm).arg(pid);
-    text += parent.isEmpty() ? QStringLiteral(", ppid %1)").arg(ppid) : QStringLiteral(", parent %1 %2)").arg(parent).arg(ppid);
+    QString text;
+    if (chain.isEmpty()) {
+        text = QStringLiteral("the guest reports: %1 (pid %2").arg(comm).arg(pid);
+        text += parent.isEmpty() ? QStringLiteral(", ppid %1)").arg(ppid) : QStringLiteral(", parent %1 %2)").arg(parent).arg(ppid);
+    } else {
+        // The agent at the top, the process that dialled last, as a person reads a call chain.
+        text = QStringLiteral("the guest reports: %1 → %2 (pid %3, parent %4)").arg(chain.join(QStringLiteral(" → ")), comm).arg(pid).arg(ppid);
+    }
     if (!cmdline.isEmpty())
         text += QStringLiteral(": ") + cmdline;
     return text;

@@ -13,14 +13,16 @@ struct GuestProcess {
     QString comm;
     QString parent;  // the parent's comm
     QString cmdline; // at most 256 bytes
+    QStringList chain; // the ancestors' comms below PID 1, oldest first, the parent last (at most 8)
     QString reportedBy = QStringLiteral("guest"); // who says so: only ever the guest's own report
     // How the CLI and the GUI show it, labelled as the guest's claim:
-    // "the guest reports: curl (pid 123, parent sh 45): curl -s http://example.com/".
+    // "the guest reports: curl (pid 123, parent sh 45): curl -s http://example.com/", and with
+    // a chain "the guest reports: claude → node → sh → curl (pid 123, parent 45): curl …".
     QString describe() const;
     static void fields(auto &s, auto &f)
     {
         f("pid", s.pid)("ppid", s.ppid)("comm", s.comm)("parent", s.parent, Defaulted)("cmdline", s.cmdline, Defaulted);
-        f("reported_by", s.reportedBy, Defaulted);
+        f("chain", s.chain, Defaulted)("reported_by", s.reportedBy, Defaulted);
     }
     AIRLOCK_PAYLOAD(GuestProcess)
 };

@@ -23,6 +23,7 @@ private Q_SLOTS:
 };
 
 static const QByteArray kGood = "v1\ttcp\t40312\t198.18.0.7\t443\t812\t640\tcurl\tsh\tcurl -s https://example.com/";
+static const QByteArray kGoodV2 = kGood + "\tbash>claude>node>sh";
 
 void TestGuestProcess::parsesAReport()
 {
@@ -39,13 +40,41 @@ void TestGuestProcess::parsesAReport()
     QCOMPARE(r->process.cmdline, QStringLiteral("curl -s https://example.com/"));
     // The parent and the command line may be empty (a kernel thread's parent, a zombie).
     QVERIFY(guestprocess::parseLine("v1\tudp\t5353\t10.0.0.1\t53\t9\t0\tdig\t\t"));
+    QVERIFY(r->process.chain.isEmpty()); // an older image's helper sends no chain
+
+    // v2 adds the ancestors, oldest first.
+    const auto v2 = guestprocess::parseLine(QByteArray(kGoodV2).replace("v1\t", "v2\t"));
+    QVERIFY(v2);
+    QCOMPARE(v2->process.comm, QStringLiteral("curl"));
+    QCOMPARE(v2->process.chain, (QStringList{QStringLiteral("bash"), QStringLiteral("claude"), QStringLiteral("node"), QStringLiteral("sh")}));
+    // A child of PID 1 has none; the longest report still fits in a line.
+    const auto orphan = guestprocess::parseLine("v2\tudp\t5353\t10.0.0.1\t53\t9\t1\tdig\tinit\t\t");
+    QVERIFY(orphan && orphan->process.chain.isEmpty());
+    QByteArray longest = "v2\ttcp\t65535\t255.255.255.255\t65535\t2147483647\t2147483647\t" + QByteArray(16, 'c') + '\t' +
+                         QByteArray(16, 'p') + '\t' + QByteArray(256, 'x') + '\t';
+    for (int i = 0; i < guestprocess::kMaxChain; ++i)
+        longest += (i ? ">" : "") + QByteArray(16, 'a' + char(i));
+    QVERIFY(longest.size() <= guestprocess::kMaxLine);
+    const auto full = guestprocess::parseLine(longest);
+    QVERIFY(full);
+    QCOMPARE(full->process.chain.size(), guestprocess::kMaxChain);
+    QCOMPARE(full->process.chain.last(), QString(16, QLatin1Char('h')));
 }
 
 void TestGuestProcess::refusesWhatIsNotAReport_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::newRow("empty") << QByteArray();
-    QTest::newRow("other version") << QByteArray(kGood).replace("v1\t", "v2\t");
+    QTest::newRow("other version") << QByteArray(kGood).replace("v1\t", "v3\t");
+    QTest::newRow("v2 without its chain") << QByteArray(kGood).replace("v1\t", "v2\t");
+    QTest::newRow("v1 with a chain") << kGoodV2;
+    const QByteArray v2 = QByteArray(kGoodV2).replace("v1\t", "v2\t");
+    QTest::newRow("v2 a field more") << QByteArray(v2 + "\textra");
+    QTest::newRow("chain with an empty name") << QByteArray(v2).replace("claude>node", "claude>>node");
+    QTest::newRow("chain ending in >") << QByteArray(v2 + ">");
+    QTest::newRow("chain of 9") << QByteArray(v2 + ">a>b>c>d>e");
+    QTest::newRow("chain name of 17") << QByteArray(v2).replace("claude", QByteArray(17, 'c'));
+    QTest::newRow("chain control byte") << QByteArray(v2).replace("claude", "cla\x7fude");
     QTest::newRow("other protocol") << QByteArray(kGood).replace("\ttcp\t", "\tsctp\t");
     QTest::newRow("a field short") << kGood.left(kGood.lastIndexOf('\t'));
     QTest::newRow("a field more") << QByteArray(kGood + "\textra");
@@ -149,6 +178,8 @@ void TestGuestProcess::storedFormRoundTrips()
 {
     const GuestProcess p{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QStringLiteral("curl -s \"x\"")};
     QCOMPARE(GuestProcess::fromStored(GuestProcess::toStored(p)), std::optional<GuestProcess>(p));
+    const GuestProcess chained{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QString(), {QStringLiteral("claude"), QStringLiteral("sh")}};
+    QCOMPARE(GuestProcess::fromStored(GuestProcess::toStored(chained)), std::optional<GuestProcess>(chained));
     QCOMPARE(GuestProcess::toStored(std::nullopt), QString());
     QCOMPARE(GuestProcess::fromStored(QString()), std::nullopt);
     QCOMPARE(GuestProcess::fromStored(QStringLiteral("not json")), std::nullopt);

@@ -311,9 +311,10 @@ void TestEgressVm::askIsAnsweredFromTheCliWhileTheGuestWaits()
 
 void TestEgressVm::aHeldRequestShowsTheGuestProcessThatAsks()
 {
-    // The guest's helper reports curl's socket; the held request carries it as the guest's
-    // claim, in egress ls --json and in the text the person reads.
-    QProcess *p = guestAsync(m_a, {u"curl"_s, u"-sS"_s, u"--max-time"_s, u"100"_s, u"http://ask.test/who-asks"_s});
+    // The guest's helper reports curl's socket and its ancestors; the held request carries
+    // them as the guest's claim, in egress ls --json and in the text the person reads. A shell
+    // starts curl (and waits for it: `; echo` keeps sh from exec'ing curl in its place).
+    QProcess *p = guestAsync(m_a, {u"sh"_s, u"-c"_s, u"curl -sS --max-time 100 http://ask.test/who-asks; echo"_s});
     const QString a = m_a;
     const QJsonObject item = waitPending([a](const QJsonObject &o) {
         return o.value("sandbox"_L1).toString() == a && o.value("host"_L1).toString() == "ask.test"_L1 &&
@@ -326,8 +327,13 @@ void TestEgressVm::aHeldRequestShowsTheGuestProcessThatAsks()
     // The pid is the guest's curl, which still waits for the answer.
     const CtlResult comm = guest(m_a, {u"cat"_s, u"/proc/"_s + QString::number(pid) + u"/comm"_s});
     QCOMPARE(comm.out.trimmed(), QByteArray("curl"));
+    // Its chain: the shell that started it last, the guest agent that ran the shell above it.
+    const QStringList chain = process.value("chain"_L1).toVariant().toStringList();
+    QVERIFY2(chain.size() >= 2 && chain.last() == "sh"_L1 && chain.contains("qemu-ga"_L1), qPrintable(chain.join(u" > "_s)));
+    const CtlResult parent = guest(m_a, {u"cat"_s, u"/proc/"_s + QString::number(process.value("ppid"_L1).toInteger()) + u"/comm"_s});
+    QCOMPARE(parent.out.trimmed(), QByteArray("sh"));
     const CtlResult text = m_daemon.ctlText({u"egress"_s, u"ls"_s, u"--pending"_s}, 15000);
-    QVERIFY2(text.out.contains(QByteArray("the guest reports: curl (pid " + QByteArray::number(pid))), text.out.constData());
+    QVERIFY2(text.out.contains(QByteArray("qemu-ga → sh → curl (pid " + QByteArray::number(pid))), text.out.constData());
     QCOMPARE(m_daemon.ctl({u"egress"_s, u"deny"_s, QString::number(item.value("id"_L1).toInteger())}).exitCode, 0);
     QVERIFY(p->waitForFinished(60000));
     // Decided, the stored event keeps it.

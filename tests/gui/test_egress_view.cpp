@@ -319,11 +319,13 @@ void TestEgressView::theGuestsProcessReportIsShownAsItsClaim()
     QCOMPARE(panel.decisionBar()->targetId(), qint64(10));
     QCOMPARE(panel.decisionBar()->processText(), QString());
     // The same event again with the report: the bar shows it, labelled as the guest's.
-    held.guestProcess = proto::GuestProcess{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QStringLiteral("curl -s http://x/")};
+    held.guestProcess = proto::GuestProcess{812, 640, QStringLiteral("curl"), QStringLiteral("sh"), QStringLiteral("curl -s http://x/"),
+                                            {QStringLiteral("claude"), QStringLiteral("node"), QStringLiteral("sh")}};
     model.apply(parsed(held.toJson()));
     QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(panel.decisionBar()->processText(), QStringLiteral("the guest reports: curl (pid 812, parent sh 640): curl -s http://x/"));
-    QVERIFY(model.index(0, PendingModel::Target).data(Qt::ToolTipRole).toString().contains(QStringLiteral("the guest reports: curl")));
+    QCOMPARE(panel.decisionBar()->processText(),
+             QStringLiteral("the guest reports: claude → node → sh → curl (pid 812, parent 640): curl -s http://x/"));
+    QVERIFY(model.index(0, PendingModel::Target).data(Qt::ToolTipRole).toString().contains(QStringLiteral("claude → node → sh → curl")));
     panel.resize(420, 520);
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     saveScreenshot(&panel, QStringLiteral("pending-with-process"));

@@ -277,6 +277,11 @@ void TestProtocol::egressPayloads()
     checkPayload(reported, keys("id sandbox time proto host ip port sni method path decision reason bytes_up bytes_down duration_ms"));
     checkPayload(*reported.guestProcess, keys("pid ppid comm"));
     QCOMPARE(reported.guestProcess->describe(), QStringLiteral("the guest reports: curl (pid 812, parent sh 640): curl -s http://x/"));
+    // With its ancestors (a v2 helper), the chain reads from the agent down to the process.
+    reported.guestProcess->chain = QStringList{QStringLiteral("claude"), QStringLiteral("node"), QStringLiteral("sh")};
+    checkPayload(*reported.guestProcess, keys("pid ppid comm"));
+    QCOMPARE(reported.guestProcess->describe(),
+             QStringLiteral("the guest reports: claude → node → sh → curl (pid 812, parent 640): curl -s http://x/"));
     checkPayload(EgressListParams{QStringLiteral("dev"), true, 50, 1000}, {});
     checkPayload(EgressDecideParams{42, QStringLiteral("allow"), QStringLiteral("sandbox"), QStringLiteral("domain"), 3600, true},
                  keys("id action"));

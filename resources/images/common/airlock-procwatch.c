@@ -7,10 +7,13 @@
  * before (connecting or connected, to an address that is not loopback) it finds the process
  * holding it through /proc/PID/fd and writes one line to PORT:
  *
- *   v1 PROTO LPORT RADDR RPORT PID PPID COMM PARENT CMDLINE      (tab-separated)
+ *   v2 PROTO LPORT RADDR RPORT PID PPID COMM PARENT CMDLINE CHAIN      (tab-separated)
  *
+ * CHAIN names the process's ancestors below PID 1, the oldest first and the parent last,
+ * '>'-separated, at most MAX_CHAIN of them (the nearest): "bash>claude>node>sh".
  * The host (broker/guestprocess.h) treats it as the guest's claim: it only labels events.
- * Printable ASCII only; what is not becomes '?'. Lines the host cannot take are dropped. */
+ * Printable ASCII only; what is not becomes '?', as does a '>' inside a name. Lines the
+ * host cannot take are dropped. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 
 #define MAX_SOCKETS 4096
 #define MAX_CMDLINE 256
+#define MAX_CHAIN 8
 
 struct sock {
     unsigned long inode;
@@ -162,15 +166,45 @@ static void comm_of(int pid, char *out, int size)
     clean(out);
 }
 
-static void report(int port, const struct sock *s)
+/* The parent's pid from /proc/PID/stat (after the last ')': the name may hold any byte); -1 if gone. */
+static int parent_of(int pid)
 {
-    char path[64], stat[512], comm[17], parent[17], cmdline[MAX_CMDLINE + 1];
-    snprintf(path, sizeof path, "/proc/%d/stat", s->pid);
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
     if (read_small(path, stat, sizeof stat) <= 0)
-        return;
+        return -1;
     char *close_paren = strrchr(stat, ')');
     int ppid = 0;
     if (!close_paren || sscanf(close_paren + 1, " %*c %d", &ppid) != 1)
+        return -1;
+    return ppid;
+}
+
+/* The ancestors of `ppid` and itself, oldest first, below PID 1: "a>b>parent". */
+static void chain_of(int ppid, char *out, int size)
+{
+    char names[MAX_CHAIN][17];
+    int count = 0;
+    for (int pid = ppid; pid > 1 && count < MAX_CHAIN; pid = parent_of(pid)) {
+        comm_of(pid, names[count], sizeof names[count]);
+        if (!names[count][0])
+            break;
+        for (char *c = names[count]; *c; ++c)
+            if (*c == '>')
+                *c = '?';
+        ++count;
+    }
+    int len = 0;
+    out[0] = 0;
+    for (int i = count - 1; i >= 0 && len < size; --i)
+        len += snprintf(out + len, (size_t)(size - len), "%s%s", names[i], i ? ">" : "");
+}
+
+static void report(int port, const struct sock *s)
+{
+    char path[64], comm[17], parent[17], cmdline[MAX_CMDLINE + 1], chain[MAX_CHAIN * 17 + 1];
+    const int ppid = parent_of(s->pid);
+    if (ppid < 0)
         return;
     comm_of(s->pid, comm, sizeof comm);
     if (!comm[0])
@@ -178,6 +212,7 @@ static void report(int port, const struct sock *s)
     parent[0] = 0;
     if (ppid > 0)
         comm_of(ppid, parent, sizeof parent);
+    chain_of(ppid, chain, sizeof chain);
     snprintf(path, sizeof path, "/proc/%d/cmdline", s->pid);
     int n = read_small(path, cmdline, sizeof cmdline);
     if (n < 0)
@@ -189,9 +224,9 @@ static void report(int port, const struct sock *s)
         --n;
     cmdline[n] = 0;
     clean(cmdline);
-    char line[600];
-    int len = snprintf(line, sizeof line, "v1\t%s\t%u\t%u.%u.%u.%u\t%u\t%d\t%d\t%s\t%s\t%s\n", s->udp ? "udp" : "tcp", s->lport,
-                       s->raddr[0], s->raddr[1], s->raddr[2], s->raddr[3], s->rport, s->pid, ppid, comm, parent, cmdline);
+    char line[700];
+    int len = snprintf(line, sizeof line, "v2\t%s\t%u\t%u.%u.%u.%u\t%u\t%d\t%d\t%s\t%s\t%s\t%s\n", s->udp ? "udp" : "tcp", s->lport,
+                       s->raddr[0], s->raddr[1], s->raddr[2], s->raddr[3], s->rport, s->pid, ppid, comm, parent, cmdline, chain);
     if (len > 0 && len < (int)sizeof line)
         (void)!write(port, line, (size_t)len); /* EAGAIN (the host is not reading): dropped */
 }

@@ -34,6 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(!r.process.comm.isEmpty() && r.process.comm.size() <= guestprocess::kMaxComm);
         check(r.process.parent.size() <= guestprocess::kMaxComm && r.process.cmdline.size() <= guestprocess::kMaxCmdline);
         check(printable(r.process.comm) && printable(r.process.parent) && printable(r.process.cmdline));
+        check(r.process.chain.size() <= guestprocess::kMaxChain);
+        for (const QString &name : r.process.chain)
+            check(!name.isEmpty() && name.size() <= guestprocess::kMaxComm && printable(name) && !name.contains(QLatin1Char('>')));
         table.add(QStringLiteral("s"), r);
         const auto found = table.find(QStringLiteral("s"), r.udp, r.localPort, r.remoteIp, r.remotePort);
         check(found && *found == r.process);
