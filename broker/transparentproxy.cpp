@@ -1079,6 +1079,7 @@ void TransparentProxy::finish(Flow &f, bool reset)
         if (f.event.reason.isEmpty())
             f.event.reason = QStringLiteral("closed before a decision");
     }
+    attribute(f); // a report that came after the last tick still labels the final record
     record(f);
     if (f.pendingId) {
         const QString key = m_pendingByEvent.take(f.event.id);
