@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -68,7 +69,8 @@ Result<AgentTemplate> AgentTemplate::parse(const QByteArray &json, const QString
     static const QSet<QString> known{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("image"),
                                      QStringLiteral("cpus"), QStringLiteral("memory_mib"), QStringLiteral("disk_gib"),
                                      QStringLiteral("presets"), QStringLiteral("opt_in_presets"), QStringLiteral("secret"),
-                                     QStringLiteral("login"), QStringLiteral("env"), QStringLiteral("console")};
+                                     QStringLiteral("login"), QStringLiteral("env"), QStringLiteral("console"),
+                                     QStringLiteral("policy")};
     for (const QString &k : o.keys())
         if (!known.contains(k))
             return templateError(source, QStringLiteral("unknown key '%1'").arg(k));
@@ -123,6 +125,13 @@ Result<AgentTemplate> AgentTemplate::parse(const QByteArray &json, const QString
     t.console = o.value(QLatin1String("console")).toString();
     if (t.console.contains(QLatin1Char('\n')))
         return templateError(source, QStringLiteral("\"console\" must be one line"));
+    t.policy = o.value(QLatin1String("policy")).toString();
+    // Inside the templates directory: a template names its own file, never one elsewhere.
+    if (!o.value(QLatin1String("policy")).isUndefined() &&
+        (t.policy.isEmpty() || QDir::isAbsolutePath(t.policy) || QDir::cleanPath(t.policy).startsWith(QLatin1String("..")) ||
+         !t.policy.endsWith(QLatin1String(".json"))))
+        return templateError(source, QStringLiteral("\"policy\" must name a .json policy file inside the templates directory "
+                                                    "(e.g. policies/%1.json)").arg(t.name));
     return t;
 }
 
@@ -143,6 +152,11 @@ Result<QList<AgentTemplate>> AgentTemplate::loadAll(const QString &dirPath)
         if (t->name != f.completeBaseName())
             return templateError(f.fileName(), QStringLiteral("\"name\" is '%1' but the file is %2; they must agree")
                                                    .arg(t->name, f.fileName()));
+        if (!t->policy.isEmpty()) {
+            t->policyPath = dir.absoluteFilePath(QDir::cleanPath(t->policy));
+            if (!QFileInfo(t->policyPath).isFile())
+                return templateError(f.fileName(), QStringLiteral("its policy file %1 does not exist").arg(t->policyPath));
+        }
         out.append(*t);
     }
     return out;

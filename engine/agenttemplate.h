@@ -14,8 +14,9 @@
 //     },
 //     "login": {...},                         // optional: the CLI's sign-in (core/loginspec.h)
 //     "env": {"DISABLE_TELEMETRY": "1"},      // guest environment; the caller's --env wins
-//     "console": "claude"                     // started on the console before the shell ("" = shell)
-//   }
+//     "console": "claude",                    // started on the console before the shell ("" = shell)
+//     "policy": "policies/claude-code.json"   // optional: a policy file (README "Policies as files")
+//   }                                         // beside the template; its rules come with each sandbox
 // Unknown keys are refused so a typo does not silently drop a setting.
 #include "core/loginspec.h"
 #include "core/result.h"
@@ -52,12 +53,15 @@ struct AgentTemplate {
     std::optional<LoginSpec> login; // its sign-in's tokens are captured by the broker
     QMap<QString, QString> env;
     QString console;
+    QString policy;     // "policy" as written: a path inside the templates directory, "" for none
+    QString policyPath; // where loadAll found it
 
     // The guest's environment: the template's variables and its console command.
     QMap<QString, QString> guestEnvironment() const;
 
     static Result<AgentTemplate> parse(const QByteArray &json, const QString &source);
-    // Every *.json in `dir`, sorted by name; any invalid file fails the whole load.
+    // Every *.json in `dir`, sorted by name; any invalid file fails the whole load, as does a
+    // template whose policy file is not there (its contents are checked where it is applied).
     static Result<QList<AgentTemplate>> loadAll(const QString &dir);
     // One by name; NotFound lists the templates there are.
     static Result<AgentTemplate> find(const QString &name, const QString &dir = directory());

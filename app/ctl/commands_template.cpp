@@ -15,12 +15,13 @@ QString joined(const QStringList &names) { return names.isEmpty() ? QStringLiter
 
 void printTemplates(const QList<proto::TemplateInfo> &templates)
 {
-    std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", "NAME", "IMAGE", "PRESETS", "SECRET", "CONSOLE", "OPT-IN PRESETS");
+    std::printf("%-12s %-8s %-10s %-22s %-10s %-22s %s\n", "NAME", "IMAGE", "PRESETS", "SECRET", "CONSOLE", "OPT-IN PRESETS",
+                "POLICY");
     for (const proto::TemplateInfo &t : templates) {
         const QString secret = t.secret ? t.secret->name + QLatin1Char('=') + t.secret->env : QStringLiteral("-");
-        std::printf("%-12s %-8s %-10s %-22s %-10s %s\n", qPrintable(t.name), qPrintable(t.image), qPrintable(joined(t.presets)),
+        std::printf("%-12s %-8s %-10s %-22s %-10s %-22s %s\n", qPrintable(t.name), qPrintable(t.image), qPrintable(joined(t.presets)),
                     qPrintable(secret), qPrintable(t.console.isEmpty() ? QStringLiteral("shell") : t.console),
-                    qPrintable(joined(t.optInPresets)));
+                    qPrintable(joined(t.optInPresets)), qPrintable(t.policy.isEmpty() ? QStringLiteral("-") : t.policy));
     }
 }
 

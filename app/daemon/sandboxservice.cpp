@@ -26,6 +26,7 @@
 #include "presets.h"
 #include "rulestore.h"
 
+#include <QFile>
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QSemaphore>
@@ -720,6 +721,8 @@ struct SandboxCreatePlan {
 
 namespace {
 
+constexpr qsizetype kMaxTemplatePolicyBytes = 1 << 20;
+
 SandboxCreatePlan readCreate(const Call &call)
 {
     SandboxCreatePlan plan;
@@ -760,6 +763,17 @@ Status applyTemplate(SandboxCreatePlan &plan)
     r.env = t->guestEnvironment();
     plan.presets = t->presets + plan.presets;
     plan.login = t->login;
+    // The template's policy file, unless the caller names one (the caller's values win).
+    if (!t->policyPath.isEmpty() && plan.policy.isEmpty()) {
+        QFile file(t->policyPath);
+        if (!file.open(QIODevice::ReadOnly))
+            return Error{QStringLiteral("cannot read the policy file of template %1").arg(t->name),
+                         QStringLiteral("%1: %2").arg(t->policyPath, file.errorString())};
+        plan.policy = QString::fromUtf8(file.read(kMaxTemplatePolicyBytes + 1));
+        if (plan.policy.size() > kMaxTemplatePolicyBytes)
+            return Error{QStringLiteral("the policy file of template %1 is larger than 1 MiB").arg(t->name), t->policyPath};
+        plan.policySource = t->policyPath;
+    }
     bool named = false;
     for (const SecretLoan &l : std::as_const(plan.loans))
         named = named || l.envVar == t->secret.envVar;
@@ -931,7 +945,7 @@ namespace {
 proto::TemplateInfo templateInfo(const AgentTemplate &t)
 {
     proto::TemplateInfo info{t.name, t.description, t.image, t.cpus, t.memoryMib, t.diskGib,
-                             t.presets, t.optInPresets, t.console, t.env, std::nullopt, {}};
+                             t.presets, t.optInPresets, t.console, t.env, std::nullopt, {}, t.policy};
     if (t.login)
         info.login = t.login->toJson();
     if (t.hasSecret)

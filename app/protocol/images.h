@@ -81,11 +81,12 @@ struct TemplateInfo {
     QMap<QString, QString> env;
     std::optional<TemplateSecret> secret;
     QJsonObject login; // its sign-in as the template declares it (core/loginspec.h); {} without one
+    QString policy;    // its policy file, relative to the templates directory; "" for none
     static void fields(auto &s, auto &f)
     {
         f("name", s.name)("description", s.description)("image", s.image)("cpus", s.cpus)("memory_mib", s.memoryMib);
         f("disk_gib", s.diskGib)("presets", s.presets)("opt_in_presets", s.optInPresets)("console", s.console);
-        f("env", s.env)("secret", s.secret)("login", s.login, Omitted);
+        f("env", s.env)("secret", s.secret)("login", s.login, Omitted)("policy", s.policy, Omitted);
     }
     AIRLOCK_PAYLOAD(TemplateInfo)
 };

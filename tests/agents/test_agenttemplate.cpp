@@ -4,6 +4,9 @@
 #include "imagerecipe.h"
 #include "presets.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -63,6 +66,10 @@ private Q_SLOTS:
         QTest::newRow("bad env") << "{" + base + R"(,"env":{"A B":"1"}})" << u"\"env\""_s;
         QTest::newRow("bad preset") << "{" + base + R"(,"presets":["Not A Name"]})" << u"\"presets\""_s;
         QTest::newRow("zero memory") << "{" + base + R"(,"memory_mib":0})" << u"must be positive"_s;
+        QTest::newRow("policy outside") << "{" + base + R"(,"policy":"../elsewhere.json"})" << u"inside the templates directory"_s;
+        QTest::newRow("policy absolute") << "{" + base + R"(,"policy":"/etc/policy.json"})" << u"inside the templates directory"_s;
+        QTest::newRow("policy not json") << "{" + base + R"(,"policy":"policies/x.yaml"})" << u"a .json policy file"_s;
+        QTest::newRow("policy empty") << "{" + base + R"(,"policy":""})" << u"\"policy\" must name"_s;
     }
     void badTemplatesAreRefusedWithAReason()
     {
@@ -71,6 +78,29 @@ private Q_SLOTS:
         const Result<AgentTemplate> t = AgentTemplate::parse(json, u"x.json"_s);
         QVERIFY(!t.ok());
         QVERIFY2(t.error().message().contains(why), qPrintable(t.error().message()));
+    }
+
+    // A template's policy file is found beside it; one that is not there fails the load
+    // (before any sandbox is made from it), naming where it was looked for.
+    void aTemplatesPolicyFileIsFoundBesideIt()
+    {
+        QTemporaryDir dir;
+        QFile t(dir.filePath(u"proj.json"_s));
+        QVERIFY(t.open(QIODevice::WriteOnly));
+        t.write(R"({"name":"proj","description":"d","image":"agents","policy":"policies/proj.json"})");
+        t.close();
+        Result<AgentTemplate> missing = AgentTemplate::find(u"proj"_s, dir.path());
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().message().contains(dir.filePath(u"policies/proj.json"_s)), qPrintable(missing.error().message()));
+        QVERIFY(QDir(dir.path()).mkdir(u"policies"_s));
+        QFile p(dir.filePath(u"policies/proj.json"_s));
+        QVERIFY(p.open(QIODevice::WriteOnly));
+        p.write(R"({"airlock_policy": 1, "rules": []})");
+        p.close();
+        Result<AgentTemplate> found = AgentTemplate::find(u"proj"_s, dir.path());
+        QVERIFY2(found.ok(), found.ok() ? "" : qPrintable(found.error().message()));
+        QCOMPARE(found->policy, u"policies/proj.json"_s);
+        QCOMPARE(found->policyPath, QFileInfo(p).absoluteFilePath());
     }
 
     void findNamesTheTemplatesThereAre()

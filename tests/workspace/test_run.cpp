@@ -123,11 +123,23 @@ private Q_SLOTS:
     void runRefusesBadRequestsBeforeMakingAnything();
     void runOnAFolderTakesThePatchesAndLeavesNothing();
     void ephemeralKeepsNoSnapshotAndIsGoneAfterStop();
+    void aTemplatesPolicyComesWithEachSandbox();
     void scriptedRunIntoABranchThenACrashLeavesNothing();
     void cleanupTestCase();
 
 private:
     bool absent(const QString &name) const;
+    QString templatePolicy() const { return m_templates + QStringLiteral("/policies/tinypolicy.json"); }
+    static bool writeFile(const QString &path, const QByteArray &text)
+    {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+    }
+    // "ACTION PATTERN" of each rule of `sandbox`, sorted; every one must name `origin`.
+    QStringList sandboxRules(const QString &sandbox, const QString &origin);
+    static constexpr const char kTemplatePolicy[] = R"({"airlock_policy": 1, "rules": [
+        {"action": "allow", "host": "api.example.org", "port": 443, "why": "the project's API"},
+        {"action": "deny", "host": "*.ads.example"}]})";
     bool startDaemon(QString *error);
     bool guarded(const QString &guestIp) const;
 
@@ -149,6 +161,14 @@ void TestRun::initTestCase()
     t.write(R"({"name": "tinyshell", "description": "a shell on the tiny image", "image": "tiny",
                "cpus": 1, "memory_mib": 256, "disk_gib": 2, "console": ""})");
     t.close();
+    // And one that brings its project's policy file.
+    QVERIFY(QDir().mkpath(m_templates + QStringLiteral("/policies")));
+    QFile withPolicy(m_templates + QStringLiteral("/tinypolicy.json"));
+    QVERIFY(withPolicy.open(QIODevice::WriteOnly));
+    withPolicy.write(R"({"name": "tinypolicy", "description": "the tiny shell with its project's policy", "image": "tiny",
+                        "memory_mib": 256, "policy": "policies/tinypolicy.json"})");
+    withPolicy.close();
+    QVERIFY(writeFile(templatePolicy(), QByteArray(kTemplatePolicy)));
     QString error;
     QVERIFY2(startDaemon(&error), qPrintable(error));
     QVERIFY2(m_daemon->ctl({QStringLiteral("image"), QStringLiteral("ls")}).out.contains("\"tiny\""),
@@ -215,7 +235,8 @@ void TestRun::runRefusesBadRequestsBeforeMakingAnything()
     }
     const CtlResult unknown = m_daemon->ctl({QStringLiteral("run"), QStringLiteral("no-such-template"), QStringLiteral("--name"), name,
                                              QStringLiteral("--changes"), QStringLiteral("none")});
-    QVERIFY2(unknown.exitCode == 1 && unknown.err.contains("no template \"no-such-template\"; there are: tinyshell"), unknown.err.constData());
+    QVERIFY2(unknown.exitCode == 1 && unknown.err.contains("no template \"no-such-template\"; there are: tinypolicy, tinyshell"),
+             unknown.err.constData());
     QVERIFY2(absent(name), "a refused run left a sandbox");
     QCOMPARE(runGit(m_repo, {QStringLiteral("for-each-ref"), QStringLiteral("refs/heads/bad..name")}).text(), QString());
 }
@@ -337,6 +358,55 @@ void TestRun::scriptedRunIntoABranchThenACrashLeavesNothing()
     QVERIFY2(startDaemon(&error), qPrintable(error));
     QVERIFY2(absent(name), "an ephemeral sandbox is still there after a crash of airlockd and a restart");
     QVERIFY(!guarded(ip));
+}
+
+QStringList TestRun::sandboxRules(const QString &sandbox, const QString &origin)
+{
+    QStringList got;
+    for (const QJsonValue &v : m_daemon->ctl({QStringLiteral("rule"), QStringLiteral("ls"), sandbox}).json().toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o.value(QLatin1String("sandbox")).toString() != sandbox)
+            continue;
+        got << o.value(QLatin1String("action")).toString() + QLatin1Char(' ') + o.value(QLatin1String("pattern")).toString();
+        if (!o.value(QLatin1String("origin")).toString().contains(origin))
+            got << QStringLiteral("(origin: %1)").arg(o.value(QLatin1String("origin")).toString());
+    }
+    got.sort();
+    return got;
+}
+
+// A template that names a policy file gives each sandbox made from it the file's rules;
+// `--policy FILE` replaces it; a broken file makes no sandbox.
+void TestRun::aTemplatesPolicyComesWithEachSandbox()
+{
+    const CtlResult listed = m_daemon->ctl({QStringLiteral("template"), QStringLiteral("ls")});
+    QString shown;
+    for (const QJsonValue &v : listed.json().toArray())
+        if (v.toObject().value(QLatin1String("name")).toString() == QLatin1String("tinypolicy"))
+            shown = v.toObject().value(QLatin1String("policy")).toString();
+    QCOMPARE(shown, QStringLiteral("policies/tinypolicy.json"));
+
+    const QString name = uniqueName(QStringLiteral("tpol"));
+    const CtlResult created = m_daemon->ctl({QStringLiteral("create"), name, QStringLiteral("--template"), QStringLiteral("tinypolicy")});
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    QCOMPARE(sandboxRules(name, templatePolicy()), (QStringList{QStringLiteral("allow api.example.org"), QStringLiteral("deny *.ads.example")}));
+
+    const QString own = m_tmp.filePath(QStringLiteral("own-policy.json"));
+    QVERIFY(writeFile(own, R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "other.example"}]})"));
+    const QString replaced = uniqueName(QStringLiteral("tpolown"));
+    const CtlResult mine = m_daemon->ctl({QStringLiteral("create"), replaced, QStringLiteral("--template"), QStringLiteral("tinypolicy"),
+                                          QStringLiteral("--policy"), own});
+    QVERIFY2(mine.exitCode == 0, mine.err.constData());
+    QCOMPARE(sandboxRules(replaced, own), QStringList{QStringLiteral("allow other.example")});
+
+    QVERIFY(writeFile(templatePolicy(), R"({"airlock_policy": 1, "rules": [{"action": "allow", "hots": "x.example"}]})"));
+    const QString refused = uniqueName(QStringLiteral("tpolbad"));
+    const CtlResult bad = m_daemon->ctl({QStringLiteral("create"), refused, QStringLiteral("--template"), QStringLiteral("tinypolicy")});
+    QVERIFY(writeFile(templatePolicy(), QByteArray(kTemplatePolicy)));
+    QVERIFY2(bad.exitCode == 1 && bad.err.contains(templatePolicy().toUtf8()) && bad.err.contains("unknown key 'hots'"), bad.err.constData());
+    QVERIFY2(absent(refused), "a template with a broken policy file left a sandbox");
+    for (const QString &n : {name, replaced})
+        QCOMPARE(m_daemon->ctl({QStringLiteral("rm"), n}).exitCode, 0);
 }
 
 void TestRun::cleanupTestCase()
