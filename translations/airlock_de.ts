@@ -2074,5 +2074,9 @@ Adresse: %4</translation>
         <source>Open this tab: terminal, network, snapshots, ports, secrets or settings.</source>
         <translation>Diesen Reiter öffnen: terminal, network, snapshots, ports, secrets oder settings.</translation>
     </message>
+    <message>
+        <source>Connect to this remote host (default: $AIRLOCK_REMOTE, else the one `airlockctl remote use` chose; local: this computer).</source>
+        <translation>Mit diesem entfernten Rechner verbinden (Vorgabe: $AIRLOCK_REMOTE, sonst der mit `airlockctl remote use` gewählte; local: dieser Computer).</translation>
+    </message>
 </context>
 </TS>

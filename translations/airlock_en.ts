@@ -2067,5 +2067,9 @@ Address: %4</source>
         <source>Open this tab: terminal, network, snapshots, ports, secrets or settings.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Connect to this remote host (default: $AIRLOCK_REMOTE, else the one `airlockctl remote use` chose; local: this computer).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

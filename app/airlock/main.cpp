@@ -1,4 +1,5 @@
 // airlock: the desktop app. All of it lives in airlock_ui; this only wires the pieces.
+#include "api/remotehosts.h"
 #include "connection/daemonconnection.h"
 #include "core/config.h"
 #include "views/mainwindow.h"
@@ -65,8 +66,16 @@ int main(int argc, char **argv)
     const QCommandLineOption tab(QStringLiteral("tab"),
                                  QApplication::translate("main", "Open this tab: terminal, network, snapshots, ports, secrets or settings."),
                                  QStringLiteral("tab"));
-    parser.addOptions({socket, noStart, sandbox, tab});
+    const QCommandLineOption remote(QStringLiteral("remote"),
+                                    QApplication::translate("main", "Connect to this remote host (default: $AIRLOCK_REMOTE, else the "
+                                                                    "one `airlockctl remote use` chose; local: this computer)."),
+                                    QStringLiteral("name"));
+    parser.addOptions({socket, remote, noStart, sandbox, tab});
     parser.process(app);
+    if (parser.isSet(socket) && parser.isSet(remote)) {
+        std::fprintf(stderr, "airlock: --remote and --socket name two daemons: give one\n");
+        return 2;
+    }
 
     const QString socketPath = parser.isSet(socket) ? QDir::current().absoluteFilePath(parser.value(socket)) : defaultSocketPath();
     ui::DaemonConnection connection(socketPath);
@@ -79,7 +88,16 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "airlock: --tab %s : use terminal, network, snapshots, ports, secrets or settings\n", qPrintable(parser.value(tab)));
         return 2;
     }
+    // Where airlockctl would go: the two agree on which daemon is "the" daemon.
+    const QString host = window.remoteHosts()->chosen(parser.isSet(remote) ? std::optional(parser.value(remote)) : std::nullopt,
+                                                      parser.isSet(socket));
+    if (!host.isEmpty() && !window.connectToHost(host)) {
+        std::fprintf(stderr, "airlock: there is no remote host called %s: see `airlockctl remote ls`, or start with --remote local\n",
+                     qPrintable(host));
+        return 2;
+    }
     window.show();
-    connection.start();
+    if (host.isEmpty())
+        connection.start();
     return QApplication::exec();
 }

@@ -70,6 +70,18 @@ QString RemoteHosts::setCurrent(const QString &name)
     return {};
 }
 
+QString RemoteHosts::chosen(const std::optional<QString> &flag, bool socketGiven) const
+{
+    QString name;
+    if (flag)
+        name = *flag;
+    else if (!socketGiven && qEnvironmentVariableIsSet("AIRLOCK_REMOTE"))
+        name = qEnvironmentVariable("AIRLOCK_REMOTE");
+    else if (!socketGiven && !qEnvironmentVariableIsSet("AIRLOCK_SOCKET"))
+        name = current();
+    return name == localName() ? QString() : name;
+}
+
 QStringList RemoteHosts::sshCommand(const QString &destination)
 {
     return {QStringLiteral("ssh"), destination, QStringLiteral("airlockctl"), QStringLiteral("proxy")};

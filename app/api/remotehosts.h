@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace airlock {
 
@@ -34,6 +35,12 @@ public:
     QString current() const { return m_current; }
     // Empty on success; `local` (or empty) goes back to this machine.
     QString setCurrent(const QString &name);
+
+    // Which remote a program reaches when started: `flag` (--remote), else, unless a socket
+    // was named (`socketGiven`: --socket), $AIRLOCK_REMOTE, else, unless $AIRLOCK_SOCKET is
+    // set, current(). Empty (or localName()) means this machine. airlockctl and the desktop
+    // app both ask this, so they agree on where "the daemon" is.
+    QString chosen(const std::optional<QString> &flag, bool socketGiven) const;
 
     // {"ssh", destination, "airlockctl", "proxy"}.
     static QStringList sshCommand(const QString &destination);

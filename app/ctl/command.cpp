@@ -101,15 +101,7 @@ std::optional<int> chooseDaemon(Context &ctx, const std::optional<QString> &remo
         std::fputs("airlockctl: --remote and --socket name two daemons: give one\n", stderr);
         return kUsage;
     }
-    QString name;
-    if (remoteFlag)
-        name = *remoteFlag;
-    else if (!socketFlag && qEnvironmentVariableIsSet("AIRLOCK_REMOTE"))
-        name = qEnvironmentVariable("AIRLOCK_REMOTE");
-    else if (!socketFlag && !qEnvironmentVariableIsSet("AIRLOCK_SOCKET"))
-        name = RemoteHosts().current();
-    if (name != RemoteHosts::localName())
-        ctx.remoteName = name;
+    ctx.remoteName = RemoteHosts().chosen(remoteFlag, socketFlag);
     return std::nullopt;
 }
 

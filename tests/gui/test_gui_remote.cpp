@@ -20,6 +20,8 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMenu>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
@@ -48,6 +50,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void switchesBetweenThisComputerAndARemoteHost();
+    void startsWhereAirlockctlWouldGo();
     void aBrokenCommandSaysWhatFailed();
     void hostsAreKept();
     void hostsAnEarlierVersionKeptAreShared();
@@ -134,6 +137,64 @@ void TestGuiRemote::switchesBetweenThisComputerAndARemoteHost()
     remote.stop();
     QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::NotConnected, 10000);
     QTRY_VERIFY(window.connectionBanner()->isVisible());
+}
+
+// The app starts on the remote `airlockctl remote use` chose, unless told otherwise (the
+// same order as airlockctl's: --remote, --socket, AIRLOCK_REMOTE, AIRLOCK_SOCKET, remote use).
+void TestGuiRemote::startsWhereAirlockctlWouldGo()
+{
+    DaemonProcess remote;
+    QVERIFY2(remote.start(), qPrintable(remote.log()));
+    QVERIFY(remote.ctl({u"vault"_s, u"init"_s}, "remote-passphrase\n").exitCode == 0);
+    const QByteArray savedRemote = qgetenv("AIRLOCK_REMOTE"), savedSocket = qgetenv("AIRLOCK_SOCKET");
+    qunsetenv("AIRLOCK_REMOTE");
+    qunsetenv("AIRLOCK_SOCKET");
+    // What `remote add` and `remote use` write (here, in this test's own config directory).
+    RemoteHosts hosts;
+    QVERIFY(hosts.add(u"devbox"_s, {DaemonProcess::ctlBinary(), u"--socket"_s, remote.socketPath(), u"proxy"_s}).isEmpty());
+    QVERIFY(hosts.setCurrent(u"devbox"_s).isEmpty());
+    QCOMPARE(hosts.chosen(std::nullopt, false), u"devbox"_s);
+    QCOMPARE(hosts.chosen(u"local"_s, false), QString());
+    QCOMPARE(hosts.chosen(std::nullopt, true), QString()); // --socket: that daemon
+    qputenv("AIRLOCK_SOCKET", "/run/elsewhere.sock");
+    QCOMPARE(hosts.chosen(std::nullopt, false), QString());
+    qputenv("AIRLOCK_REMOTE", "local");
+    QCOMPARE(hosts.chosen(std::nullopt, false), QString());
+
+    // As the app's main does it: the window comes up on the remote, never on this computer.
+    qunsetenv("AIRLOCK_REMOTE");
+    qunsetenv("AIRLOCK_SOCKET");
+    DaemonConnection connection(u"/nonexistent/airlockd.sock"_s);
+    MainWindow window(&connection);
+    QVERIFY(window.connectToHost(window.remoteHosts()->chosen(std::nullopt, false)));
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    QTRY_COMPARE(vaultOf(connection), u"unlocked"_s);
+    QVERIFY2(window.statusText().contains(u"Connected to airlockd on devbox"_s), qPrintable(window.statusText()));
+
+    // The app itself (with the user's own list), told a host nobody added: it says so and
+    // does not start.
+    QProcess app;
+    app.setProcessEnvironment([] {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        return env;
+    }());
+    app.start(qEnvironmentVariable("AIRLOCK_APP_BIN"), {u"--remote"_s, u"nowhere"_s, u"--no-start-daemon"_s});
+    QVERIFY2(app.waitForFinished(20000), "the app kept running with an unknown --remote");
+    QCOMPARE(app.exitCode(), 2);
+    QVERIFY2(app.readAllStandardError().contains("there is no remote host called nowhere"), "no word about the unknown host");
+    app.start(qEnvironmentVariable("AIRLOCK_APP_BIN"), {u"--remote"_s, u"devbox"_s, u"--socket"_s, u"/x.sock"_s});
+    QVERIFY(app.waitForFinished(20000));
+    QCOMPARE(app.exitCode(), 2);
+    QVERIFY(app.readAllStandardError().contains("--remote and --socket name two daemons"));
+
+    qputenv("AIRLOCK_REMOTE", savedRemote);
+    qputenv("AIRLOCK_SOCKET", savedSocket);
+    if (savedRemote.isNull())
+        qunsetenv("AIRLOCK_REMOTE");
+    if (savedSocket.isNull())
+        qunsetenv("AIRLOCK_SOCKET");
 }
 
 void TestGuiRemote::aBrokenCommandSaysWhatFailed()
