@@ -4,6 +4,8 @@
 // and plain HTTP carrying a placeholder is refused with an alert. Implemented in app/daemon
 // (SecretBridge, secretbridge.h) over the vault's Interceptor so the proxy needs no vault. Called on the
 // proxy's epoll thread: every method must return quickly.
+#include "guestprocess.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QHostAddress>
@@ -19,10 +21,13 @@ public:
     // Should an allowed TLS flow of `sandbox` to `host` be intercepted?
     virtual bool wants(const QString &sandbox, const QString &host) = 0;
     // Takes ownership of `guestFd` with the bytes the proxy already read (the ClientHello).
-    // `perRequest`: every request is decided alone (FlowVerdict::perRequest). `done` must run exactly once, on any thread, when the flow has ended or was refused: until
-    // then it counts against the sandbox's flow limit.
+    // `perRequest`: every request is decided alone (FlowVerdict::perRequest). `whoAsks`: the
+    // guest's report on the flow's socket, for the requests' records. `done` must run exactly
+    // once, on any thread, when the flow has ended or was refused: until then it counts
+    // against the sandbox's flow limit.
     virtual void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-                      const QHostAddress &upstream, quint16 port, bool perRequest, std::function<void()> done) = 0;
+                      const QHostAddress &upstream, quint16 port, bool perRequest, GuestProcessLookup whoAsks,
+                      std::function<void()> done) = 0;
     // The secret whose placeholder `bytes` carry (a relayed, not intercepted, flow), if any.
     virtual std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) = 0;
     // A placeholder was about to leave towards `host` where it is not bound; the flow is refused.

@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 
@@ -35,6 +36,10 @@ struct GuestProcess {
     static QString toStored(const std::optional<GuestProcess> &p);
     static std::optional<GuestProcess> fromStored(const QString &text);
 };
+
+// The guest's report on one of its sockets, looked up when asked (it may come after the
+// socket opened); nullopt while there is none. Called on whichever thread serves the flow.
+using GuestProcessLookup = std::function<std::optional<GuestProcess>()>;
 
 struct GuestSocketReport {
     bool udp = false;

@@ -140,10 +140,10 @@ public:
     enum class Step { Park, Close };
 
     InterceptedConnection(Interceptor &owner, int guestFd, QString sandbox, QString sni, QByteArray prefix,
-                          UpstreamAddress upstream, bool perRequest, std::function<void()> done)
+                          UpstreamAddress upstream, bool perRequest, std::function<void()> done, GuestProcessLookup whoAsks)
         : m_owner(owner), m_guestFd(guestFd), m_sandbox(std::move(sandbox)), m_sni(normalizeHost(sni)),
           m_prefix(std::move(prefix)), m_upstream(std::move(upstream)), m_done(std::move(done)),
-          m_perRequest(perRequest), m_started(Clock::now())
+          m_whoAsks(std::move(whoAsks)), m_perRequest(perRequest), m_started(Clock::now())
     {
     }
     ~InterceptedConnection()
@@ -208,6 +208,9 @@ private:
     void emitEvent(bool allowed, const QString &reason, const QString &alert = {},
                    const QString &alertKind = QStringLiteral("exfiltration"));
     QString lockedAlert() const;
+    // The guest's report on this connection's socket, kept once it came (the table forgets
+    // old reports; a keep-alive connection outlives them).
+    const std::optional<GuestProcess> &process();
 
     Interceptor &m_owner;
     int m_guestFd;
@@ -217,6 +220,8 @@ private:
     QByteArray m_prefix;
     UpstreamAddress m_upstream;
     std::function<void()> m_done;
+    GuestProcessLookup m_whoAsks;
+    std::optional<GuestProcess> m_process;
     bool m_perRequest;       // each request is decided alone (Interceptor::setRequestDecider)
     qint64 m_rule = 0;       // the rule that decided the current request
     qint64 m_heldEventId = 0; // the current request was asked about: its record's id
@@ -242,6 +247,13 @@ private:
     quint64 m_secretsGeneration = 0; // Vault::lentGeneration() when m_secrets was loaded
 };
 
+const std::optional<GuestProcess> &InterceptedConnection::process()
+{
+    if (!m_process && m_whoAsks)
+        m_process = m_whoAsks();
+    return m_process;
+}
+
 void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const QString &alert, const QString &alertKind)
 {
     if (!m_owner.m_sink)
@@ -258,6 +270,7 @@ void InterceptedConnection::emitEvent(bool allowed, const QString &reason, const
     e.reason = reason;
     e.bytesUp = m_bytesUp;
     e.bytesDown = m_bytesDown;
+    e.process = process();
     if (!alert.isEmpty()) {
         e.alertKind = alertKind;
         e.alertMessage = alert;
@@ -629,7 +642,7 @@ std::optional<RequestVerdict> InterceptedConnection::askAndWait(const http::Requ
     auto answer = std::make_shared<std::promise<RequestVerdict>>();
     auto answered = std::make_shared<std::atomic<bool>>(false);
     std::future<RequestVerdict> decided = answer->get_future();
-    m_heldEventId = m_owner.m_requestAsking.ask(HeldRequest{m_sandbox, m_sni, m_upstream.port, head.method, m_path.left(2048)},
+    m_heldEventId = m_owner.m_requestAsking.ask(HeldRequest{m_sandbox, m_sni, m_upstream.port, head.method, m_path.left(2048), process()},
                                                  [answer, answered](const RequestVerdict &v) {
                                                      if (!answered->exchange(true))
                                                          answer->set_value(v);
@@ -1257,13 +1270,13 @@ bool Interceptor::ensureWorker(QString *why)
 }
 
 void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                         const UpstreamAddress &upstream, bool perRequest, std::function<void()> done)
+                         const UpstreamAddress &upstream, bool perRequest, std::function<void()> done, GuestProcessLookup whoAsks)
 {
     m_active.fetch_add(1);
     Connection connection;
     try {
         connection = std::make_unique<InterceptedConnection>(*this, guestFd, sandbox, sni, alreadyRead, upstream, perRequest,
-                                                             std::move(done));
+                                                             std::move(done), std::move(whoAsks));
     } catch (const std::bad_alloc &) {
         ::close(guestFd);
         if (done)

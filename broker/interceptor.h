@@ -69,6 +69,7 @@ struct InterceptEvent {
     qint64 bytesDown = 0;  // response bytes sent to the guest
     QString alertKind;     // "exfiltration" (a placeholder went where it must not), "vault_locked"; else ""
     QString alertMessage;
+    std::optional<GuestProcess> process; // the guest's report on the flow's socket, if it came
 };
 
 class Interceptor {
@@ -113,8 +114,10 @@ public:
     // returns at once. `done` runs exactly once, on any thread, when the flow has ended or was
     // refused (the transparent proxy keeps the flow's slot until then).
     // `perRequest`: every request is decided by the RequestDecider before it goes upstream.
+    // `whoAsks`: the guest's report on the flow's socket, put on each request's record.
     void handle(int guestFd, const QString &sandbox, const QString &sni, const QByteArray &alreadyRead,
-                const UpstreamAddress &upstream, bool perRequest = false, std::function<void()> done = {});
+                const UpstreamAddress &upstream, bool perRequest = false, std::function<void()> done = {},
+                GuestProcessLookup whoAsks = {});
 
     int activeConnections() const { return m_active.load(); }
     int workerThreads();

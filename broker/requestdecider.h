@@ -4,6 +4,7 @@
 // (FlowVerdict::perRequest; Policy::decidesPerRequest). Implemented by EgressService over
 // Policy::decideRequest; called on the relay's own thread, so it must return quickly.
 #include "core/decision.h"
+#include "guestprocess.h"
 #include "requestfacts.h"
 
 #include <QByteArray>
@@ -28,6 +29,7 @@ struct HeldRequest {
     quint16 port = 0;
     QByteArray method;
     QByteArray target; // as the record shows it (a secret's query value masked)
+    std::optional<GuestProcess> process; // the guest's report on the connection, if it came
 };
 
 // Implemented by EgressService over the proxy's pending items. ask() returns the event id the

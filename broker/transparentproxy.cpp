@@ -720,8 +720,13 @@ void TransparentProxy::connectUpstream(quint64 id, quint32 ip, const QString &wh
         const auto s = m_sandboxes.constFind(f->target.sandbox);
         const auto slots = s != m_sandboxes.constEnd() ? s->handedOff : std::make_shared<std::atomic<int>>(0);
         slots->fetch_add(1);
+        // The table outlives the interceptor's connections (the vault's service stops first).
+        GuestProcessLookup whoAsks = [table = m_guestProcesses, sandbox = f->target.sandbox, guestPort = f->guestPort,
+                                      ip = f->target.ip, port = f->target.port] {
+            return table ? table->find(sandbox, false, guestPort, ip, port) : std::nullopt;
+        };
         m_handoff->take(fd, f->target.sandbox, f->target.host, f->head, QHostAddress(ip), f->target.port,
-                        f->verdict && f->verdict->perRequest, [slots] { slots->fetch_sub(1); });
+                        f->verdict && f->verdict->perRequest, std::move(whoAsks), [slots] { slots->fetch_sub(1); });
         finish(*f, false);
         return;
     }

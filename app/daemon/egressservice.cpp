@@ -334,6 +334,7 @@ qint64 EgressService::askRequest(const HeldRequest &request, std::function<void(
     EgressEvent e = EgressEvent::interceptedRequest(m_events.nextId(), request.sandbox, request.host, request.port,
                                                     QString::fromLatin1(request.method), QString::fromLatin1(request.target));
     e.request = true;
+    e.guestProcess = request.process;
     if (!m_proxy) {
         answer(RequestVerdict{Decision::Denied, 0, QStringLiteral("egress enforcement is off: %1").arg(m_unavailable)});
         return e.id;

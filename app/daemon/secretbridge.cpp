@@ -40,6 +40,7 @@ Status SecretBridge::start()
         ev.reason = e.allowed && e.reason.isEmpty() ? QStringLiteral("intercepted: secret injected where bound") : e.reason;
         ev.bytesUp = e.bytesUp;
         ev.bytesDown = e.bytesDown;
+        ev.guestProcess = e.process;
         log.record(ev);
     });
     return ok();
@@ -231,10 +232,11 @@ bool SecretBridge::wants(const QString &sandbox, const QString &host)
 }
 
 void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-                        const QHostAddress &upstream, quint16 port, bool perRequest, std::function<void()> done)
+                        const QHostAddress &upstream, quint16 port, bool perRequest, GuestProcessLookup whoAsks,
+                        std::function<void()> done)
 {
     m_vault.interceptor().handle(guestFd, sandbox, host, alreadyRead, UpstreamAddress{host, upstream, port}, perRequest,
-                                 std::move(done));
+                                 std::move(done), std::move(whoAsks));
 }
 
 std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByteArrayView bytes)

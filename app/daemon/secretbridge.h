@@ -69,7 +69,8 @@ public:
     // FlowHandoff (the proxy's epoll thread).
     bool wants(const QString &sandbox, const QString &host) override;
     void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
-              const QHostAddress &upstream, quint16 port, bool perRequest, std::function<void()> done) override;
+              const QHostAddress &upstream, quint16 port, bool perRequest, GuestProcessLookup whoAsks,
+              std::function<void()> done) override;
     std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) override;
     void exfiltration(const QString &sandbox, const QString &host, const QString &secret) override;
 

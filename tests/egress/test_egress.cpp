@@ -126,11 +126,18 @@ class HeldHandoff : public FlowHandoff {
 public:
     bool wants(const QString &, const QString &host) override { return host == QLatin1String("held.test"); }
     void take(int guestFd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16, bool,
-              std::function<void()> done) override
+              GuestProcessLookup whoAsks, std::function<void()> done) override
     {
         std::lock_guard lock(m_mutex);
         m_held.push_back({guestFd, std::move(done)});
+        m_lastWhoAsks = std::move(whoAsks);
         ++m_taken;
+    }
+    // What the last flow taken says the guest reports about its socket.
+    std::optional<GuestProcess> lastWhoAsks()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lastWhoAsks ? m_lastWhoAsks() : std::nullopt;
     }
     std::optional<QString> placeholderIn(const QString &, QByteArrayView) override { return std::nullopt; }
     void exfiltration(const QString &, const QString &, const QString &) override {}
@@ -158,6 +165,7 @@ public:
 private:
     std::mutex m_mutex;
     std::vector<std::pair<int, std::function<void()>>> m_held;
+    GuestProcessLookup m_lastWhoAsks;
     int m_taken = 0;
 };
 
@@ -1284,6 +1292,21 @@ private Q_SLOTS:
         const int next = connectGuest();
         QVERIFY(next >= 0);
         QTRY_COMPARE_WITH_TIMEOUT(m_held.taken(), limit + 1, 5000);
+        // The interceptor can name the process behind it: the proxy's lookup finds what the
+        // guest reports about that socket, also when the report comes after the handover.
+        QVERIFY(!m_held.lastWhoAsks());
+        sockaddr_in local{};
+        socklen_t length = sizeof local;
+        QVERIFY(::getsockname(next, reinterpret_cast<sockaddr *>(&local), &length) == 0);
+        const QByteArray report = "v2\ttcp\t" + QByteArray::number(ntohs(local.sin_port)) + '\t' + ipString(name.a).toLatin1() +
+                                  "\t443\t812\t640\tgit\tsh\tgit push\tclaude>sh\n";
+        m_egress->guestProcessBytes(QStringLiteral("guest1"), report);
+        const std::optional<GuestProcess> whoAsks = m_held.lastWhoAsks();
+        const GuestProcessTable::Stats table = m_egress->guestProcesses().stats(QStringLiteral("guest1"));
+        QVERIFY2(whoAsks, qPrintable(QStringLiteral("no process for %1 (the table: %2 reports, %3 junk, %4 sockets)")
+                                         .arg(QString::fromLatin1(report.trimmed())).arg(table.reports).arg(table.junk).arg(table.sockets)));
+        QCOMPARE(whoAsks->comm, QStringLiteral("git"));
+        QCOMPARE(whoAsks->chain, (QStringList{QStringLiteral("claude"), QStringLiteral("sh")}));
         ::close(next);
         for (int fd : guests)
             ::close(fd);

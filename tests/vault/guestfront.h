@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -46,6 +47,12 @@ public:
     int ended() const { return m_ended->load(); }
     // Hand later flows over to be decided request by request (FlowVerdict::perRequest).
     void setPerRequest(bool on) { m_perRequest = on; }
+    // What later flows say the guest reports about their socket (the proxy's table lookup).
+    void setWhoAsks(GuestProcessLookup whoAsks)
+    {
+        std::lock_guard lock(m_whoAsksMutex);
+        m_whoAsks = std::move(whoAsks);
+    }
 
 private:
     void loop()
@@ -68,8 +75,13 @@ private:
                 ::close(c);
                 continue;
             }
+            GuestProcessLookup whoAsks;
+            {
+                std::lock_guard lock(m_whoAsksMutex);
+                whoAsks = m_whoAsks;
+            }
             m_interceptor.handle(c, m_sandbox, hello.sni, peeked, m_route(hello.sni), m_perRequest.load(),
-                                 [ended = m_ended] { ++*ended; });
+                                 [ended = m_ended] { ++*ended; }, std::move(whoAsks));
         }
     }
     Interceptor &m_interceptor;
@@ -79,6 +91,8 @@ private:
     quint16 m_port = 0;
     std::thread m_thread;
     std::atomic<bool> m_perRequest{false};
+    std::mutex m_whoAsksMutex;
+    GuestProcessLookup m_whoAsks;
     std::shared_ptr<std::atomic<int>> m_ended = std::make_shared<std::atomic<int>>(0); // outlives the Front
 };
 
