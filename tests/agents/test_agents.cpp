@@ -335,6 +335,16 @@ void TestAgents::claudeAnswersThroughTheFakeApiWithTheRealKey()
     // What else the CLI tried: every attempt decided at once (none left pending).
     for (const QJsonValue &v : QJsonDocument::fromJson(egress).array())
         QVERIFY2(v.toObject().value("decision"_L1).toString() != "pending"_L1, egress.constData());
+    // The images' helper names the process behind the API requests, from the agent down.
+    QStringList reported;
+    for (const QJsonValue &v : QJsonDocument::fromJson(egress).array()) {
+        const QJsonObject process = v.toObject().value("process"_L1).toObject();
+        if (v.toObject().value("host"_L1).toString() == "api.anthropic.com"_L1 && !process.isEmpty())
+            reported << (process.value("chain"_L1).toVariant().toStringList() << process.value("comm"_L1).toString()).join(u" → "_s);
+    }
+    qInfo("the guest reports these processes behind the API requests: %s", qPrintable(reported.join(u"; "_s)));
+    QVERIFY2(!reported.isEmpty(), egress.right(3000).constData());
+    QVERIFY2(reported.join(u" "_s).contains(u"claude"_s) || reported.join(u" "_s).contains(u"node"_s), qPrintable(reported.join(u"; "_s)));
 }
 
 void TestAgents::theRealKeyNeverEntersTheGuest()
