@@ -342,6 +342,7 @@ void TestAgents::claudeAnswersThroughTheFakeApiWithTheRealKey()
         if (v.toObject().value("host"_L1).toString() == "api.anthropic.com"_L1 && !process.isEmpty())
             reported << (process.value("chain"_L1).toVariant().toStringList() << process.value("comm"_L1).toString()).join(u" → "_s);
     }
+    reported.removeDuplicates();
     qInfo("the guest reports these processes behind the API requests: %s", qPrintable(reported.join(u"; "_s)));
     QVERIFY2(!reported.isEmpty(), egress.right(3000).constData());
     QVERIFY2(reported.join(u" "_s).contains(u"claude"_s) || reported.join(u" "_s).contains(u"node"_s), qPrintable(reported.join(u"; "_s)));

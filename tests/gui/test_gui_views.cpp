@@ -24,6 +24,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFormLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -380,6 +381,9 @@ void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
     auto *dock = m_window->findChild<QDockWidget *>(QStringLiteral("pendingDock"));
     QVERIFY(dock);
     QCOMPARE(m_window->dockWidgetArea(dock), Qt::TopDockWidgetArea);
+    // The attempts' list puts the decision beside the host in the narrow pane.
+    QHeaderView *columns = m_window->networkView()->table()->horizontalHeader();
+    QCOMPARE(columns->visualIndex(EgressModel::DecisionColumn), columns->visualIndex(EgressModel::Host) + 1);
     QVERIFY(m_window->showTab(QStringLiteral("network")));
     QCOMPARE(tabs->currentIndex(), 0);
     QVERIFY(m_window->showTab(QStringLiteral("snapshots")));
@@ -402,6 +406,7 @@ void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
     QCOMPARE(tabs->tabText(1), QStringLiteral("&Network"));
     QCOMPARE(tabs->currentIndex(), 0);
     QCOMPARE(m_window->dockWidgetArea(dock), Qt::BottomDockWidgetArea);
+    QCOMPARE(columns->visualIndex(EgressModel::DecisionColumn), int(EgressModel::DecisionColumn));
     QCOMPARE(QSettings().value(QStringLiteral("view/watchLayout")).toBool(), false);
 }
 

@@ -562,6 +562,7 @@ void MainWindow::setWatchLayout(bool on)
     if (on == m_watch->isOn())
         return;
     m_watch->setOn(on);
+    m_network->setNarrow(on);
     // The action, the setting and the window agree whichever of them asked.
     const QSignalBlocker quiet(m_watchAction);
     m_watchAction->setChecked(on);

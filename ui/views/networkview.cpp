@@ -160,6 +160,19 @@ QTreeView *NetworkView::buildTree(QWidget *parent)
     return tree;
 }
 
+void NetworkView::setNarrow(bool narrow)
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    // The decision right after the host, where a narrow pane still shows it; back in place
+    // when wide (the columns are not movable by hand, so visual order is the model's).
+    header->moveSection(header->visualIndex(EgressModel::DecisionColumn),
+                        narrow ? header->visualIndex(EgressModel::Host) + 1 : int(EgressModel::DecisionColumn));
+    // Eliding from the left keeps what differs: "…18:30:27", "…api.github.com".
+    m_table->setTextElideMode(narrow ? Qt::ElideLeft : Qt::ElideRight);
+    m_table->setColumnWidth(EgressModel::Time, narrow ? m_table->fontMetrics().horizontalAdvance(QStringLiteral("…00:00:00")) + 12 : 150);
+    m_table->setColumnWidth(EgressModel::Host, narrow ? 160 : 220);
+}
+
 void NetworkView::showGrouped(bool grouped)
 {
     m_grouping->setCurrentIndex(m_grouping->findData(grouped));

@@ -39,6 +39,9 @@ public:
     QTreeView *destinations() const { return m_tree; }
     DestinationModel *destinationModel() const { return m_destinations; }
     void showGrouped(bool grouped);
+    // A narrow pane (the watch layout): the list shows time, protocol, host and decision
+    // first, times by their clock part; wide again, the columns are as they were.
+    void setNarrow(bool narrow);
     DecisionBar *decisionBar() const { return m_decision; }
     PolicyButton *policyButton() const { return m_policy; }
     QString policyStatus() const;
