@@ -30,6 +30,8 @@ public:
                       std::function<void()> done) = 0;
     // The secret whose placeholder `bytes` carry (a relayed, not intercepted, flow), if any.
     virtual std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) = 0;
+    // The sandbox stopped or went back to a checkpoint: the flows taken for it end.
+    virtual void endFlowsOf(const QString &sandbox) = 0;
     // A placeholder was about to leave towards `host` where it is not bound; the flow is refused.
     virtual void exfiltration(const QString &sandbox, const QString &host, const QString &secret) = 0;
 };

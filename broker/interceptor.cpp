@@ -557,7 +557,7 @@ bool InterceptedConnection::ensureUpstream(QString *why)
         *why = QStringLiteral("cannot connect to %1 port %2: %3").arg(m_upstream.host).arg(m_upstream.port).arg(*why);
         return false;
     }
-    m_owner.track(m_upFd);
+    m_owner.track(m_upFd, m_sandbox);
     setNoDelay(m_upFd);
     const QByteArray host = m_upstream.host.toLatin1();
     if (!m_up.attach(m_owner.m_clientCtx, m_upFd) || SSL_set_tlsext_host_name(m_up.ssl(), host.constData()) != 1 ||
@@ -1124,7 +1124,7 @@ Interceptor::~Interceptor()
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
-        for (int fd : m_fds)
+        for (const auto &[fd, sandbox] : m_fds)
             ::shutdown(fd, SHUT_RDWR); // wakes every wait: workers finish at once
         m_work.notify_all();
     }
@@ -1203,13 +1203,23 @@ std::optional<QString> Interceptor::placeholderOwner(const QString &sandbox, QBy
     return std::nullopt;
 }
 
-bool Interceptor::track(int fd)
+bool Interceptor::track(int fd, const QString &sandbox)
 {
     std::lock_guard lock(m_mutex);
     if (m_stopping)
         return false;
-    m_fds.insert(fd);
+    m_fds.emplace(fd, sandbox);
     return true;
+}
+
+void Interceptor::endSandbox(const QString &sandbox)
+{
+    // Under m_mutex no tracked fd is closed (a connection untracks before it closes), so
+    // none of these can be another connection's by now.
+    std::lock_guard lock(m_mutex);
+    for (const auto &[fd, owner] : m_fds)
+        if (owner == sandbox)
+            ::shutdown(fd, SHUT_RDWR);
 }
 
 void Interceptor::untrack(int fd)
@@ -1291,7 +1301,7 @@ void Interceptor::handle(int guestFd, const QString &sandbox, const QString &sni
         if (why.isEmpty()) {
             m_queue.push_back(std::move(connection));
             if (ensureWorker(&why)) {
-                m_fds.insert(guestFd);
+                m_fds.emplace(guestFd, sandbox);
                 m_queue.back()->queuedNew = true;
                 ++m_newQueued[sandbox];
                 ++m_newQueuedTotal;

@@ -119,13 +119,18 @@ public:
                 const UpstreamAddress &upstream, bool perRequest = false, std::function<void()> done = {},
                 GuestProcessLookup whoAsks = {});
 
+    // Ends every connection of `sandbox` (it stopped, or went back to a checkpoint): their
+    // sockets are shut down, which wakes whatever serves or parks them; each ends as a guest
+    // that hung up would. Returns at once.
+    void endSandbox(const QString &sandbox);
+
     int activeConnections() const { return m_active.load(); }
     int workerThreads();
 
 private:
     friend class InterceptedConnection;
     using Connection = std::unique_ptr<InterceptedConnection>;
-    bool track(int fd);
+    bool track(int fd, const QString &sandbox);
     void untrack(int fd);
     void connectionEnded();
     QString admit(const QString &sandbox); // "" or why a new flow cannot be queued (m_mutex held)
@@ -147,7 +152,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_idle;
     std::condition_variable m_work;
-    std::set<int> m_fds;
+    std::map<int, QString> m_fds; // open sockets (guest and upstream) -> their sandbox
     bool m_stopping = false;
     // The pool (m_mutex):
     std::vector<std::thread> m_workers;

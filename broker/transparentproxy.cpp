@@ -199,6 +199,8 @@ int TransparentProxy::endFlowsOf(const QString &sandbox, const QString &reason)
     for (quint64 id : ids)
         if (Flow *f = flow(id))
             fail(*f, reason);
+    if (m_handoff)
+        m_handoff->endFlowsOf(sandbox); // the intercepted ones, which the interceptor serves
     return denied;
 }
 

@@ -239,6 +239,11 @@ void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host
                                  std::move(done), std::move(whoAsks));
 }
 
+void SecretBridge::endFlowsOf(const QString &sandbox)
+{
+    m_vault.interceptor().endSandbox(sandbox);
+}
+
 std::optional<QString> SecretBridge::placeholderIn(const QString &sandbox, QByteArrayView bytes)
 {
     return m_vault.interceptor().placeholderOwner(sandbox, bytes);

@@ -72,6 +72,7 @@ public:
               const QHostAddress &upstream, quint16 port, bool perRequest, GuestProcessLookup whoAsks,
               std::function<void()> done) override;
     std::optional<QString> placeholderIn(const QString &sandbox, QByteArrayView bytes) override;
+    void endFlowsOf(const QString &sandbox) override;
     void exfiltration(const QString &sandbox, const QString &host, const QString &secret) override;
 
 private:

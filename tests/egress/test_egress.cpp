@@ -141,6 +141,17 @@ public:
     }
     std::optional<QString> placeholderIn(const QString &, QByteArrayView) override { return std::nullopt; }
     void exfiltration(const QString &, const QString &, const QString &) override {}
+    // As the interceptor does: the flows of a stopping or restored sandbox end.
+    void endFlowsOf(const QString &sandbox) override
+    {
+        std::lock_guard lock(m_mutex);
+        m_ended << sandbox;
+    }
+    QStringList endedSandboxes()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_ended;
+    }
     int taken()
     {
         std::lock_guard lock(m_mutex);
@@ -166,6 +177,7 @@ private:
     std::mutex m_mutex;
     std::vector<std::pair<int, std::function<void()>>> m_held;
     GuestProcessLookup m_lastWhoAsks;
+    QStringList m_ended;
     int m_taken = 0;
 };
 
@@ -755,6 +767,7 @@ private Q_SLOTS:
 
         m_egress->timelineReplaced(QStringLiteral("guest1"));
         QCOMPARE(m_egress->pendingCount(QStringLiteral("guest1")), 0);
+        QVERIFY(m_held.endedSandboxes().contains(QStringLiteral("guest1"))); // and the intercepted flows
         {
             std::lock_guard lock(answers->first);
             QCOMPARE(answers->second.size(), 1);

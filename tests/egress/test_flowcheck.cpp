@@ -104,6 +104,7 @@ class PlaceholderHandoff : public FlowHandoff {
 public:
     static constexpr QByteArrayView kPlaceholder = "PLACEHOLDERaaaaaaaaaaaaaaaaaaaa";
     bool wants(const QString &, const QString &) override { return false; }
+    void endFlowsOf(const QString &) override {}
     void take(int fd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16, bool, GuestProcessLookup,
               std::function<void()> done) override
     {

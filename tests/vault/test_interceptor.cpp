@@ -69,6 +69,7 @@ private Q_SLOTS:
     void guestTrustBundleWorksForCurl();
     void ambiguousRequestsAreRefusedBeforeUpstream_data();
     void ambiguousRequestsAreRefusedBeforeUpstream();
+    void endSandboxClosesItsConnectionsOnly();
     void slowConnectionsDoNotGrowThreadsPastThePool();
     void fullQueueRefusesCleanly();
     void noWorkerThreadIsRefusedCleanly();
@@ -648,6 +649,30 @@ void TestInterceptor::ambiguousRequestsAreRefusedBeforeUpstream()
     QVERIFY(!ev.isEmpty());
     QVERIFY(!ev.last().allowed);
     QVERIFY(!ev.last().reason.isEmpty());
+}
+
+// A sandbox that stops or goes back to a checkpoint: every intercepted connection of it
+// ends, wherever it is (waiting in its handshake, idle and parked, inside a head), and no
+// other sandbox's connection does.
+void TestInterceptor::endSandboxClosesItsConnectionsOnly()
+{
+    OwnInterceptor own(*m_vault, {}, m_dir.filePath(QStringLiteral("upstream-ca.pem")), m_good->port());
+    QVERIFY(own.ready);
+    RawGuest stalled(own.front.port(), "api.bound.test", RawGuest::Stop::AfterHello);
+    RawGuest idle(own.front.port(), "api.bound.test");
+    RawGuest slow(own.front.port(), "api.bound.test");
+    QVERIFY(stalled.ok() && idle.ok() && slow.ok());
+    QVERIFY(slow.send("GET /half HTTP/1.1\r\nHost: api.bou"));
+    QTRY_COMPARE_WITH_TIMEOUT(own.interceptor.activeConnections(), 3, 5000);
+    own.interceptor.endSandbox(QStringLiteral("another-box"));
+    QVERIFY(!idle.closedWithin(300));
+    QCOMPARE(own.interceptor.activeConnections(), 3);
+    own.interceptor.endSandbox(QStringLiteral("box"));
+    QVERIFY(stalled.closedWithin(3000));
+    QVERIFY(idle.closedWithin(3000));
+    QVERIFY(slow.closedWithin(3000));
+    QTRY_COMPARE_WITH_TIMEOUT(own.front.ended(), 3, 3000);
+    QCOMPARE(own.interceptor.activeConnections(), 0);
 }
 
 void TestInterceptor::slowConnectionsDoNotGrowThreadsPastThePool()
