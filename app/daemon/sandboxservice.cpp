@@ -23,10 +23,10 @@
 #include "policy.h"
 #include "portforwarder.h"
 #include "policyfile.h"
+#include "core/policyfiletext.h"
 #include "presets.h"
 #include "rulestore.h"
 
-#include <QFile>
 #include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QSemaphore>
@@ -721,8 +721,6 @@ struct SandboxCreatePlan {
 
 namespace {
 
-constexpr qsizetype kMaxTemplatePolicyBytes = 1 << 20;
-
 SandboxCreatePlan readCreate(const Call &call)
 {
     SandboxCreatePlan plan;
@@ -765,14 +763,11 @@ Status applyTemplate(SandboxCreatePlan &plan)
     plan.login = t->login;
     // The template's policy file, unless the caller names one (the caller's values win).
     if (!t->policyPath.isEmpty() && plan.policy.isEmpty()) {
-        QFile file(t->policyPath);
-        if (!file.open(QIODevice::ReadOnly))
-            return Error{QStringLiteral("cannot read the policy file of template %1").arg(t->name),
-                         QStringLiteral("%1: %2").arg(t->policyPath, file.errorString())};
-        plan.policy = QString::fromUtf8(file.read(kMaxTemplatePolicyBytes + 1));
-        if (plan.policy.size() > kMaxTemplatePolicyBytes)
-            return Error{QStringLiteral("the policy file of template %1 is larger than 1 MiB").arg(t->name), t->policyPath};
-        plan.policySource = t->policyPath;
+        Result<PolicyFileText> file = readPolicyFile(t->policyPath);
+        if (!file)
+            return file.error();
+        plan.policy = file->text;
+        plan.policySource = file->name;
     }
     bool named = false;
     for (const SecretLoan &l : std::as_const(plan.loans))

@@ -1,6 +1,6 @@
 #pragma once
 // The bounds of a policy file (broker/policyfile.h), known to the daemon that parses one and
-// to the clients that read one from disk (app/workspace/policyfiles.h) before sending it.
+// to whoever reads one from disk (core/policyfiletext.h) before handing it over.
 #include <QtGlobal>
 
 namespace airlock {

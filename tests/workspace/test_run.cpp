@@ -405,6 +405,12 @@ void TestRun::aTemplatesPolicyComesWithEachSandbox()
     QVERIFY(writeFile(templatePolicy(), QByteArray(kTemplatePolicy)));
     QVERIFY2(bad.exitCode == 1 && bad.err.contains(templatePolicy().toUtf8()) && bad.err.contains("unknown key 'hots'"), bad.err.constData());
     QVERIFY2(absent(refused), "a template with a broken policy file left a sandbox");
+    // Read as `--policy FILE` is: bytes that are not UTF-8 are refused, not replaced.
+    QVERIFY(writeFile(templatePolicy(), "{\"airlock_policy\": 1, \"rules\": [{\"action\": \"allow\", \"host\": \"x.example\", \"why\": \"\xff\"}]}"));
+    const CtlResult notText = m_daemon->ctl({QStringLiteral("create"), refused, QStringLiteral("--template"), QStringLiteral("tinypolicy")});
+    QVERIFY(writeFile(templatePolicy(), QByteArray(kTemplatePolicy)));
+    QVERIFY2(notText.exitCode == 1 && notText.err.contains("it is not UTF-8 text"), notText.err.constData());
+    QVERIFY2(absent(refused), "a template whose policy file is not UTF-8 left a sandbox");
     for (const QString &n : {name, replaced})
         QCOMPARE(m_daemon->ctl({QStringLiteral("rm"), n}).exitCode, 0);
 }
