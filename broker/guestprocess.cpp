@@ -134,10 +134,9 @@ QString GuestProcess::toStored(const std::optional<GuestProcess> &p)
 {
     if (!p)
         return {};
-    const QJsonObject o{{QStringLiteral("pid"), p->pid},       {QStringLiteral("ppid"), p->ppid},
-                        {QStringLiteral("comm"), p->comm},     {QStringLiteral("parent"), p->parent},
-                        {QStringLiteral("cmdline"), p->cmdline}};
-    QJsonObject stored = o;
+    QJsonObject stored{{QStringLiteral("pid"), p->pid},       {QStringLiteral("ppid"), p->ppid},
+                       {QStringLiteral("comm"), p->comm},     {QStringLiteral("parent"), p->parent},
+                       {QStringLiteral("cmdline"), p->cmdline}};
     if (!p->chain.isEmpty())
         stored.insert(QStringLiteral("chain"), QJsonArray::fromStringList(p->chain));
     return QString::fromUtf8(QJsonDocument(stored).toJson(QJsonDocument::Compact));
