@@ -569,10 +569,9 @@ void MainWindow::setWatchLayout(bool on)
     QSettings().setValue(QStringLiteral("view/watchLayout"), on);
     // Pending requests above what they are about; the sandbox list narrow, one click away.
     addDockWidget(on ? Qt::TopDockWidgetArea : Qt::BottomDockWidgetArea, m_pendingDock);
-    // A few rows of requests; the height goes to the terminal and the attempts.
-    if (on)
-        resizeDocks({m_pendingDock}, {qMax(m_pendingDock->minimumSizeHint().height(), height() / 4)}, Qt::Vertical);
     if (on) {
+        // A few rows of requests; the height goes to the terminal and the attempts.
+        resizeDocks({m_pendingDock}, {qMax(m_pendingDock->minimumSizeHint().height(), height() / 4)}, Qt::Vertical);
         m_splitSizes = m_split->sizes();
         const int total = m_splitSizes.value(0) + m_splitSizes.value(1);
         m_split->setSizes({qMin(m_splitSizes.value(0), 220), total - qMin(m_splitSizes.value(0), 220)});

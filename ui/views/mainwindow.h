@@ -73,7 +73,6 @@ public:
     void setWatchLayout(bool on);
     bool watchLayout() const;
     QAction *watchLayoutAction() const { return m_watchAction; }
-    WatchLayout *watchLayoutPages() const { return m_watch; }
 
 private:
     QWidget *buildCentral();

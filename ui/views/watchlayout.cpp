@@ -8,13 +8,11 @@ namespace airlock::ui {
 WatchLayout::WatchLayout(QTabWidget *tabs, QWidget *terminal, QWidget *network, QObject *parent)
     : QObject(parent), m_tabs(tabs), m_terminal(terminal), m_network(network),
       m_terminalTitle(tabs->tabText(tabs->indexOf(terminal))), m_networkTitle(tabs->tabText(tabs->indexOf(network))),
-      m_split(new QSplitter(Qt::Horizontal))
+      m_split(new QSplitter(Qt::Horizontal, tabs)) // in the tab widget's tree whichever layout is on
 {
     m_split->setObjectName(QStringLiteral("watchLayout"));
     m_split->setChildrenCollapsible(false);
     m_split->hide();
-    // Owned by the tab widget's widget tree whichever layout is on.
-    m_split->setParent(tabs);
 }
 
 void WatchLayout::setOn(bool on)

@@ -19,8 +19,6 @@ public:
 
     bool isOn() const { return m_on; }
     void setOn(bool on);
-    // The splitter holding both pages while the layout is on.
-    QSplitter *splitter() const { return m_split; }
     // The tab index showing `page` in either layout; -1 if no tab shows it.
     int tabOf(const QWidget *page) const;
 
