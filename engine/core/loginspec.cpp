@@ -113,7 +113,8 @@ const LoginToken *LoginSpec::tokenFor(const QString &field, const QString &grant
 
 Result<LoginSpec> LoginSpec::fromJson(const QString &loginName, const QJsonObject &o, const QString &source)
 {
-    static const QSet<QString> known{QStringLiteral("token_urls"), QStringLiteral("expires_in"), QStringLiteral("tokens")};
+    static const QSet<QString> known{QStringLiteral("token_urls"), QStringLiteral("expires_in"), QStringLiteral("tokens"),
+                                     QStringLiteral("command"), QStringLiteral("credentials_file")};
     for (const QString &k : o.keys())
         if (!known.contains(k))
             return loginError(source, QStringLiteral("unknown key '%1'").arg(k));
@@ -147,6 +148,17 @@ Result<LoginSpec> LoginSpec::fromJson(const QString &loginName, const QJsonObjec
         fieldGrants.insert(t->field + u' ' + t->grant);
         spec.tokens.append(*t);
     }
+    spec.command = o.value(QLatin1String("command")).toString();
+    if (o.contains(QLatin1String("command")) && (!o.value(QLatin1String("command")).isString() || spec.command.trimmed().isEmpty()))
+        return loginError(source, QStringLiteral("\"command\" must be the command line that signs in"));
+    if (spec.command.size() > 256 || spec.command.contains(QLatin1Char('\n')) || spec.command.contains(QChar(0)))
+        return loginError(source, QStringLiteral("\"command\" must be one line of at most 256 characters"));
+    if (const QJsonValue file = o.value(QLatin1String("credentials_file")); !file.isUndefined()) {
+        Result<LoginFile> f = LoginFile::fromJson(file, spec.tokens, source);
+        if (!f)
+            return f.error();
+        spec.credentialsFile = *f;
+    }
     return spec;
 }
 
@@ -173,6 +185,10 @@ QJsonObject LoginSpec::toJson() const
     QJsonObject o{{QStringLiteral("token_urls"), urls}, {QStringLiteral("tokens"), tokenList}};
     if (!expiresField.isEmpty())
         o.insert(QStringLiteral("expires_in"), expiresField);
+    if (!command.isEmpty())
+        o.insert(QStringLiteral("command"), command);
+    if (credentialsFile)
+        o.insert(QStringLiteral("credentials_file"), credentialsFile->toJson());
     return o;
 }
 

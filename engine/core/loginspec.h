@@ -14,15 +14,19 @@
 //       {"field": "id_token", "name": "id", "jwt": true},   // a JWT the client reads: header and claims
 //                                                           // stay, the signature becomes a placeholder
 //       {"field": "access_token", "grant": "urn:...:token-exchange", "name": "api-key", ...}
-//     ]                                                     // "grant": only answers to that grant_type
+//     ],                                                    // "grant": only answers to that grant_type
+//     "command": "claude auth login",           // signs in on the console (`secret login TEMPLATE`)
+//     "credentials_file": {...}                 // where the CLI keeps its sign-in (core/loginfile.h)
 //   }
 // Unknown keys are refused, like the rest of a template.
+#include "core/loginfile.h"
 #include "core/result.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 namespace airlock {
 
@@ -46,6 +50,8 @@ struct LoginSpec {
     QList<LoginUrl> tokenUrls;
     QString expiresField;
     QList<LoginToken> tokens;
+    QString command;                        // "": the template's console signs in (e.g. /login)
+    std::optional<LoginFile> credentialsFile; // written into sandboxes made after a sign-in
 
     // Every host a sandbox using this login must intercept: the token URLs' and the tokens'.
     QStringList hosts() const;
