@@ -149,6 +149,13 @@ public:
     // token's hosts (or the token URLs' for one only sent back there), owned by the sandbox's
     // owner, and lends each to the sandbox under `placeholder`. One transaction: all or none.
     Status storeLoginTokens(const QString &sandboxName, const LoginSpec &spec, const QList<LoginTokenValue> &tokens);
+    // A sandbox made after a sign-in borrows the tokens the vault holds of `spec` for `owner`
+    // (inside the create transaction), each under a placeholder of its own: a JWT keeps its
+    // header and claims. Returns how many it borrows (0: the sandbox starts signed out).
+    Result<int> lendLoginTokens(Store &db, qint64 sandboxId, const LoginSpec &spec, uid_t owner);
+    Result<int> lendLoginTokens(qint64 sandboxId, const LoginSpec &spec, uid_t owner) { return lendLoginTokens(store(), sandboxId, spec, owner); }
+    // What `sandboxName` holds of `spec`'s tokens: token name -> placeholder and expiry.
+    Result<QMap<QString, HeldLoginToken>> heldLoginTokens(const QString &sandboxName, const LoginSpec &spec);
 
     // The engine calls this when a sandbox is removed: its CA and decrypted secrets leave memory.
     void forgetSandbox(const QString &sandboxName);

@@ -4,6 +4,7 @@
 #include "placeholder.h"
 #include "vault.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutexLocker>
@@ -114,6 +115,92 @@ Status Vault::storeLoginTokens(const QString &sandboxName, const LoginSpec &spec
         names << spec.secretName(*t.token);
     qCInfo(lcVault) << "sign-in" << spec.name << "of sandbox" << sandboxName << "stored:" << names; // never a value
     return reloadLoans(db, 0);
+}
+
+} // namespace airlock
+
+namespace airlock {
+
+namespace {
+
+// A JWT's placeholder keeps what the client reads (header and claims); the signature, which
+// is what makes it a credential, is random. Empty when `real` is not a JWT.
+QByteArray jwtPlaceholder(QByteArrayView real)
+{
+    const qsizetype first = real.indexOf('.');
+    const qsizetype last = real.lastIndexOf('.');
+    if (first <= 0 || last <= first + 1 || last + 1 >= real.size())
+        return {};
+    return real.first(last + 1).toByteArray() + makePlaceholder(int(real.size() - last - 1));
+}
+
+} // namespace
+
+Result<int> Vault::lendLoginTokens(Store &db, qint64 sandboxId, const LoginSpec &spec, uid_t owner)
+{
+    int lent = 0;
+    std::optional<SecureBytes> key; // only a JWT needs its real value read
+    for (const LoginToken &t : spec.tokens) {
+        const QString name = spec.secretName(t);
+        const auto row = db.firstRow(QStringLiteral("SELECT id, owner_uid, login, hosts_json, header, value_len, nonce, ciphertext "
+                                                    "FROM secrets WHERE name = ?"),
+                                     {name});
+        if (!row)
+            return Error{QStringLiteral("cannot read the sign-in token %1").arg(name), row.error().why};
+        // Another user's token of the same name, or a secret someone set by hand under it, is not this sign-in.
+        if (!*row || uid_t((*row)->value(1).toLongLong()) != owner || (*row)->value(2).toString() != spec.name)
+            continue;
+        const QSqlRecord &q = **row;
+        QByteArray placeholder = makePlaceholder(q.value(5).toInt());
+        if (t.jwt) {
+            if (!key) {
+                Result<SecureBytes> k = keyCopy();
+                if (!k)
+                    return k.error();
+                key = std::move(k.value());
+            }
+            Result<SecureBytes> real = decryptSecretRow(*key, q.value(0).toLongLong(), name, q.value(3).toString(), q.value(4).toString(),
+                                                        q.value(5).toInt(), q.value(6).toByteArray(), q.value(7).toByteArray());
+            if (!real)
+                return real.error();
+            placeholder = jwtPlaceholder(real->view());
+            if (placeholder.isEmpty())
+                continue; // sealed by a sign-in as a JWT, so this is damage: the sandbox signs in anew
+        }
+        const Result<qint64> written = db.write(QStringLiteral("INSERT INTO sandbox_secrets(sandbox_id, secret_id, env_var, placeholder) "
+                                                               "VALUES(?, ?, '', ?) ON CONFLICT(sandbox_id, secret_id) DO NOTHING"),
+                                                {sandboxId, q.value(0).toLongLong(), QString::fromLatin1(placeholder)});
+        if (!written)
+            return Error{QStringLiteral("cannot lend the sign-in token %1 to the sandbox").arg(name), written.error().why};
+        ++lent;
+    }
+    if (lent == 0)
+        return 0;
+    {
+        QMutexLocker locker(&m_mutex);
+        dropLentSecrets();
+    }
+    if (Status s = reloadLoans(db, sandboxId); !s)
+        return s.error();
+    return lent;
+}
+
+Result<QMap<QString, HeldLoginToken>> Vault::heldLoginTokens(const QString &sandboxName, const LoginSpec &spec)
+{
+    const auto rows = store().rows(QStringLiteral("SELECT s.name, ss.placeholder, s.expires FROM sandbox_secrets ss "
+                                                  "JOIN secrets s ON s.id = ss.secret_id JOIN sandboxes sb ON sb.id = ss.sandbox_id "
+                                                  "WHERE sb.name = ? AND s.login = ?"),
+                                   {sandboxName, spec.name});
+    if (!rows)
+        return Error{QStringLiteral("cannot read the sign-in of sandbox %1").arg(sandboxName), rows.error().why};
+    QMap<QString, HeldLoginToken> held;
+    for (const QSqlRecord &q : *rows) {
+        for (const LoginToken &t : spec.tokens) {
+            if (spec.secretName(t) == q.value(0).toString())
+                held.insert(t.name, {q.value(1).toString().toLatin1(), QDateTime::fromString(q.value(2).toString(), Qt::ISODate)});
+        }
+    }
+    return held;
 }
 
 } // namespace airlock

@@ -549,8 +549,8 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
                                   const QJsonObject &reply, bool removeOnFailure)
 {
     virConnectPtr conn = m_engine->connection();
-    const QByteArray caPem = m_secrets ? m_secrets->caPem(name) : QByteArray(); // read on the engine thread
-    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure, caPem] {
+    const GuestSetup setup = m_secrets ? m_secrets->guestSetup(name) : GuestSetup{}; // read on the engine thread
+    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure, setup] {
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
                 e.releaseStoppedNetworks();
@@ -566,10 +566,8 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         VirDomain dom = lookupDomain(conn, domain);
         switch (SandboxEngine::waitForGuestAgent(dom.get(), QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
         case AgentWait::Answered: {
-            if (!caPem.isEmpty()) {
-                if (Status s = SecretBridge::installTrust(dom.get(), caPem); !s)
-                    return failed(s.error().message());
-            }
+            if (Status s = setUpGuest(dom.get(), name, setup); !s)
+                return failed(s.error().message());
             QJsonObject r = reply;
             r.insert(QStringLiteral("state"), QStringLiteral("running"));
             call.reply(r);
@@ -591,19 +589,37 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
     });
 }
 
+Status SandboxService::setUpGuest(virDomainPtr domain, const QString &name, const GuestSetup &setup)
+{
+    if (setup.caPem.isEmpty())
+        return ok();
+    if (Status s = SecretBridge::installTrust(domain, setup.caPem); !s)
+        return s;
+    // Without its sign-in file the guest only starts signed out: said, never fatal.
+    bool written = false;
+    if (Status s = SecretBridge::installSignIn(domain, setup, &written); !s)
+        m_api.postAlert(name, QStringLiteral("sign-in"),
+                        QStringLiteral("%1 starts signed out: %2; sign in inside it").arg(name, s.error().message()));
+    else if (written)
+        qCInfo(lcEngine) << "sandbox" << name << "starts signed in: its sign-in file" << setup.signInPath << "holds its placeholders";
+    if (Status s = SecretBridge::markHostReady(domain); !s) // the console's agent then starts after its 30 s wait
+        qCWarning(lcEngine) << "cannot tell" << name << "that its setup is done:" << s.error().message();
+    return ok();
+}
+
 void SandboxService::installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS)
 {
-    const QByteArray caPem = m_secrets ? m_secrets->caPem(name) : QByteArray();
+    const GuestSetup setup = m_secrets ? m_secrets->guestSetup(name) : GuestSetup{};
     auto domain = engine.domainOf(name, uid);
-    if (caPem.isEmpty() || !domain)
+    if (setup.caPem.isEmpty() || !domain)
         return;
     virConnectPtr conn = engine.connection();
-    inPool([this, conn, domain = domain.value(), name, timeoutS, caPem] {
+    inPool([this, conn, domain = domain.value(), name, timeoutS, setup] {
         VirDomain dom = lookupDomain(conn, domain);
         QString why;
         switch (SandboxEngine::waitForGuestAgent(dom.get(), QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
         case AgentWait::Answered:
-            if (const Status s = SecretBridge::installTrust(dom.get(), caPem); !s)
+            if (const Status s = setUpGuest(dom.get(), name, setup); !s)
                 why = s.error().message();
             else
                 return;
@@ -716,6 +732,7 @@ struct SandboxCreatePlan {
     std::optional<TemplateSecret> expected; // the secret the template's agent expects and the caller did not name
     std::optional<LoginSpec> login;         // the template's sign-in, captured by the broker
     QString policy, policySource;           // a policy file given with the create
+    bool signIn = false;                    // the console signs in (secret login TEMPLATE)
     QList<Rule> rules;                      // the presets' allow rules and the policy file's rules
 };
 
@@ -731,6 +748,7 @@ SandboxCreatePlan readCreate(const Call &call)
     plan.templateName = p.value(QLatin1String("template")).toString();
     plan.start = p.value(QLatin1String("start")).toBool();
     plan.request.ephemeral = p.value(QLatin1String("ephemeral")).toBool();
+    plan.signIn = p.value(QLatin1String("sign_in")).toBool();
     plan.bootTimeoutS = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
     for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject o = v.toObject();
@@ -748,11 +766,16 @@ SandboxCreatePlan readCreate(const Call &call)
 // expects); whatever the caller names explicitly wins (applyCallerValues, after this).
 Status applyTemplate(SandboxCreatePlan &plan)
 {
+    if (plan.templateName.isEmpty() && plan.signIn)
+        return Error{QStringLiteral("sign_in needs the template whose sign-in to run"), {}, ErrorKind::InvalidParams};
     if (plan.templateName.isEmpty())
         return ok();
     Result<AgentTemplate> t = AgentTemplate::find(plan.templateName);
     if (!t)
         return t.error();
+    if (plan.signIn && !t->login)
+        return Error{QStringLiteral("template %1 declares no sign-in").arg(t->name),
+                     QStringLiteral("lend it an API key instead (airlockctl secret set ...)"), ErrorKind::InvalidParams};
     CreateRequest &r = plan.request;
     r.image = t->image;
     r.cpus = t->cpus;
@@ -761,6 +784,8 @@ Status applyTemplate(SandboxCreatePlan &plan)
     r.env = t->guestEnvironment();
     plan.presets = t->presets + plan.presets;
     plan.login = t->login;
+    if (plan.signIn && !t->login->command.isEmpty())
+        r.env.insert(QString::fromLatin1(AgentTemplate::kConsoleVariable), t->login->command);
     // The template's policy file, unless the caller names one (the caller's values win).
     if (!t->policyPath.isEmpty() && plan.policy.isEmpty()) {
         Result<PolicyFileText> file = readPolicyFile(t->policyPath);
@@ -772,7 +797,7 @@ Status applyTemplate(SandboxCreatePlan &plan)
     bool named = false;
     for (const SecretLoan &l : std::as_const(plan.loans))
         named = named || l.envVar == t->secret.envVar;
-    if (t->hasSecret && !named) {
+    if (t->hasSecret && !named && !plan.signIn) { // with its API key the CLI would not sign in
         plan.expected = t->secret;
         plan.loans.append({t->secret.name, t->secret.envVar});
     }

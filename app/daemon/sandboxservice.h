@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <atomic>
 #include <functional>
+#include <libvirt/libvirt.h>
 #include <memory>
 
 namespace airlock {
@@ -36,6 +37,7 @@ class ConsoleHub;
 class Store;
 class GuestAgent;
 struct SandboxCreatePlan;
+struct GuestSetup;
 
 // image.*, sandbox.*, file.*: the engine on a worker thread of its own. Quick libvirt work
 // runs on that thread in order; waits (boot, shutdown, guest-exec, file transfer) run on a
@@ -100,8 +102,11 @@ private:
     // (up to 60 s), then runs `then` with whether it was set.
     void setGuestClock(const QString &domain, const QString &name, std::function<void(bool)> then);
 
-    // For a start nobody waits for: puts the sandbox CA in the guest's trust store once its
-    // agent answers, or raises an alert saying why it could not.
+    // Once the guest's agent answers (pool thread): the sandbox CA in its trust store, which
+    // fails the caller, then the sign-in file, which only raises an alert.
+    Status setUpGuest(virDomainPtr domain, const QString &name, const GuestSetup &setup);
+    // For a start nobody waits for: sets the guest up (above) once its agent answers, or
+    // raises an alert saying why it could not.
     void installTrustOnceUp(SandboxEngine &engine, const QString &name, uid_t uid, int timeoutS);
 
     // Opens the console stream right after a start, so the boot is in its history.

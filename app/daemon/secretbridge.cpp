@@ -8,6 +8,7 @@
 #include "gitcredentials.h"
 #include "guesttrust.h"
 
+#include <QDateTime>
 #include <QSet>
 
 namespace airlock {
@@ -134,6 +135,9 @@ Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId
     if (login) {
         if (Status s = vault.bindLogin(store, sandboxId, *login); !s)
             return s.error();
+        // One sign-in serves every later sandbox of the template: it starts signed in.
+        if (Result<int> lent = vault.lendLoginTokens(store, sandboxId, *login, owner); !lent)
+            return lent.error();
     }
     for (const SecretLoan &l : loans) {
         Result<QByteArray> placeholder = vault.lendSecret(store, sandboxId, l.secret, l.envVar, owner);
@@ -158,6 +162,7 @@ Status SecretBridge::prepareGuest(Store &store, qint64 sandboxId, QMap<QString, 
     if (!gitLoans)
         return gitLoans.error();
     env->insert(trustEnvironment(guestBundlePath()));
+    env->insert(hostReadyVariable(), QStringLiteral("1"));
     env->insert(gitCredentialEnvironment(gitLoans.value()));
     return ok();
 }
@@ -181,6 +186,31 @@ QByteArray SecretBridge::caPem(const QString &sandbox)
 {
     Result<QByteArray> pem = m_vault.vault().sandboxCaPem(sandbox);
     return pem ? pem.value() : QByteArray();
+}
+
+GuestSetup SecretBridge::guestSetup(const QString &sandbox)
+{
+    GuestSetup setup{caPem(sandbox), {}, {}};
+    if (setup.caPem.isEmpty())
+        return setup;
+    Vault &vault = m_vault.vault();
+    for (const LoginSpec &spec : vault.logins(sandbox)) {
+        if (!spec.credentialsFile)
+            continue;
+        Result<QMap<QString, HeldLoginToken>> held = vault.heldLoginTokens(sandbox, spec);
+        if (!held) {
+            qCWarning(lcVault) << "cannot read the sign-in of" << sandbox << ":" << held.error().message();
+            continue;
+        }
+        if (held->isEmpty())
+            continue; // never signed in: the CLI starts signed out and signs in as usual
+        if (std::optional<QByteArray> file = spec.credentialsFile->render(*held, QDateTime::currentDateTimeUtc())) {
+            setup.signInPath = spec.credentialsFile->path;
+            setup.signInFile = std::move(*file);
+            break;
+        }
+    }
+    return setup;
 }
 
 void SecretBridge::forget(const QString &sandbox)
@@ -224,6 +254,38 @@ Status SecretBridge::installTrust(virDomainPtr domain, const QByteArray &caPem)
     if (!written)
         return Error{QStringLiteral("cannot install the sandbox CA in the guest (%1)").arg(path), written.error().message()};
     return ok();
+}
+
+Status SecretBridge::installSignIn(virDomainPtr domain, const GuestSetup &setup, bool *written)
+{
+    *written = false;
+    if (setup.signInPath.isEmpty())
+        return ok();
+    // Exit 3: the guest has a sign-in of its own (signed in or out there) and keeps it. The file
+    // is only readable by its owner, like the CLI's own, and appears whole or not at all.
+    static const QString script = QStringLiteral(
+        "[ -e \"$1\" ] && exit 3; umask 077; mkdir -p \"$(dirname \"$1\")\" && cat > \"$1.airlock-new\" && mv -f \"$1.airlock-new\" \"$1\"");
+    Result<ExecResult> r = GuestAgent(domain).exec({QStringLiteral("/bin/sh"), QStringLiteral("-c"), script, QStringLiteral("airlock-sign-in"),
+                                                    setup.signInPath},
+                                                   setup.signInFile, 30);
+    if (!r)
+        return Error{QStringLiteral("cannot write the sign-in file %1 in the guest").arg(setup.signInPath), r.error().message()};
+    if (r->exitCode == 3)
+        return ok();
+    if (r->exitCode != 0)
+        return Error{QStringLiteral("cannot write the sign-in file %1 in the guest").arg(setup.signInPath),
+                     QString::fromUtf8(r->err.left(512)).trimmed()};
+    *written = true;
+    return ok();
+}
+
+Status SecretBridge::markHostReady(virDomainPtr domain)
+{
+    GuestAgent agent(domain);
+    Result<qint64> h = agent.openFile(hostReadyPath(), QStringLiteral("w"));
+    if (!h)
+        return h.error();
+    return agent.closeFile(h.value());
 }
 
 bool SecretBridge::wants(const QString &sandbox, const QString &host)

@@ -26,6 +26,13 @@ class EgressService;
 class Store;
 class VaultService;
 
+// What a guest gets from the bridge once its agent answers; read on the engine thread.
+struct GuestSetup {
+    QByteArray caPem;       // empty: the sandbox borrows nothing, and nothing below applies
+    QString signInPath;     // "": no sign-in file to write
+    QByteArray signInFile;  // the CLI's credentials file, holding this sandbox's placeholders
+};
+
 // One `--secret SECRET[=ENVVAR]`.
 struct SecretLoan {
     QString secret;
@@ -36,6 +43,10 @@ class SecretBridge : public Service, public FlowHandoff {
 public:
     // Where the guest's trust bundle lives (the tiny image's curl reads it).
     static QString guestBundlePath() { return QStringLiteral("/etc/ssl/certs/ca-certificates.crt"); }
+    // The guest's console waits (30 s at most) for this file while this variable is set, so the
+    // agent there starts with the sandbox CA and its sign-in in place (the images' guest-init).
+    static QString hostReadyVariable() { return QStringLiteral("AIRLOCK_HOST_SETUP"); }
+    static QString hostReadyPath() { return QStringLiteral("/run/airlock-host-ready"); }
 
     SecretBridge(VaultService &vault, EgressService &egress, ApiServer &api);
 
@@ -63,8 +74,15 @@ public:
     // A create or fork transaction that lent has ended: the proxy's in-memory view of the
     // loans (Vault::boundHosts / placeholders) is reread from what was committed.
     void loansCommitted();
+    // The CA and, when it borrows a sign-in its template keeps in a file, that file (engine thread).
+    GuestSetup guestSetup(const QString &sandbox);
     // Puts `caPem` in front of the guest's system roots (any thread; the agent must answer).
     static Status installTrust(virDomainPtr domain, const QByteArray &caPem);
+    // Writes the sign-in file where the guest has none (a guest that signed in or out keeps
+    // its own); `written` says whether it did. Any thread; the agent must answer.
+    static Status installSignIn(virDomainPtr domain, const GuestSetup &setup, bool *written);
+    // Tells the guest's console the setup is done (hostReadyPath).
+    static Status markHostReady(virDomainPtr domain);
 
     // FlowHandoff (the proxy's epoll thread).
     bool wants(const QString &sandbox, const QString &host) override;

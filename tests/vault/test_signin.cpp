@@ -10,6 +10,7 @@
 #include "tlstestserver.h"
 #include "vault.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QFile>
@@ -91,11 +92,14 @@ private Q_SLOTS:
     void aPlaceholderSentBackAnywhereElseIsRefused_data();
     void aPlaceholderSentBackAnywhereElseIsRefused();
     void theVaultListsTheLoginsTokens();
+    void aLaterSandboxStartsSignedInUnderPlaceholdersOfItsOwn();
+    void anotherUsersSandboxBorrowsNoneOfIt();
     void aTokenAnswerToAnotherMethodIsCapturedToo();
     void pythonSignsInAndRefreshesOnOneConnection();
 
 private:
-    Curl curl(const QStringList &args);
+    Curl curl(const QStringList &args, const Front *front = nullptr, const QString &caFile = {});
+    Result<LoginSpec> spec() const { return LoginSpec::fromJson(u"cli"_s, QJsonDocument::fromJson(kLogin).object(), u"test"_s); }
     QByteArray tokenField(const QByteArray &json, const char *field) const
     {
         return QJsonDocument::fromJson(json).object().value(QLatin1String(field)).toString().toLatin1();
@@ -165,11 +169,11 @@ void TestSignIn::cleanupTestCase()
     m_upstream.reset();
 }
 
-Curl TestSignIn::curl(const QStringList &args)
+Curl TestSignIn::curl(const QStringList &args, const Front *front, const QString &caFile)
 {
     QProcess p;
-    const QString port = QString::number(m_front->port());
-    p.start(u"curl"_s, QStringList{u"-sS"_s, u"--cacert"_s, m_caFile, u"--resolve"_s, u"token.signin.test:"_s + port + u":127.0.0.1"_s,
+    const QString port = QString::number((front ? front : m_front.get())->port());
+    p.start(u"curl"_s, QStringList{u"-sS"_s, u"--cacert"_s, caFile.isEmpty() ? m_caFile : caFile, u"--resolve"_s, u"token.signin.test:"_s + port + u":127.0.0.1"_s,
                                    u"--resolve"_s, u"api.signin.test:"_s + port + u":127.0.0.1"_s, u"--max-time"_s, u"20"_s} + args);
     p.waitForFinished(30000);
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -269,6 +273,73 @@ void TestSignIn::theVaultListsTheLoginsTokens()
         if (file.open(QIODevice::ReadOnly))
             QVERIFY2(!file.readAll().contains("REAL"), qPrintable(name));
     }
+}
+
+// A sandbox made after the sign-in borrows its tokens under placeholders of its own, and its
+// CLI's credentials file is written with those: the API gets the real (latest) token.
+void TestSignIn::aLaterSandboxStartsSignedInUnderPlaceholdersOfItsOwn()
+{
+    Result<LoginSpec> login = spec();
+    QVERIFY(login);
+    login->credentialsFile = LoginFile::fromJson(QJsonDocument::fromJson(R"({"path": "/root/.cli/auth.json", "json": {"auth": {
+        "access": {"$token": "access"}, "refresh": {"$token": "refresh"}, "expires_ms": {"$expires_ms": "access"}}}})").object(),
+                                                 login->tokens, u"test"_s).value();
+    const qint64 later = testsupport::addSandbox(m_dir.filePath(u"airlock.db"_s), u"later"_s);
+    QVERIFY(m_vault->bindLogin(later, *login));
+    const Result<int> lent = m_vault->lendLoginTokens(later, *login, 0);
+    QVERIFY2(lent, qPrintable(lent.error().message()));
+    QCOMPARE(lent.value(), 2);
+    const auto held = m_vault->heldLoginTokens(u"later"_s, *login);
+    QVERIFY(held);
+    const QByteArray access = held->value(u"access"_s).placeholder, refresh = held->value(u"refresh"_s).placeholder;
+    QCOMPARE(access.size(), m_accessPh.size());
+    QVERIFY(access != m_accessPh && refresh != m_refreshPh); // the signer's placeholders mean nothing here
+    QVERIFY(held->value(u"access"_s).expires.isValid());
+
+    const std::optional<QByteArray> file = login->credentialsFile->render(*held, QDateTime::currentDateTimeUtc());
+    QVERIFY(file);
+    const QJsonObject auth = QJsonDocument::fromJson(*file).object().value("auth"_L1).toObject();
+    QCOMPARE(auth.value("access"_L1).toString().toLatin1(), access);
+    QCOMPARE(auth.value("refresh"_L1).toString().toLatin1(), refresh);
+    QCOMPARE(qint64(auth.value("expires_ms"_L1).toDouble()), held->value(u"access"_s).expires.toMSecsSinceEpoch());
+    QVERIFY(!file->contains("REAL"));
+
+    auto pem = m_vault->issueSandboxCa(later);
+    QVERIFY(pem);
+    const QString caFile = m_dir.filePath(u"later-ca.pem"_s);
+    QVERIFY(testsupport::writeFile(caFile, pem.value()));
+    const quint16 port = m_upstream->port();
+    Front front(*m_interceptor, u"later"_s, [port](const QString &sni) { return UpstreamAddress{sni, QHostAddress(QHostAddress::LocalHost), port}; });
+    const Curl r = curl({u"-H"_s, u"Authorization: Bearer "_s + QString::fromLatin1(access), u"https://api.signin.test:%1/v1/me"_s.arg(front.port())},
+                        &front, caFile);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.out, QByteArray(R"({"ok":true})"));
+    QCOMPARE(m_upstream->requests().last().header("authorization"), "Bearer " + m_issuer.access(m_issuer.round));
+    // Its refresh sends the real refresh token too, and the new tokens serve both sandboxes.
+    const Curl refreshed = curl({u"-H"_s, u"Content-Type: application/json"_s, u"--data"_s,
+                                 uR"({"grant_type":"refresh_token","refresh_token":"%1"})"_s.arg(QString::fromLatin1(refresh)),
+                                 u"https://token.signin.test:%1/v1/oauth/token"_s.arg(front.port())},
+                                &front, caFile);
+    QVERIFY2(refreshed.code == 0 && !refreshed.out.contains("REAL"), refreshed.out.constData());
+    QCOMPARE(m_issuer.refreshTokensSeen.last(), m_issuer.refresh(m_issuer.round - 1));
+    const Curl signer = curl({u"-H"_s, u"Authorization: Bearer "_s + QString::fromLatin1(m_accessPh), u"https://api.signin.test:%1/v1/me"_s.arg(m_front->port())});
+    QCOMPARE(signer.out, QByteArray(R"({"ok":true})"));
+    QCOMPARE(m_upstream->requests().last().header("authorization"), "Bearer " + m_issuer.access(m_issuer.round));
+}
+
+// Tokens are their owner's: a sandbox of another user starts signed out.
+void TestSignIn::anotherUsersSandboxBorrowsNoneOfIt()
+{
+    Result<LoginSpec> login = spec();
+    QVERIFY(login);
+    auto store = Store::open(m_dir.filePath(u"airlock.db"_s));
+    QVERIFY(store);
+    const qint64 stranger = testsupport::insertSandbox(*store, u"stranger"_s, 1000);
+    QVERIFY(stranger > 0);
+    const Result<int> lent = m_vault->lendLoginTokens(stranger, *login, 1000);
+    QVERIFY(lent);
+    QCOMPARE(lent.value(), 0);
+    QVERIFY(m_vault->heldLoginTokens(u"stranger"_s, *login)->isEmpty());
 }
 
 // The stand-in issues tokens to any method, as a lax issuer might: the guest still gets placeholders.
