@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     airlock::ctl::registerWorkspaceCommands(registry);
     airlock::ctl::registerTemplateCommands(registry);
     airlock::ctl::registerRunCommands(registry);
+    airlock::ctl::registerSignInCommands(registry);
     airlock::ctl::registerRemoteCommands(registry);
     return registry.run(QCoreApplication::arguments().mid(1));
 }

@@ -10,7 +10,7 @@
 #include <functional>
 #include <optional>
 
-namespace airlock::proto { struct TemplateSecret; }
+namespace airlock::proto { struct TemplateSecret; struct TemplateInfo; }
 namespace airlock::workspace { enum class ExportFormat; }
 
 namespace airlock::ctl {
@@ -162,8 +162,11 @@ bool ensureImage(Context &ctx, const QString &name);
 bool ensureVaultUnlocked(Context &ctx);
 // Stores the template's secret unless the vault has it, asking for its value (hidden) on a terminal.
 bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted);
+// template.list's row of `name`, or nullopt once said which templates there are.
+std::optional<proto::TemplateInfo> findTemplate(Context &ctx, const QString &name);
 // export's text for people.
 void printExported(const QJsonObject &exported, workspace::ExportFormat format);
 void registerRunCommands(Registry &registry);
+void registerSignInCommands(Registry &registry);
 
 } // namespace airlock::ctl

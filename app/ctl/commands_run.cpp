@@ -155,20 +155,6 @@ bool takeChanges(Context &ctx, const QString &sandbox, const Changes &c, const Q
     return true;
 }
 
-std::optional<proto::TemplateInfo> findTemplate(Context &ctx, const QString &name)
-{
-    const std::optional<QList<proto::TemplateInfo>> all = ctx.callFor<QList<proto::TemplateInfo>>(proto::method::TemplateList);
-    if (!all)
-        return std::nullopt;
-    QStringList names;
-    for (const proto::TemplateInfo &t : *all) {
-        if (t.name == name)
-            return t;
-        names << t.name;
-    }
-    ctx.fail(QStringLiteral("no template \"%1\"; there are: %2 (airlockctl template ls)").arg(name, names.join(QStringLiteral(", "))));
-    return std::nullopt;
-}
 
 std::optional<proto::SandboxRow> findSandbox(Context &ctx, const QString &name, bool *failed)
 {
@@ -331,6 +317,21 @@ int run(Context &ctx, const Args &args)
 }
 
 } // namespace
+
+std::optional<proto::TemplateInfo> findTemplate(Context &ctx, const QString &name)
+{
+    const std::optional<QList<proto::TemplateInfo>> all = ctx.callFor<QList<proto::TemplateInfo>>(proto::method::TemplateList);
+    if (!all)
+        return std::nullopt;
+    QStringList names;
+    for (const proto::TemplateInfo &t : *all) {
+        if (t.name == name)
+            return t;
+        names << t.name;
+    }
+    ctx.fail(QStringLiteral("no template \"%1\"; there are: %2 (airlockctl template ls)").arg(name, names.join(QStringLiteral(", "))));
+    return std::nullopt;
+}
 
 void registerRunCommands(Registry &registry)
 {

@@ -66,9 +66,11 @@ struct SandboxCreateParams {
     bool ephemeral = false; // removed, disk and all, once it stops
     std::optional<QString> policy;       // a policy file's text (policy.import's `policy`): its rules come with the sandbox
     std::optional<QString> policySource; // its name, kept in the rules' origin
+    bool signIn = false; // "sign_in": the console runs the template's sign-in command; its API key is not lent
     static void fields(auto &s, auto &f)
     {
         f("name", s.name)("image", s.image)("template", s.templateName)("cpus", s.cpus)("memory_mib", s.memoryMib);
+        f("sign_in", s.signIn, Omitted);
         f("disk_gib", s.diskGib)("env", s.env, Omitted)("secrets", s.secrets, Omitted)("presets", s.presets, Omitted);
         f("start", s.start, Omitted)("boot_timeout_s", s.bootTimeoutS);
         f("ephemeral", s.ephemeral, Omitted)("policy", s.policy)("policy_source", s.policySource);

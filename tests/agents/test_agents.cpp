@@ -13,6 +13,7 @@
 #include "daemonharness.h"
 #include "fakeoauth.h"
 #include "netns.h"
+#include "ptysession.h"
 #include "tlstestserver.h"
 
 #include <QDateTime>
@@ -64,6 +65,7 @@ private:
     std::unique_ptr<TlsTestServer> m_api;
     FakeOAuth m_fake{kCannedReply};
     QString m_dataDir;
+    QString m_templates;
     QString m_box;
     QElapsedTimer m_total;
 
@@ -110,12 +112,18 @@ private Q_SLOTS:
     void claudeAnswersThroughTheFakeApiWithTheRealKey();
     void theRealKeyNeverEntersTheGuest();
     void claudeSignsInAndRefreshesWithNoRealTokenInTheGuest();
+    void secretLoginSignsInInAThrowAwaySandbox();
+    void aLaterClaudeSandboxStartsSignedIn();
     void codexSignsInAndRefreshesWithNoRealTokenInTheGuest();
+    void aLaterCodexSandboxStartsSignedIn();
 
 private:
     void startLoginSandbox(const QString &templateName, const QStringList &loginHosts);
     void searchEverywhereFor(const QList<QByteArray> &values);
     void expectLoginRows(const QString &templateName, const QStringList &names);
+    void useCodexChatGptProvider();
+    bool writeTemplates(QString *error);
+    QJsonObject guestJson(const QString &path);
 };
 
 void TestAgents::initTestCase()
@@ -148,7 +156,8 @@ void TestAgents::initTestCase()
     // Its own data dir, kept between runs: the agents image is built once per recipe digest.
     m_dataDir = qEnvironmentVariable("AIRLOCK_AGENTS_TEST_DATA", m_dir.filePath(u"data"_s));
     QDir().mkpath(m_dataDir);
-    QVERIFY2(m_daemon.start(m_dataDir, &error), qPrintable(error));
+    QVERIFY2(writeTemplates(&error), qPrintable(error));
+    QVERIFY2(m_daemon.start(m_dataDir, &error, {}, {u"AIRLOCK_TEMPLATES_DIR="_s + m_templates}), qPrintable(error));
     const CtlResult v = m_daemon.initOrUnlockVault(kPassphrase);
     QVERIFY2(v.exitCode == 0, v.err.constData());
     // A run that crashed leaves its sandboxes (which borrow the secret) and the secret in the
@@ -448,6 +457,52 @@ void TestAgents::expectLoginRows(const QString &templateName, const QStringList 
     QVERIFY2(QDateTime::fromString(expires, Qt::ISODate).isValid(), ls.out.constData());
 }
 
+// The shipped templates, except that Claude Code signs in with `claude auth login` (its
+// redirect to a listener in the guest is what this test can play) where a person signs in
+// from Claude Code's own first run (its pasted code needs the interactive TUI).
+bool TestAgents::writeTemplates(QString *error)
+{
+    m_templates = m_dir.filePath(u"templates"_s);
+    QDir().mkpath(m_templates);
+    for (const QString &name : {u"claude-code"_s, u"codex"_s, u"shell"_s}) {
+        QFile shipped(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/templates/") + name + u".json"_s);
+        if (!shipped.open(QIODevice::ReadOnly)) {
+            *error = u"cannot read the shipped template "_s + shipped.fileName();
+            return false;
+        }
+        QJsonObject t = QJsonDocument::fromJson(shipped.readAll()).object();
+        if (name == "claude-code"_L1) {
+            QJsonObject login = t.value("login"_L1).toObject();
+            login.insert(u"command"_s, u"claude auth login"_s);
+            t.insert(u"login"_s, login);
+        }
+        QFile copy(m_templates + u'/' + name + u".json"_s);
+        if (!copy.open(QIODevice::WriteOnly) || copy.write(QJsonDocument(t).toJson()) <= 0) {
+            *error = u"cannot write "_s + copy.fileName();
+            return false;
+        }
+    }
+    return true;
+}
+
+// Codex's own ChatGPT route first asks chatgpt.com which backend the workspace lives on
+// (workspace routing discovery), which this stand-in does not answer; a provider of the
+// same ChatGPT backend with the sign-in's token skips that and nothing else.
+void TestAgents::useCodexChatGptProvider()
+{
+    const CtlResult r = guest(u"mkdir -p /root/.codex && cat > /root/.codex/config.toml"_s, 60,
+                              "model_provider = \"chatgpt_direct\"\n[model_providers.chatgpt_direct]\nname = \"ChatGPT\"\n"
+                              "base_url = \"https://chatgpt.com/backend-api/codex\"\nwire_api = \"responses\"\n"
+                              "requires_openai_auth = true\n");
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+}
+
+QJsonObject TestAgents::guestJson(const QString &path)
+{
+    const CtlResult r = guest(u"cat "_s + path, 60);
+    return r.exitCode == 0 ? QJsonDocument::fromJson(r.out).object() : QJsonObject();
+}
+
 void TestAgents::claudeSignsInAndRefreshesWithNoRealTokenInTheGuest()
 {
     startLoginSandbox(u"claude-code"_s, {u"platform.claude.com"_s});
@@ -521,19 +576,100 @@ port=$(printf '%s' "$url" | sed -n 's/.*redirect_uri=http%3A%2F%2Flocalhost%3A\(
     expectLoginRows(u"claude-code"_s, {u"access"_s, u"refresh"_s});
 }
 
+// `secret login claude-code` on a terminal, as a person runs it: a throw-away sandbox runs the
+// sign-in on its console; the test plays the browser (the redirect to the CLI's listener in the
+// guest, through exec); Ctrl-] ends it, the sandbox is gone and the vault holds the new tokens.
+void TestAgents::secretLoginSignsInInAThrowAwaySandbox()
+{
+    if (!m_box.isEmpty()) { // one TCG guest at a time
+        QVERIFY2(m_daemon.killAndRemove(m_box), qPrintable(u"cannot remove sandbox %1"_s.arg(m_box)));
+        m_box.clear();
+    }
+    // What the CLI tries besides its sign-in is refused at once instead of waiting for a person.
+    const QString policy = m_dir.filePath(u"deny-the-rest.json"_s);
+    QFile f(policy);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"airlock_policy": 1, "rules": [{"action": "deny", "host": "*"}]})");
+    f.close();
+    const QString name = uniqueName(u"agt-signin"_s);
+    const qsizetype issuedBefore = m_fake.issued().size();
+    PtySession login;
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(login.start(qEnvironmentVariable("AIRLOCKCTL_BIN"),
+                        {u"--socket"_s, m_daemon.socketPath(), u"secret"_s, u"login"_s, u"claude-code"_s, u"--name"_s, name,
+                         u"--cpus"_s, u"2"_s, u"--memory"_s, u"1536"_s, u"--policy"_s, policy}));
+    QVERIFY2(login.waitFor("If the browser didn't open, visit: ", 600000), login.transcript().right(3000).constData());
+    QVERIFY2(login.waitFor("\n", 60000), login.transcript().right(3000).constData());
+    const QByteArray shown = login.transcript().mid(login.transcript().lastIndexOf("visit: "));
+    const qsizetype at = shown.indexOf("state=");
+    QVERIFY2(at > 0, shown.constData());
+    const QByteArray state = shown.mid(at + 6).split('&').first().split('\r').first().split('\n').first();
+    // The browser's redirect reaches the CLI's listener in the guest.
+    const CtlResult redirect = decoded(ctl({u"exec"_s, name, u"--timeout"_s, u"60"_s, u"--"_s, u"bash"_s, u"-c"_s,
+                                            uR"sh(port=$(ss -ltnpH | grep -E '"(node|claude)"' | awk '{print $4}' | sed 's/.*://' | head -1)
+curl -sS -o /dev/null -w '%{http_code}' "http://localhost:$port/callback?code=airlock-test-code&state=%1")sh"_s
+                                                .arg(QString::fromLatin1(state))},
+                                           90000));
+    QVERIFY2(redirect.exitCode == 0, QByteArray(redirect.out + redirect.err).constData());
+    QVERIFY2(login.waitFor("Login successful", 180000), login.transcript().right(3000).constData());
+    login.type("\x1d"); // Ctrl-]
+    QCOMPARE(login.finish(180000), 0);
+    qInfo("secret login claude-code: %.1f s", double(t.elapsed()) / 1000);
+    QVERIFY2(login.transcript().contains("signed in to claude-code"), login.transcript().right(3000).constData());
+    QVERIFY(m_fake.issued().size() > issuedBefore);
+    QCOMPARE(m_fake.lastIssued(FakeOAuth::Cli::Claude).grant, QByteArray("authorization_code"));
+    for (const QJsonValue &v : ctl({u"ls"_s}).json().toArray())
+        QVERIFY2(v.toObject().value("name"_L1).toString() != name, "the throw-away sandbox is still there");
+    expectLoginRows(u"claude-code"_s, {u"access"_s, u"refresh"_s});
+}
+
+// One sign-in serves the sandboxes made after it: the new guest's credentials file holds
+// placeholders of its own, and the API gets the vault's latest real token.
+void TestAgents::aLaterClaudeSandboxStartsSignedIn()
+{
+    startLoginSandbox(u"claude-code"_s, {u"platform.claude.com"_s});
+    if (QTest::currentTestFailed())
+        return;
+    const FakeOAuth::Issued latest = m_fake.lastIssued(FakeOAuth::Cli::Claude);
+    QVERIFY(!latest.access.isEmpty()); // the sign-in above
+    const QJsonObject stored = guestJson(u"/root/.claude/.credentials.json"_s).value("claudeAiOauth"_L1).toObject();
+    const QByteArray guestAccess = stored.value("accessToken"_L1).toString().toUtf8();
+    QVERIFY2(!guestAccess.isEmpty(), "the later sandbox has no sign-in file");
+    QCOMPARE(guestAccess.size(), latest.access.size());
+    QVERIFY(!m_fake.issuedValues().contains(guestAccess));
+    QVERIFY(!m_fake.issuedValues().contains(stored.value("refreshToken"_L1).toString().toUtf8()));
+    QVERIFY(stored.value("expiresAt"_L1).toDouble() > double(QDateTime::currentMSecsSinceEpoch()));
+    const qsizetype before = messages().size();
+    const qsizetype issuedBefore = m_fake.issued().size();
+    QElapsedTimer t;
+    t.start();
+    const CtlResult r = guest(u"cd /root && claude -p 'say hi from the later sandbox' 2>&1"_s, 480);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err + "\n" + m_daemon.log().right(3000)).constData());
+    qInfo("claude -p (signed in by an earlier sandbox): %.1f s", double(t.elapsed()) / 1000);
+    QCOMPARE(m_fake.issued().size(), issuedBefore); // no second sign-in, no refresh: the token was still good
+    const QList<TlsTestServer::Request> got = messages().mid(before);
+    QVERIFY(!got.isEmpty());
+    for (const auto &m : got)
+        QCOMPARE(m.header("authorization"), "Bearer " + latest.access);
+    searchEverywhereFor(m_fake.issuedValues());
+    // The vault says who uses the sign-in now.
+    bool used = false;
+    for (const QJsonValue &v : ctl({u"secret"_s, u"ls"_s}).json().toArray())
+        used = used || (v.toObject().value("name"_L1).toString() == "claude-code.access"_L1 &&
+                        v.toObject().value("used_by"_L1).toArray().contains(m_box));
+    QVERIFY(used);
+}
+
 void TestAgents::codexSignsInAndRefreshesWithNoRealTokenInTheGuest()
 {
     startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
     if (QTest::currentTestFailed())
         return;
-    // Codex's own ChatGPT route first asks chatgpt.com which backend the workspace lives on
-    // (workspace routing discovery), which this stand-in does not answer; a provider of the
-    // same ChatGPT backend with the sign-in's token skips that and nothing else.
-    CtlResult r = guest(u"mkdir -p /root/.codex && cat > /root/.codex/config.toml"_s, 60,
-                        "model_provider = \"chatgpt_direct\"\n[model_providers.chatgpt_direct]\nname = \"ChatGPT\"\n"
-                        "base_url = \"https://chatgpt.com/backend-api/codex\"\nwire_api = \"responses\"\n"
-                        "requires_openai_auth = true\n");
-    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+    useCodexChatGptProvider();
+    if (QTest::currentTestFailed())
+        return;
+    CtlResult r;
     // `codex login` prints the sign-in URL and waits on 127.0.0.1:1455 for the redirect; curl
     // plays the browser, following it to the success page that ends the login.
     QElapsedTimer t;
@@ -629,6 +765,48 @@ EOF)sh"_s, 60);
 
     searchEverywhereFor(m_fake.issuedValues());
     expectLoginRows(u"codex"_s, {u"id"_s, u"access"_s, u"refresh"_s, u"api-key"_s});
+}
+
+void TestAgents::aLaterCodexSandboxStartsSignedIn()
+{
+    startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
+    if (QTest::currentTestFailed())
+        return;
+    useCodexChatGptProvider();
+    if (QTest::currentTestFailed())
+        return;
+    QList<QByteArray> refreshedAccess;
+    for (const auto &i : m_fake.issued())
+        if (i.cli == FakeOAuth::Cli::Codex && !i.access.isEmpty())
+            refreshedAccess << i.access;
+    QVERIFY(!refreshedAccess.isEmpty());
+    const QJsonObject auth = guestJson(u"/root/.codex/auth.json"_s);
+    const QJsonObject tokens = auth.value("tokens"_L1).toObject();
+    const QByteArray guestAccess = tokens.value("access_token"_L1).toString().toUtf8();
+    QVERIFY2(!guestAccess.isEmpty(), "the later sandbox has no sign-in file");
+    QVERIFY(!m_fake.issuedValues().contains(guestAccess));
+    QCOMPARE(jwtClaims(guestAccess), jwtClaims(refreshedAccess.last())); // what Codex reads stays readable
+    QCOMPARE(tokens.value("account_id"_L1).toString(), QLatin1StringView(FakeOAuth::kCodexAccountId));
+    const qsizetype before = m_api->requests().size();
+    QElapsedTimer t;
+    t.start();
+    const CtlResult r = guest(u"cd /root && codex exec --skip-git-repo-check 'say hi from the later sandbox' </dev/null 2>&1"_s, 300);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err + "\n" + m_daemon.log().right(3000)).constData());
+    qInfo("codex exec (signed in by an earlier sandbox): %.1f s", double(t.elapsed()) / 1000);
+    QList<QByteArray> allAccess;
+    for (const auto &i : m_fake.issued())
+        if (i.cli == FakeOAuth::Cli::Codex && !i.access.isEmpty())
+            allAccess << "Bearer " + i.access;
+    int prompts = 0;
+    for (const auto &req : m_api->requests().mid(before)) {
+        if (req.method != "POST" || !req.target.startsWith("/backend-api/codex/responses"))
+            continue;
+        ++prompts;
+        QVERIFY2(allAccess.contains(req.header("authorization")), req.header("authorization").left(60).constData());
+        QCOMPARE(req.header("chatgpt-account-id"), QByteArray(FakeOAuth::kCodexAccountId));
+    }
+    QVERIFY(prompts > 0);
+    searchEverywhereFor(m_fake.issuedValues());
 }
 
 QTEST_GUILESS_MAIN(TestAgents)
