@@ -1632,6 +1632,34 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <source>Could not remove: %1</source>
         <translation>Entfernen fehlgeschlagen: %1</translation>
     </message>
+    <message>
+        <source>Sign-in</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Läuft ab</translation>
+    </message>
+    <message>
+        <source>Sign an agent in (its tokens stay in the vault; the guest gets placeholders)</source>
+        <translation>Einen Agenten anmelden (seine Tokens bleiben im Tresor; der Gast erhält Platzhalter)</translation>
+    </message>
+    <message>
+        <source>Sign &amp;in…</source>
+        <translation>&amp;Anmelden …</translation>
+    </message>
+    <message>
+        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it prints in your browser and paste the code back; stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
+        <translation>Führt die Anmeldung des Agenten in einer Wegwerf-Sandbox aus, deren Terminal sich im Hauptfenster öffnet. Öffnen Sie die angezeigte Adresse in Ihrem Browser und fügen Sie den Code dort ein; halten Sie die Sandbox danach an. Jede spätere Sandbox der Vorlage startet angemeldet.</translation>
+    </message>
+    <message>
+        <source>Starting the sign-in sandbox %1…</source>
+        <translation>Die Anmelde-Sandbox %1 startet …</translation>
+    </message>
+    <message>
+        <source>Could not start the sign-in: %1</source>
+        <translation>Die Anmeldung konnte nicht gestartet werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::SecretsView</name>

@@ -1628,6 +1628,34 @@ Update airlockd; attempts appear here as they happen.</source>
         <source>Could not remove: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sign-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign an agent in (its tokens stay in the vault; the guest gets placeholders)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign &amp;in…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it prints in your browser and paste the code back; stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the sign-in sandbox %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not start the sign-in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::SecretsView</name>

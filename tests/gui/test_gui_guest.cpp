@@ -11,6 +11,7 @@
 #include "dialogs/imagebuilddialog.h"
 #include "dialogs/imageimportdialog.h"
 #include "dialogs/newsandboxdialog.h"
+#include "dialogs/secretsdialog.h"
 #include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
@@ -45,6 +46,7 @@
 #include <QStandardPaths>
 #include <QPushButton>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -87,6 +89,7 @@ private Q_SLOTS:
     void cancelStopsAnImageBuild();
     void importImageDialogMakesAnImage();
     void aNewSandboxWithAnEgressPresetGetsItsRules();
+    void theSecretsDialogOffersSignInsAndSaysWhyOneCannotStart();
     void cleanupTestCase();
 
 private:
@@ -467,6 +470,32 @@ void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()
                           r.value("action"_L1).toString() == "allow"_L1 && r.value("sandbox"_L1).toString() == name);
     }
     QVERIFY2(found, rules.out.constData());
+}
+
+// Vault > Secrets…: the templates that sign in are offered, the table has the sign-in's columns,
+// and a sign-in that cannot start (this daemon's vault is locked and its data dir has no agents
+// image) says why in the
+// dialog and makes no sandbox. The sign-in itself is `secret login`'s path (test_agents).
+void TestGuiGuest::theSecretsDialogOffersSignInsAndSaysWhyOneCannotStart()
+{
+    SecretsDialog dialog(m_connection->client());
+    dialog.show();
+    QTRY_VERIFY2(dialog.signInButton()->isEnabled(), "no template with a sign-in is offered");
+    QStringList offered;
+    for (int i = 0; i < dialog.signInTemplates()->count(); ++i)
+        offered << dialog.signInTemplates()->itemText(i);
+    QCOMPARE(offered, QStringList({u"claude-code"_s, u"codex"_s})); // shell has no sign-in
+    QStringList columns;
+    for (int c = 0; c < dialog.table()->columnCount(); ++c)
+        columns << dialog.table()->horizontalHeaderItem(c)->text();
+    QVERIFY2(columns.contains(u"Sign-in"_s) && columns.contains(u"Expires"_s), qPrintable(columns.join(u", "_s)));
+    QTest::mouseClick(dialog.signInButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.messageText().startsWith(u"Could not start the sign-in: "_s), 60000);
+    saveScreenshot(&dialog, u"secrets-sign-in"_s);
+    QVERIFY(dialog.isVisible()); // nothing to show in the main window
+    QVERIFY(dialog.signInSandbox().isEmpty());
+    for (const QJsonValue &v : m_daemon.ctl({u"ls"_s}).json().toArray())
+        QVERIFY2(!v.toObject().value("name"_L1).toString().startsWith("signin-"_L1), "a refused sign-in left a sandbox");
 }
 
 void TestGuiGuest::cleanupTestCase()

@@ -1,9 +1,13 @@
 #include "dialogs/secretsdialog.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
+#include "protocol/images.h"
 #include "protocol/names.h"
+#include "protocol/sandbox.h"
 #include "protocol/vault.h"
 
+#include <QComboBox>
+#include <QRandomGenerator>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -23,8 +27,8 @@ SecretsDialog::SecretsDialog(ApiClient *client, QWidget *parent) : QDialog(paren
 {
     setWindowTitle(tr("Secrets"));
     auto *layout = new QVBoxLayout(this);
-    m_table = new QTableWidget(0, 4, this);
-    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Hosts"), tr("Header"), tr("Used by")});
+    m_table = new QTableWidget(0, 6, this);
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Hosts"), tr("Header"), tr("Sign-in"), tr("Expires"), tr("Used by")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -48,6 +52,18 @@ SecretsDialog::SecretsDialog(ApiClient *client, QWidget *parent) : QDialog(paren
     auto *save = new QPushButton(tr("&Save secret"), set);
     form->addRow(QString(), save);
     layout->addWidget(set);
+
+    auto *login = new QGroupBox(tr("Sign an agent in (its tokens stay in the vault; the guest gets placeholders)"), this);
+    auto *loginRow = new QHBoxLayout(login);
+    m_signInTemplate = new QComboBox(login);
+    m_signIn = new QPushButton(tr("Sign &in…"), login);
+    m_signIn->setEnabled(false);
+    m_signIn->setToolTip(tr("Runs the agent's sign-in in a throw-away sandbox whose terminal opens in the main window. "
+                            "Open the address it prints in your browser and paste the code back; stop the sandbox when it "
+                            "is done. Every later sandbox of the template starts signed in."));
+    loginRow->addWidget(m_signInTemplate, 1);
+    loginRow->addWidget(m_signIn);
+    layout->addWidget(login);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     layout->addWidget(m_message);
@@ -56,8 +72,57 @@ SecretsDialog::SecretsDialog(ApiClient *client, QWidget *parent) : QDialog(paren
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(save, &QPushButton::clicked, this, &SecretsDialog::save);
     connect(remove, &QPushButton::clicked, this, &SecretsDialog::removeSelected);
-    resize(640, 480);
+    connect(m_signIn, &QPushButton::clicked, this, &SecretsDialog::signIn);
+    resize(760, 520);
     reload();
+    loadSignInTemplates();
+}
+
+QString SecretsDialog::messageText() const
+{
+    return m_message->text();
+}
+
+void SecretsDialog::loadSignInTemplates()
+{
+    if (!m_client)
+        return;
+    m_client->call(proto::method::TemplateList, {}, this, [this](const ApiClient::Reply &r) {
+        const Result<QList<proto::TemplateInfo>> templates = replyListAs<proto::TemplateInfo>(r);
+        if (!templates)
+            return;
+        for (const proto::TemplateInfo &t : templates.value())
+            if (!t.login.isEmpty())
+                m_signInTemplate->addItem(t.name);
+        m_signIn->setEnabled(m_signInTemplate->count() > 0);
+    });
+}
+
+void SecretsDialog::signIn()
+{
+    const QString templateName = m_signInTemplate->currentText();
+    if (templateName.isEmpty() || !m_client)
+        return;
+    const QString name = QStringLiteral("signin-%1-%2")
+                             .arg(templateName.left(20))
+                             .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+    m_signIn->setEnabled(false);
+    m_message->setText(tr("Starting the sign-in sandbox %1…").arg(name));
+    proto::SandboxCreateParams p;
+    p.name = name;
+    p.templateName = templateName;
+    p.start = true;
+    p.ephemeral = true;
+    p.signIn = true;
+    m_client->call(proto::method::SandboxCreate, p.toJson(), this, [this, name](const ApiClient::Reply &r) {
+        m_signIn->setEnabled(true);
+        if (!r.ok) {
+            m_message->setText(tr("Could not start the sign-in: %1").arg(r.errorMessage));
+            return;
+        }
+        m_signInSandbox = name;
+        accept(); // the main window shows its terminal
+    });
 }
 
 void SecretsDialog::reload()
@@ -77,7 +142,9 @@ void SecretsDialog::reload()
             m_table->setItem(row, 0, new QTableWidgetItem(s.name));
             m_table->setItem(row, 1, new QTableWidgetItem(s.hosts.join(QStringLiteral(", "))));
             m_table->setItem(row, 2, new QTableWidgetItem(s.header));
-            m_table->setItem(row, 3, new QTableWidgetItem(s.usedBy.join(QStringLiteral(", "))));
+            m_table->setItem(row, 3, new QTableWidgetItem(s.login));
+            m_table->setItem(row, 4, new QTableWidgetItem(s.expires));
+            m_table->setItem(row, 5, new QTableWidgetItem(s.usedBy.join(QStringLiteral(", "))));
         }
     });
 }

@@ -182,7 +182,7 @@ void MainWindow::connectEvents()
             onSandboxSelected();
     });
     connect(m_secrets, &SecretsView::manageSecretsRequested, this, [this] {
-        SecretsDialog(m_connection->client(), this).exec();
+        manageSecrets();
         m_secrets->reload();
     });
 }
@@ -343,7 +343,7 @@ void MainWindow::buildVaultMenu()
     });
     connect(vault->addAction(tr("Change &passphrase…")), &QAction::triggered, this,
             [this] { VaultDialog(m_connection->client(), VaultDialog::Mode::ChangePassphrase, this).exec(); });
-    connect(vault->addAction(tr("&Secrets…")), &QAction::triggered, this, [this] { SecretsDialog(m_connection->client(), this).exec(); });
+    connect(vault->addAction(tr("&Secrets…")), &QAction::triggered, this, &MainWindow::manageSecrets);
 }
 
 void MainWindow::rebuildHostsMenu()
@@ -531,6 +531,17 @@ void MainWindow::updateSandboxPlaceholder()
         m_listStack->setCurrentWidget(m_sandboxTable);
         break;
     }
+}
+
+// The secrets dialog; a sign-in it started shows its sandbox's terminal.
+void MainWindow::manageSecrets()
+{
+    SecretsDialog dialog(m_connection->client(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.signInSandbox().isEmpty())
+        return;
+    selectSandboxWhenListed(dialog.signInSandbox());
+    m_sandboxes->reload();
+    showTab(QStringLiteral("terminal"));
 }
 
 void MainWindow::selectSandbox(const QString &name)

@@ -80,6 +80,7 @@ private:
     void buildTray();
     void connectEvents();
     void buildMenus();
+    void manageSecrets();
     QAction *buildFileMenu();
     void buildRequestsMenu();
     void buildSandboxMenu(QAction *newSandbox);
