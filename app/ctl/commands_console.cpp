@@ -61,6 +61,12 @@ void writeOut(const QByteArray &data)
 
 int attachConsole(Context &ctx, const QString &name)
 {
+    // The handler below reads this frame's `ended`: it must not outlive the frame (run and
+    // secret login go on calling through the same client after the console).
+    const struct ForgetHandler {
+        BlockingClient &client;
+        ~ForgetHandler() { client.onEvent = nullptr; }
+    } forget{ctx.client};
     const QString topic = proto::topic::console(name);
     bool ended = false; // the guest stopped (the agent powered it off, or someone stopped it)
     ctx.client.onEvent = [topic, name, &ended](const QJsonObject &event) {
