@@ -121,7 +121,7 @@ private:
     void startLoginSandbox(const QString &templateName, const QStringList &loginHosts);
     void searchEverywhereFor(const QList<QByteArray> &values);
     void expectLoginRows(const QString &templateName, const QStringList &names);
-    void useCodexChatGptProvider();
+    void startCodexSandbox();
     bool writeTemplates(QString *error);
     QJsonObject guestJson(const QString &path);
 };
@@ -485,11 +485,14 @@ bool TestAgents::writeTemplates(QString *error)
     return true;
 }
 
-// Codex's own ChatGPT route first asks chatgpt.com which backend the workspace lives on
-// (workspace routing discovery), which this stand-in does not answer; a provider of the
-// same ChatGPT backend with the sign-in's token skips that and nothing else.
-void TestAgents::useCodexChatGptProvider()
+// A Codex sandbox. Codex's own ChatGPT route first asks chatgpt.com which backend the
+// workspace lives on (workspace routing discovery), which this stand-in does not answer; a
+// provider of the same ChatGPT backend with the sign-in's token skips that and nothing else.
+void TestAgents::startCodexSandbox()
 {
+    startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
+    if (QTest::currentTestFailed())
+        return;
     const CtlResult r = guest(u"mkdir -p /root/.codex && cat > /root/.codex/config.toml"_s, 60,
                               "model_provider = \"chatgpt_direct\"\n[model_providers.chatgpt_direct]\nname = \"ChatGPT\"\n"
                               "base_url = \"https://chatgpt.com/backend-api/codex\"\nwire_api = \"responses\"\n"
@@ -614,7 +617,9 @@ curl -sS -o /dev/null -w '%{http_code}' "http://localhost:$port/callback?code=ai
     QVERIFY2(redirect.exitCode == 0, QByteArray(redirect.out + redirect.err).constData());
     QVERIFY2(login.waitFor("Login successful", 180000), login.transcript().right(3000).constData());
     login.type("\x1d"); // Ctrl-]
-    QCOMPARE(login.finish(180000), 0);
+    const int exitCode = login.finish(180000);
+    QVERIFY2(exitCode == 0, QByteArray("exit " + QByteArray::number(exitCode) + ":\n" + login.transcript().right(3000) + "\n" +
+                                       m_daemon.log().right(3000)).constData());
     qInfo("secret login claude-code: %.1f s", double(t.elapsed()) / 1000);
     QVERIFY2(login.transcript().contains("signed in to claude-code"), login.transcript().right(3000).constData());
     QVERIFY(m_fake.issued().size() > issuedBefore);
@@ -663,10 +668,7 @@ void TestAgents::aLaterClaudeSandboxStartsSignedIn()
 
 void TestAgents::codexSignsInAndRefreshesWithNoRealTokenInTheGuest()
 {
-    startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
-    if (QTest::currentTestFailed())
-        return;
-    useCodexChatGptProvider();
+    startCodexSandbox();
     if (QTest::currentTestFailed())
         return;
     CtlResult r;
@@ -698,6 +700,11 @@ wait $pid; status=$?; cat /tmp/codex-login.out; exit $status)sh"_s, 300);
     QVERIFY(exchangedTheRealIdToken);
     r = guest(u"cat /root/.codex/auth.json"_s, 60);
     const QJsonObject auth = QJsonDocument::fromJson(r.out).object();
+    // The shape the codex template's credentials_file follows (names only, never a value).
+    QStringList shape;
+    for (auto it = auth.begin(); it != auth.end(); ++it)
+        shape << (it.value().isObject() ? it.key() + u'{' + it.value().toObject().keys().join(u',') + u'}' : it.key());
+    qInfo("codex keeps its sign-in as: %s", qPrintable(shape.join(u", "_s)));
     const QJsonObject tokens = auth.value("tokens"_L1).toObject();
     const QByteArray guestAccess = tokens.value("access_token"_L1).toString().toUtf8();
     QVERIFY2(!guestAccess.isEmpty() && guestAccess != first.access, r.out.constData());
@@ -709,19 +716,20 @@ wait $pid; status=$?; cat /tmp/codex-login.out; exit $status)sh"_s, 300);
     QVERIFY(auth.value("OPENAI_API_KEY"_L1).toString().toUtf8() != apiKey);
     expectLoginRows(u"codex"_s, {u"id"_s, u"access"_s, u"refresh"_s, u"api-key"_s});
 
-    auto responses = [this] {
+    // The prompts of `codex exec` below, by their text: the agent on the console (codex, started
+    // once the sandbox CA is in place) talks to the same API with the tokens it loaded itself.
+    auto responses = [this](const QByteArray &prompt) {
         QList<TlsTestServer::Request> out;
         for (const auto &req : m_api->requests())
-            if (req.method == "POST" && req.target.startsWith("/backend-api/codex/responses"))
+            if (req.method == "POST" && req.target.startsWith("/backend-api/codex/responses") && req.body.contains(prompt))
                 out << req;
         return out;
     };
-    const qsizetype before = responses().size();
     t.restart();
     r = guest(u"cd /root && codex exec --skip-git-repo-check 'say hi' </dev/null 2>&1"_s, 300);
     QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
     qInfo("codex exec (signed in): %.1f s", double(t.elapsed()) / 1000);
-    QList<TlsTestServer::Request> got = responses().mid(before);
+    QList<TlsTestServer::Request> got = responses("say hi");
     QVERIFY(!got.isEmpty());
     for (const auto &req : got) {
         QCOMPARE(req.header("authorization"), "Bearer " + first.access);
@@ -741,7 +749,6 @@ d['tokens']['access_token'] = '.'.join([h, c, s])
 json.dump(d, open(p, 'w'), indent=2)
 EOF)sh"_s, 60);
     QCOMPARE(r.exitCode, 0);
-    const qsizetype before2 = responses().size();
     t.restart();
     r = guest(u"cd /root && codex exec --skip-git-repo-check 'say hi again' </dev/null 2>&1"_s, 300);
     QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err).constData());
@@ -758,7 +765,7 @@ EOF)sh"_s, 60);
     for (const auto &i : m_fake.issued())
         if (i.cli == FakeOAuth::Cli::Codex && i.grant == "refresh_token")
             refreshed << "Bearer " + i.access;
-    got = responses().mid(before2);
+    got = responses("say hi again");
     QVERIFY(!got.isEmpty());
     for (const auto &req : got)
         QVERIFY2(refreshed.contains(req.header("authorization")), req.header("authorization").left(60).constData());
@@ -769,10 +776,7 @@ EOF)sh"_s, 60);
 
 void TestAgents::aLaterCodexSandboxStartsSignedIn()
 {
-    startLoginSandbox(u"codex"_s, {u"auth.openai.com"_s, u"chatgpt.com"_s});
-    if (QTest::currentTestFailed())
-        return;
-    useCodexChatGptProvider();
+    startCodexSandbox();
     if (QTest::currentTestFailed())
         return;
     QList<QByteArray> refreshedAccess;
