@@ -1,5 +1,6 @@
 // image ls | build | import | cancel | rm.
 #include "ctl/command.h"
+#include "workspace/devcontainer.h"
 #include "workspace/imageupload.h"
 #include "core/isotime.h"
 #include "protocol/events.h"
@@ -61,19 +62,41 @@ int imageBuild(Context &ctx, const Args &args)
     return ctx.show<proto::ImageInfo>(proto::method::ImageBuild, params.toJson(), printBuilt);
 }
 
+// The one source the options name: an OCI layout, a docker archive, a Dockerfile with its
+// context, or the Dockerfile a project's devcontainer.json builds.
+Result<std::unique_ptr<workspace::ImageSource>> openImageSource(const Args &args)
+{
+    using workspace::ImageSource;
+    const QStringList sources{QStringLiteral("--oci"), QStringLiteral("--docker-archive"), QStringLiteral("--dockerfile"),
+                              QStringLiteral("--devcontainer")};
+    int given = 0;
+    for (const QString &s : sources)
+        given += args.has(s) ? 1 : 0;
+    if (given != 1)
+        return Error{QStringLiteral("give one of --oci DIR, --docker-archive FILE, --dockerfile FILE or --devcontainer DIR"), {},
+                     ErrorKind::InvalidParams};
+    if (args.has(QStringLiteral("--context")) && !args.has(QStringLiteral("--dockerfile")))
+        return Error{QStringLiteral("--context goes with --dockerfile"), {}, ErrorKind::InvalidParams};
+    if (args.has(QStringLiteral("--oci")))
+        return ImageSource::open(ImageSource::Kind::OciLayout, args.value(QStringLiteral("--oci")));
+    if (args.has(QStringLiteral("--docker-archive")))
+        return ImageSource::open(ImageSource::Kind::DockerArchive, args.value(QStringLiteral("--docker-archive")));
+    if (args.has(QStringLiteral("--dockerfile")))
+        return ImageSource::openDockerfile(args.value(QStringLiteral("--dockerfile")), args.value(QStringLiteral("--context")));
+    return workspace::openDevcontainer(args.value(QStringLiteral("--devcontainer")));
+}
+
 // Uploads the archive, then waits for the import; the upload's progress and the daemon's go to stderr.
 int imageImport(Context &ctx, const Args &args)
 {
     using workspace::ImageSource;
     const QString name = args.positional.at(0);
-    const bool oci = args.has(QStringLiteral("--oci"));
-    if (oci == args.has(QStringLiteral("--docker-archive")))
-        return ctx.fail(QStringLiteral("give one of --oci DIR or --docker-archive FILE"), kUsage);
-    Result<std::unique_ptr<ImageSource>> source =
-        oci ? ImageSource::open(ImageSource::Kind::OciLayout, args.value(QStringLiteral("--oci")))
-            : ImageSource::open(ImageSource::Kind::DockerArchive, args.value(QStringLiteral("--docker-archive")));
+    Result<std::unique_ptr<ImageSource>> source = openImageSource(args);
     if (!source)
-        return ctx.fail(source.error().message());
+        return ctx.fail(source.error().message(), source.error().kind == ErrorKind::InvalidParams ? kUsage : kFailed);
+    if (source.value()->format() == QLatin1String("dockerfile") && !ctx.json)
+        std::fprintf(stderr, "building %s from %s (offline, in a container with no network)\n", qPrintable(name),
+                     qPrintable(source.value()->reference()));
     showProgressOf(ctx, name);
     const Result<QJsonObject> reply = workspace::uploadImage(ctx.client, name, *source.value(), [](const QString &message, int) {
         std::fprintf(stderr, "%s\n", qPrintable(message));
@@ -135,9 +158,12 @@ void registerImageCommands(Registry &registry)
     registry.add({QStringLiteral("image build"), QStringLiteral("RECIPE [--name N]"),
                   QStringLiteral("build a guest image from a recipe in resources/images"),
                   {QStringLiteral("--name")}, {}, 1, 1, true, imageBuild});
-    registry.add({QStringLiteral("image import"), QStringLiteral("NAME (--oci DIR[:REF] | --docker-archive FILE[:REF])"),
-                  QStringLiteral("make a guest image of your own OCI image (its ENV, WORKDIR and USER kept)"),
-                  {QStringLiteral("--oci"), QStringLiteral("--docker-archive")}, {}, 1, 1, true, imageImport});
+    registry.add({QStringLiteral("image import"),
+                  QStringLiteral("NAME (--oci DIR[:REF] | --docker-archive FILE[:REF] | --dockerfile FILE [--context DIR] | --devcontainer DIR)"),
+                  QStringLiteral("make a guest image of your own OCI image or Dockerfile (its ENV, WORKDIR and USER kept)"),
+                  {QStringLiteral("--oci"), QStringLiteral("--docker-archive"), QStringLiteral("--dockerfile"), QStringLiteral("--context"),
+                   QStringLiteral("--devcontainer")},
+                  {}, 1, 1, true, imageImport});
     registry.add({QStringLiteral("image cancel"), QStringLiteral("NAME"), QStringLiteral("stop a build or import of NAME that is running"),
                   {}, {}, 1, 1, true, imageCancel});
     registry.add({QStringLiteral("image rm"), QStringLiteral("NAME"), QStringLiteral("remove an image no sandbox uses"),

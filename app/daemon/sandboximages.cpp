@@ -99,8 +99,10 @@ void SandboxService::importImage(const Call &call)
     Result<proto::ImageImportParams> p = proto::ImageImportParams::fromJson(call.params());
     if (!p)
         return call.fail(p.error());
-    if (p->format != QLatin1String("oci-archive") && p->format != QLatin1String("docker-archive"))
-        return call.fail(rpc::InvalidParams, QStringLiteral("image.import: \"format\" must be oci-archive or docker-archive"));
+    if (p->format != QLatin1String("oci-archive") && p->format != QLatin1String("docker-archive") && p->format != QLatin1String("dockerfile"))
+        return call.fail(rpc::InvalidParams, QStringLiteral("image.import: \"format\" must be oci-archive, docker-archive or dockerfile"));
+    if (p->format == QLatin1String("dockerfile") && p->reference.isEmpty())
+        return call.fail(rpc::InvalidParams, QStringLiteral("image.import: a dockerfile import names the Dockerfile in \"reference\""));
     if (p->data.size() > kMaxUploadChunk)
         return call.fail(rpc::InvalidParams, QStringLiteral("image.import: a chunk holds at most %1 bytes").arg(kMaxUploadChunk));
     if (Status named = SandboxEngine::checkImageName(p->name); !named)

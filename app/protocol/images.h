@@ -30,8 +30,8 @@ struct ImageBuildParams {
 // image.import: one chunk of the archive, in order; the one with `final` starts the import.
 struct ImageImportParams {
     QString name;
-    QString format;    // oci-archive | docker-archive
-    QString reference; // which image of an archive holding several; "" = its only one
+    QString format;    // oci-archive | docker-archive | dockerfile (data: a tar of the build context)
+    QString reference; // which image of an archive holding several ("" = its only one); for dockerfile, its path in the context
     QByteArray data;   // "data_b64", at most 768 KiB decoded (a request line is at most 1 MiB)
     qint64 offset = 0; // where this chunk starts; 0 starts the upload again
     bool final = false;

@@ -4,6 +4,7 @@
 #include "protocol/jsonfields.h"
 #include "protocol/names.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 namespace airlock::workspace {
@@ -45,13 +46,41 @@ Result<std::unique_ptr<ImageSource>> ImageSource::open(Kind kind, const QString 
         return Error{QStringLiteral("%1 is not an OCI layout directory (it has no oci-layout file)").arg(source->m_path),
                      QStringLiteral("give the directory `skopeo copy ... oci:DIR` or `podman save --format oci-dir` wrote, "
                                     "or a docker-archive file with --docker-archive")};
-    source->m_tar.setProcessChannelMode(QProcess::SeparateChannels);
-    source->m_tar.setStandardErrorFile(QProcess::nullDevice());
-    source->m_tar.start(QStringLiteral("tar"), {QStringLiteral("-C"), source->m_path, QStringLiteral("-cf"), QStringLiteral("-"),
-                                                QStringLiteral(".")});
-    if (!source->m_tar.waitForStarted(10000))
-        return Error{QStringLiteral("cannot run tar to read %1").arg(source->m_path), source->m_tar.errorString()};
+    if (Status started = source->startTar(); !started)
+        return started.error();
     return source;
+}
+
+Result<std::unique_ptr<ImageSource>> ImageSource::openDockerfile(const QString &dockerfile, const QString &context)
+{
+    const QFileInfo file(dockerfile);
+    if (!file.isFile())
+        return Error{QStringLiteral("no such file: %1").arg(dockerfile), QStringLiteral("give the Dockerfile to build with --dockerfile FILE")};
+    const QString dir = context.isEmpty() ? file.absolutePath() : context;
+    const QFileInfo contextInfo(dir);
+    if (!contextInfo.isDir())
+        return Error{QStringLiteral("no such directory: %1").arg(dir), QStringLiteral("give the build context with --context DIR")};
+    const QString inside = QDir(contextInfo.canonicalFilePath()).relativeFilePath(file.canonicalFilePath());
+    if (inside.startsWith(QLatin1String("../")) || QDir::isAbsolutePath(inside))
+        return Error{QStringLiteral("the Dockerfile %1 is outside its build context %2").arg(dockerfile, dir),
+                     QStringLiteral("move it into the context, or give a --context DIR that holds it")};
+    std::unique_ptr<ImageSource> source(new ImageSource(Kind::DockerfileContext));
+    source->m_path = contextInfo.canonicalFilePath();
+    source->m_reference = inside;
+    if (Status started = source->startTar(); !started)
+        return started.error();
+    return source;
+}
+
+// The directory m_path as a tar on tar's stdout, read in chunks (never staged here).
+Status ImageSource::startTar()
+{
+    m_tar.setProcessChannelMode(QProcess::SeparateChannels);
+    m_tar.setStandardErrorFile(QProcess::nullDevice());
+    m_tar.start(QStringLiteral("tar"), {QStringLiteral("-C"), m_path, QStringLiteral("-cf"), QStringLiteral("-"), QStringLiteral(".")});
+    if (!m_tar.waitForStarted(10000))
+        return Error{QStringLiteral("cannot run tar to read %1").arg(m_path), m_tar.errorString()};
+    return ok();
 }
 
 ImageSource::~ImageSource()

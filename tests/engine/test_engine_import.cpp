@@ -25,6 +25,9 @@ private Q_SLOTS:
     void anOciImageBootsWithItsEnvWorkdirAndUser();
     void theSameArchiveAgainIsCached();
     void aDockerArchiveImports();
+    void aDevcontainersDockerfileBuildsOfflineAndBoots();
+    void badDockerfilesAreRefusedAndLeaveNothing_data();
+    void badDockerfilesAreRefusedAndLeaveNothing();
     void badImagesAreRefusedAndLeaveNothing_data();
     void badImagesAreRefusedAndLeaveNothing();
     void anImagesSymlinksWriteNothingHere();
@@ -37,6 +40,8 @@ private:
     {
         return makeOciImage({dir, m_busybox, config, withShell, extra, fromDisk}, error);
     }
+    // A build context holding the good image as its base (oci:base:t), `dockerfile` and note.txt.
+    QString makeContext(const QString &tag, const QByteArray &dockerfile);
     // Nothing of the image `name` is left: no row, no volume, no upload, no scratch directory.
     void verifyNothingLeftOf(const QString &name);
 
@@ -138,6 +143,103 @@ void TestEngineImport::aDockerArchiveImports()
     QVERIFY2(text.exitCode == 0, text.err.constData());
     QVERIFY2(text.out.startsWith(QByteArray("image " + name.toUtf8() + " ready (")), text.out.constData());
     QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
+}
+
+QString TestEngineImport::makeContext(const QString &tag, const QByteArray &dockerfile)
+{
+    const QString dir = m_tmp.filePath(tag);
+    QString error;
+    if (!QDir().mkpath(dir) || !runTool(QStringLiteral("cp"), {QStringLiteral("-r"), m_tmp.filePath(QStringLiteral("good/layout")),
+                                                                 dir + QStringLiteral("/base")}, &error))
+        return {};
+    QFile f(dir + QStringLiteral("/Dockerfile"));
+    QFile note(dir + QStringLiteral("/note.txt"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(dockerfile) != dockerfile.size() || !note.open(QIODevice::WriteOnly) || note.write("copied\n") != 7)
+        return {};
+    return dir;
+}
+
+// A project with a devcontainer.json (comments, a trailing comma) naming its Dockerfile: built
+// offline with buildah from the base image in its context, booted, ENV and WORKDIR kept, what
+// RUN made and COPY brought in the guest. The same Dockerfile named outright is the same image.
+void TestEngineImport::aDevcontainersDockerfileBuildsOfflineAndBoots()
+{
+    const QString project = makeContext(QStringLiteral("project"), "FROM oci:base:t\n"
+                                                                     "ENV GREETING=\"hello from a Dockerfile\"\n"
+                                                                     "WORKDIR /srv/built\n"
+                                                                     "RUN echo built-by-run > /srv/built/marker\n"
+                                                                     "COPY note.txt /srv/built/note.txt\n");
+    QVERIFY(!project.isEmpty());
+    QVERIFY(QDir().mkpath(project + QStringLiteral("/.devcontainer")));
+    QFile dev(project + QStringLiteral("/.devcontainer/devcontainer.json"));
+    QVERIFY(dev.open(QIODevice::WriteOnly));
+    dev.write("// the project's dev container\n{\n  \"name\": \"airlock test\", /* built here */\n"
+              "  \"build\": {\"dockerfile\": \"../Dockerfile\", \"context\": \"..\",},\n}\n");
+    dev.close();
+    const QString name = m_image + QStringLiteral("-df");
+    const CtlResult imported = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), name, QStringLiteral("--devcontainer"),
+                                             project}, 900000);
+    QVERIFY2(imported.exitCode == 0, QByteArray(imported.err + m_daemon.log().right(2000)).constData());
+    QVERIFY2(imported.err.contains("building Dockerfile with buildah (no network)"), imported.err.constData()); // the progress
+    QCOMPARE(imported.json().toObject().value(QLatin1String("cached")).toBool(true), false);
+    const CtlResult again = m_daemon.ctl({QStringLiteral("image"), QStringLiteral("import"), name, QStringLiteral("--dockerfile"),
+                                          project + QStringLiteral("/Dockerfile")}, 900000);
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QCOMPARE(again.json().toObject().value(QLatin1String("cached")).toBool(), true);
+
+    const QString box = m_box + QStringLiteral("-df");
+    const CtlResult created = m_daemon.ctl({QStringLiteral("create"), box, QStringLiteral("--image"), name, QStringLiteral("--start")}, 300000);
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    const CtlResult env = m_daemon.guestSh(box, QStringLiteral("echo \"$GREETING|$PWD\"; cat marker note.txt"));
+    QVERIFY(m_daemon.killAndRemove(box));
+    QVERIFY2(env.exitCode == 0, env.err.constData());
+    QCOMPARE(env.out.trimmed(), QByteArray("hello from a Dockerfile|/srv/built\nbuilt-by-run\ncopied"));
+    QCOMPARE(m_daemon.ctl({QStringLiteral("image"), QStringLiteral("rm"), name}).exitCode, 0);
+}
+
+void TestEngineImport::badDockerfilesAreRefusedAndLeaveNothing_data()
+{
+    QTest::addColumn<QByteArray>("dockerfile");
+    QTest::addColumn<QString>("how"); // "dockerfile", "outside" (the Dockerfile outside --context), "devimage"
+    QTest::addColumn<QString>("expected");
+    // The build has no network: a step that downloads fails, and the error names it.
+    QTest::newRow("needs the network") << QByteArray("FROM oci:base:t\nENV A=1\nRUN wget -q -T 5 -O /tmp/x http://127.0.0.1:9/\n")
+                                       << QStringLiteral("dockerfile")
+                                       << QStringLiteral("the Dockerfile failed at STEP 3/3 (RUN wget -q -T 5 -O /tmp/x http://127.0.0.1:9/): the build has no network");
+    QTest::newRow("base not in the context") << QByteArray("FROM debian:12\nRUN true\n") << QStringLiteral("dockerfile")
+                                             << QStringLiteral("the Dockerfile's base (debian:12) is not in its build context");
+    QTest::newRow("outside its context") << QByteArray("FROM oci:base:t\n") << QStringLiteral("outside")
+                                         << QStringLiteral("is outside its build context");
+    QTest::newRow("devcontainer image") << QByteArray("FROM oci:base:t\n") << QStringLiteral("devimage")
+                                        << QStringLiteral("names the image mcr.microsoft.com/devcontainers/base:bookworm, which Airlock does not pull");
+}
+
+void TestEngineImport::badDockerfilesAreRefusedAndLeaveNothing()
+{
+    QFETCH(QByteArray, dockerfile);
+    QFETCH(QString, how);
+    QFETCH(QString, expected);
+    const QString dir = makeContext(QStringLiteral("badctx-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')),
+                                    dockerfile);
+    QVERIFY(!dir.isEmpty());
+    QStringList source{QStringLiteral("--dockerfile"), dir + QStringLiteral("/Dockerfile")};
+    if (how == QLatin1String("outside")) {
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/sub")));
+        source << QStringLiteral("--context") << dir + QStringLiteral("/sub");
+    } else if (how == QLatin1String("devimage")) {
+        QFile dev(dir + QStringLiteral("/.devcontainer.json"));
+        QVERIFY(dev.open(QIODevice::WriteOnly));
+        dev.write(R"({"image": "mcr.microsoft.com/devcontainers/base:bookworm"})");
+        dev.close();
+        source = {QStringLiteral("--devcontainer"), dir};
+    }
+    const QString name = uniqueName(QStringLiteral("baddf"));
+    const CtlResult r = m_daemon.ctl(QStringList{QStringLiteral("image"), QStringLiteral("import"), name} + source, 600000);
+    QVERIFY2(r.exitCode != 0, r.out.constData());
+    QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
+    // The step itself failed, not the container it runs in.
+    QVERIFY2(!r.err.contains("creating container"), r.err.constData());
+    verifyNothingLeftOf(name);
 }
 
 void TestEngineImport::badImagesAreRefusedAndLeaveNothing_data()

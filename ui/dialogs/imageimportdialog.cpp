@@ -3,6 +3,7 @@
 #include "common/workspacejob.h"
 #include "connection/daemonconnection.h"
 #include "widgets/jobstatus.h"
+#include "workspace/devcontainer.h"
 #include "workspace/imageupload.h"
 
 #include <QComboBox>
@@ -18,7 +19,7 @@
 namespace airlock::ui {
 
 namespace {
-enum Kind { OciLayout, DockerArchive }; // the rows of the kind box
+enum Kind { OciLayout, DockerArchive, Dockerfile, Devcontainer }; // the rows of the kind box
 }
 
 ImageImportDialog::ImageImportDialog(DaemonConnection *connection, QWidget *parent) : QDialog(parent), m_client(connection->client())
@@ -32,6 +33,8 @@ ImageImportDialog::ImageImportDialog(DaemonConnection *connection, QWidget *pare
     m_kind = new QComboBox(this);
     m_kind->addItem(tr("OCI layout directory (skopeo copy … oci:DIR, podman save --format oci-dir)"));
     m_kind->addItem(tr("Docker archive file (docker save, podman save)"));
+    m_kind->addItem(tr("Dockerfile (built offline; its folder is the build context)"));
+    m_kind->addItem(tr("Dev container (a project folder with .devcontainer/devcontainer.json)"));
     form->addRow(tr("&From:"), m_kind);
     auto *pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
@@ -80,9 +83,15 @@ void ImageImportDialog::setImporting(const QString &name)
 
 void ImageImportDialog::browse()
 {
-    const QString picked = m_kind->currentIndex() == OciLayout
-                               ? QFileDialog::getExistingDirectory(this, tr("OCI layout directory"), m_path->text())
-                               : QFileDialog::getOpenFileName(this, tr("Docker archive"), m_path->text(), tr("Archives (*.tar);;All files (*)"));
+    QString picked;
+    switch (m_kind->currentIndex()) {
+    case OciLayout: picked = QFileDialog::getExistingDirectory(this, tr("OCI layout directory"), m_path->text()); break;
+    case DockerArchive:
+        picked = QFileDialog::getOpenFileName(this, tr("Docker archive"), m_path->text(), tr("Archives (*.tar);;All files (*)"));
+        break;
+    case Dockerfile: picked = QFileDialog::getOpenFileName(this, tr("Dockerfile"), m_path->text()); break;
+    case Devcontainer: picked = QFileDialog::getExistingDirectory(this, tr("Project folder"), m_path->text()); break;
+    }
     if (!picked.isEmpty())
         m_path->setText(picked);
 }
@@ -98,13 +107,16 @@ void ImageImportDialog::startImport()
     if (!m_client)
         return;
     using workspace::ImageSource;
-    const ImageSource::Kind kind = m_kind->currentIndex() == OciLayout ? ImageSource::Kind::OciLayout : ImageSource::Kind::DockerArchive;
+    const int kind = m_kind->currentIndex();
     setImporting(name);
     m_status->started(tr("uploading %p%"), tr("Importing %1…").arg(name));
     // Opened on the job's thread: reading an OCI directory runs tar (a QProcess of that thread).
     WorkspaceJob *job = WorkspaceJob::start(m_client->address(), [name, kind, path](BlockingClient &client, const workspace::Progress &progress)
                                                                      -> Result<QJsonObject> {
-        Result<std::unique_ptr<ImageSource>> source = ImageSource::open(kind, path);
+        Result<std::unique_ptr<ImageSource>> source = kind == OciLayout       ? ImageSource::open(ImageSource::Kind::OciLayout, path)
+                                                      : kind == DockerArchive ? ImageSource::open(ImageSource::Kind::DockerArchive, path)
+                                                      : kind == Dockerfile    ? ImageSource::openDockerfile(path)
+                                                                              : workspace::openDevcontainer(path);
         if (!source)
             return source.error();
         return workspace::uploadImage(client, name, *source.value(), progress);

@@ -5,8 +5,9 @@
 # so the image needs no package of ours and keeps its own libc. ENV, WORKDIR, USER, ENTRYPOINT
 # and CMD are kept in /.airlock/image/ for guest-init.
 #   import.sh OUTDIR ARCHIVE FORMAT [REFERENCE]
-#     FORMAT     oci-archive (a tar of an OCI layout directory) or docker-archive (`docker save`,
-#                `podman save`); REFERENCE picks one image of an archive holding several
+#     FORMAT     oci-archive (a tar of an OCI layout directory), docker-archive (`docker save`,
+#                `podman save`), or dockerfile (a tar of a build context; REFERENCE is the
+#                Dockerfile's path in it); REFERENCE picks one image of an archive holding several
 #   import.sh --fetch    only fills the package cache (the kernel and the guest tools)
 # Prints "PROGRESS <percent> <message>" lines for airlockd. Any failure exits non-zero with
 # one line on stderr saying what was wrong and what to do; airlockd deletes OUTDIR.
@@ -34,11 +35,52 @@ for tool in skopeo umoci jq mkfs.ext4 cpio depmod gcc ldd; do
     command -v "$tool" >/dev/null || die "$tool is missing: install the packages in installers/packages.txt"
 done
 case "$format" in
-    oci-archive | docker-archive) ;;
-    *) die "unknown image format $format: give oci-archive or docker-archive" ;;
+    oci-archive | docker-archive | dockerfile) ;;
+    *) die "unknown image format $format: give oci-archive, docker-archive or dockerfile" ;;
 esac
 work="$out/work"
 mkdir -p "$work/debs" "$work/x" "$work/initramfs"
+
+# A Dockerfile is built first, offline: buildah in a runc container with no network (like
+# `docker build`, never on this machine's own root), with storage of its own under $work, into
+# an OCI archive that the rest of this script imports like any other. A base image comes from
+# the context (FROM oci:DIR:TAG, FROM oci-archive:FILE, FROM docker-archive:FILE) or is scratch.
+build_dockerfile() {
+    for tool in buildah runc tar; do
+        command -v "$tool" >/dev/null || die "$tool is missing: install the packages in installers/packages.txt"
+    done
+    case "/$ref/" in
+        //) die "name the Dockerfile inside the build context" ;;
+        /\/* | */../*) die "the Dockerfile must be inside the build context, got $ref" ;;
+    esac
+    progress 1 "unpacking the build context"
+    mkdir -p "$work/context" "$work/tmp"
+    tar -x --no-same-owner -f "$archive" -C "$work/context" 2> "$work/tar.err" ||
+        die "cannot unpack the build context: $(tail -n 1 "$work/tar.err" | cut -c1-300)"
+    [ -f "$work/context/$ref" ] || die "the build context has no Dockerfile at $ref"
+    progress 3 "building $ref with buildah (no network)"
+    if ! (cd "$work/context" && TMPDIR="$work/tmp" buildah --storage-driver vfs --root "$work/storage" --runroot "$work/run" \
+              bud --isolation oci --runtime runc --network none --pull-never --layers=false --format oci \
+              -f "$ref" -t "oci-archive:$work/built.tar" .) > "$work/build.log" 2>&1; then
+        step=$(grep -a '^STEP [0-9]*/[0-9]*: ' "$work/build.log" | tail -n 1 | cut -c1-200)
+        reason=$(grep -a -v '^\(STEP [0-9]\|Getting image\|Copying \|Writing manifest\|Storing signatures\)' "$work/build.log" |
+                 tail -n 3 | tr '\n' ' ' | sed 's/  */ /g' | cut -c1-400)
+        case "$reason" in
+            *"no space left"*) die "the disk holding $out is full: free some space and import again" ;;
+        esac
+        case "$step" in
+            "STEP "*": FROM "*)
+                die "the Dockerfile's base (${step#*FROM }) is not in its build context, and Airlock builds offline:" \
+                    "copy the base image into the context (skopeo copy docker://IMAGE oci:base:latest) and write FROM oci:base:latest ($reason)" ;;
+            "") die "the Dockerfile did not build: $reason" ;;
+        esac
+        die "the Dockerfile failed at ${step%%:*} (${step#*: }): the build has no network, so a step that downloads" \
+            "cannot work; put what it needs into the build context ($reason)"
+    fi
+    rm -rf "$work/storage" "$work/run" "$work/context" "$work/tmp"
+    archive="$work/built.tar" format=oci-archive ref=
+}
+[ "$format" = dockerfile ] && build_dockerfile
 
 progress 2 "reading the $format"
 src="$format:$archive${ref:+:$ref}"
