@@ -657,6 +657,22 @@
         <source>Image %1 was not imported: %2</source>
         <translation>Image %1 wurde nicht importiert: %2</translation>
     </message>
+    <message>
+        <source>Dockerfile (built offline; its folder is the build context)</source>
+        <translation>Dockerfile (offline gebaut; sein Ordner ist der Build-Kontext)</translation>
+    </message>
+    <message>
+        <source>Dev container (a project folder with .devcontainer/devcontainer.json)</source>
+        <translation>Dev-Container (ein Projektordner mit .devcontainer/devcontainer.json)</translation>
+    </message>
+    <message>
+        <source>Dockerfile</source>
+        <translation>Dockerfile</translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation>Projektordner</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::JobStatus</name>
@@ -972,6 +988,18 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
         <source>The terminal and the live attempts side by side, pending requests above them</source>
         <translation>Terminal und laufende Verbindungsversuche nebeneinander, offene Anfragen darüber</translation>
     </message>
+    <message>
+        <source>&amp;Run agent on a folder…</source>
+        <translation>Agenten auf einem &amp;Ordner ausführen …</translation>
+    </message>
+    <message>
+        <source>The project the agent works on (a git repository)</source>
+        <translation>Das Projekt, an dem der Agent arbeitet (ein Git-Repository)</translation>
+    </message>
+    <message>
+        <source>Run an agent on %1</source>
+        <translation>Einen Agenten auf %1 ausführen</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -1178,6 +1206,14 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>Allows %1</source>
         <translation>Erlaubt %1</translation>
+    </message>
+    <message>
+        <source>E&amp;phemeral: removed, disk and all, once it stops</source>
+        <translation>&amp;Flüchtig: wird samt Festplatte entfernt, sobald sie anhält</translation>
+    </message>
+    <message>
+        <source>Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it (Sandbox &gt; Export changes…).</source>
+        <translation>Nach dem Anhalten bleibt nichts von ihr, auch keine Snapshots. Übernehmen Sie ihre Commits, bevor Sie sie anhalten (Sandbox &gt; Änderungen exportieren …).</translation>
     </message>
 </context>
 <context>

@@ -657,6 +657,22 @@
         <source>Image %1 was not imported: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Dockerfile (built offline; its folder is the build context)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dev container (a project folder with .devcontainer/devcontainer.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dockerfile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::JobStatus</name>
@@ -969,6 +985,18 @@ Create one with File → New sandbox (Ctrl+N).</source>
         <source>The terminal and the live attempts side by side, pending requests above them</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Run agent on a folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project the agent works on (a git repository)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run an agent on %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::NetworkView</name>
@@ -1173,6 +1201,14 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>Creating the sandbox and copying %1 into it…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;phemeral: removed, disk and all, once it stops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it (Sandbox &gt; Export changes…).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -430,6 +430,20 @@ void TestGuiGuest::importImageDialogMakesAnImage()
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isImporting(), 30000);
     QVERIFY2(dialog.message().contains(u"is not an OCI layout directory"_s), qPrintable(dialog.message()));
     saveScreenshot(&dialog, u"image-import-refused"_s);
+    // A dev container that names a registry image: the dialog says how to import it instead.
+    auto *kind = dialog.findChild<QComboBox *>();
+    QVERIFY(kind && kind->count() == 4);
+    kind->setCurrentIndex(3);
+    QFile dev(tmp.filePath(u".devcontainer.json"_s));
+    QVERIFY(dev.open(QIODevice::WriteOnly));
+    dev.write(R"({"image": "mcr.microsoft.com/devcontainers/base:bookworm", /* from the registry */})");
+    dev.close();
+    dialog.pathEdit()->setText(tmp.path());
+    QTest::mouseClick(dialog.importButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isImporting(), 30000);
+    QVERIFY2(dialog.message().contains(u"which Airlock does not pull"_s) && dialog.message().contains(u"skopeo copy docker://"_s),
+             qPrintable(dialog.message()));
+    kind->setCurrentIndex(0);
 
     dialog.pathEdit()->setText(tmp.filePath(u"img/layout"_s));
     QTest::mouseClick(dialog.importButton(), Qt::LeftButton);

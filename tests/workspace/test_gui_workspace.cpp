@@ -15,6 +15,7 @@
 #include "views/mainwindow.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void newSandboxDialogCopiesTheRepository();
     void exportChangesBringsTheCommitBack();
     void cancelDuringTheCopyRemovesTheSandbox();
+    void runAgentOnAFolderShowsItsTerminalAndLeavesNothing();
     void cleanupTestCase();
 
 private:
@@ -184,6 +186,39 @@ void TestGuiWorkspace::cancelDuringTheCopyRemovesTheSandbox()
     const CtlResult ls = m_daemon.ctl({QStringLiteral("ls")});
     QCOMPARE(ls.exitCode, 0);
     QVERIFY2(!ls.out.contains(name.toUtf8()), ls.out.constData());
+}
+
+// File > Run agent on a folder…: the New sandbox dialog opens with the folder as the
+// workspace; an ephemeral sandbox is made, selected, its terminal shown, and once it is killed
+// nothing of it is left.
+void TestGuiWorkspace::runAgentOnAFolderShowsItsTerminalAndLeavesNothing()
+{
+    DaemonConnection connection(m_daemon.socketPath());
+    MainWindow window(&connection);
+    window.show();
+    connection.start();
+    QTRY_COMPARE_WITH_TIMEOUT(connection.state(), DaemonConnection::State::Connected, 10000);
+    const QString name = uniqueName(QStringLiteral("guirun"));
+    bool filled = false;
+    QTimer::singleShot(0, this, [&] {
+        auto *dialog = qobject_cast<NewSandboxDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        filled = dialog->workspaceEdit()->text() == m_repo && dialog->windowTitle().contains(m_repo);
+        dialog->nameEdit()->setText(name);
+        dialog->ephemeralCheck()->setChecked(true);
+        saveScreenshot(dialog, QStringLiteral("run-agent-on-a-folder"));
+        dialog->accept();
+    });
+    QVERIFY2(window.runAgentOn(m_repo), "the dialog did not make a sandbox");
+    QVERIFY2(filled, "the dialog did not open with the folder as the workspace");
+    QTRY_COMPARE_WITH_TIMEOUT(window.currentSandbox(), name, 20000);
+    QVERIFY(window.showTab(QStringLiteral("terminal"))); // already the current tab: showing it again changes nothing
+    QCOMPARE(m_daemon.guestSh(name, QStringLiteral("git -C /workspace log --oneline | wc -l")).exitCode, 0);
+    // Ephemeral: the kill removes it, disk and all.
+    const CtlResult killed = m_daemon.ctl({QStringLiteral("kill"), name}, 120000);
+    QVERIFY2(killed.exitCode == 0 && killed.out.contains("removed"), QByteArray(killed.out + killed.err).constData());
+    QTRY_VERIFY_WITH_TIMEOUT(window.sandboxModel()->rowOf(name) < 0, 20000);
 }
 
 void TestGuiWorkspace::cleanupTestCase()

@@ -62,6 +62,9 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_secrets->setAccessibleName(tr("Secrets to lend"));
     m_start = new QCheckBox(tr("&Start it now"), this);
     m_start->setChecked(true);
+    m_ephemeral = new QCheckBox(tr("E&phemeral: removed, disk and all, once it stops"), this);
+    m_ephemeral->setToolTip(tr("Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it "
+                               "(Sandbox > Export changes…)."));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
     m_progress->hide();
@@ -80,6 +83,7 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(workspaceLabel, buildWorkspaceRow());
     workspaceLabel->setBuddy(m_workspace);
     form->addRow(QString(), m_start);
+    form->addRow(QString(), m_ephemeral);
     form->addRow(m_progress);
     form->addRow(m_error);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -197,6 +201,7 @@ QJsonObject NewSandboxDialog::createParams() const
     p.memoryMib = m_memory->value();
     p.diskGib = m_disk->value();
     p.start = m_start->isChecked();
+    p.ephemeral = m_ephemeral->isChecked();
     if (const QString t = m_template->currentData().toString(); !t.isEmpty())
         p.templateName = t;
     if (const QString image = m_image->currentData().toString(); !image.isEmpty())

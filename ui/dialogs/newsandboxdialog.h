@@ -22,8 +22,8 @@ namespace airlock { class ApiClient; }
 namespace airlock::ui {
 
 // New sandbox: name, agent template, image, resources, the connected daemon's egress
-// preset (preset.list), secrets to lend, start now, and a host repository to copy in as
-// the workspace. Sends one sandbox.create with the preset in `presets`, so the daemon opens
+// preset (preset.list), secrets to lend, start now, ephemeral, and a host repository to copy
+// in as the workspace (File > Run agent on a folder… opens it with the folder filled in). Sends one sandbox.create with the preset in `presets`, so the daemon opens
 // its rules in the same step as the create (with a workspace: the client-side copy of
 // app/workspace/ on a worker thread, as airlockctl create --workspace), and stays open
 // with the message when it is refused.
@@ -40,6 +40,7 @@ public:
     QJsonObject createdSandbox() const { return m_created; }
     QComboBox *presetCombo() const { return m_preset; }
     QComboBox *templateCombo() const { return m_template; }
+    QCheckBox *ephemeralCheck() const { return m_ephemeral; }
     QString errorText() const;
 
     void accept() override;
@@ -63,6 +64,7 @@ private:
     QComboBox *m_preset;
     QListWidget *m_secrets;
     QCheckBox *m_start;
+    QCheckBox *m_ephemeral;
     QLineEdit *m_workspace;
     QPushButton *m_browse;
     QProgressBar *m_progress;

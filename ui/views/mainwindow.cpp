@@ -29,6 +29,8 @@
 
 #include <QActionGroup>
 #include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
 #include <QUrl>
 #include <QApplication>
 #include <QDockWidget>
@@ -282,6 +284,11 @@ QAction *MainWindow::buildFileMenu()
         if (dialog.exec() == QDialog::Accepted)
             m_sandboxes->reload();
     });
+    connect(file->addAction(tr("&Run agent on a folder…")), &QAction::triggered, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("The project the agent works on (a git repository)"));
+        if (!folder.isEmpty())
+            runAgentOn(folder);
+    });
     connect(file->addAction(tr("&Build image…")), &QAction::triggered, this, [this] {
         ImageBuildDialog dialog(m_connection, this);
         dialog.exec();
@@ -531,6 +538,19 @@ void MainWindow::updateSandboxPlaceholder()
         m_listStack->setCurrentWidget(m_sandboxTable);
         break;
     }
+}
+
+bool MainWindow::runAgentOn(const QString &folder)
+{
+    NewSandboxDialog dialog(m_connection->client(), this);
+    dialog.setWindowTitle(tr("Run an agent on %1").arg(QDir::toNativeSeparators(folder)));
+    dialog.workspaceEdit()->setText(folder);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    selectSandboxWhenListed(dialog.createdSandbox().value(QLatin1String("name")).toString());
+    m_sandboxes->reload();
+    showTab(QStringLiteral("terminal"));
+    return true;
 }
 
 // The secrets dialog; a sign-in it started shows its sandbox's terminal.

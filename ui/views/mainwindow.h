@@ -65,6 +65,9 @@ public:
     bool connectToHost(const QString &name);
     // terminal, network, snapshots, secrets or settings.
     bool showTab(const QString &key);
+    // File > Run agent on a folder…: the New sandbox dialog with `folder` as the workspace;
+    // the sandbox it makes is selected with its terminal shown. True once one was made.
+    bool runAgentOn(const QString &folder);
     // Sandbox > Export changes…: opens the export dialog for the selected sandbox.
     ExportDialog *exportChanges();
     QAction *exportChangesAction() const { return m_exportChanges; }
