@@ -27,44 +27,60 @@ QString findFile(const QString &path)
 
 } // namespace
 
-QByteArray jsoncToJson(const QByteArray &text)
+namespace {
+
+// Calls `keep` for each byte outside strings and copies strings whole; `keep` returns how
+// many bytes it consumed (at least 1) and appends what stays.
+template <typename Keep>
+QByteArray outsideStrings(const QByteArray &text, Keep keep)
 {
     QByteArray out;
     out.reserve(text.size());
-    bool inString = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < text.size())
-                out += text[++i];
-            else if (c == '"')
-                inString = false;
+    qsizetype i = 0;
+    while (i < text.size()) {
+        if (text[i] != '"') {
+            i += keep(i, out);
             continue;
         }
-        if (c == '"') {
-            inString = true;
-            out += c;
-        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-            while (i < text.size() && text[i] != '\n')
-                ++i;
-            out += '\n';
-        } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-            const qsizetype end = text.indexOf("*/", i + 2);
-            i = end < 0 ? text.size() : end + 1;
-            out += ' ';
-        } else if (c == ',') {
-            // A comma whose next token closes an object or array is dropped.
-            qsizetype j = i + 1;
-            while (j < text.size() && QByteArrayView(" \t\r\n").contains(text[j]))
-                ++j;
-            if (j >= text.size() || (text[j] != '}' && text[j] != ']'))
-                out += c;
-        } else {
-            out += c;
-        }
+        const qsizetype start = i++;
+        while (i < text.size() && text[i] != '"')
+            i += text[i] == '\\' ? 2 : 1;
+        i = qMin(i + 1, text.size());
+        out += text.mid(start, i - start);
     }
     return out;
+}
+
+} // namespace
+
+QByteArray jsoncToJson(const QByteArray &text)
+{
+    // Comments first, so that a comma before a comment before '}' is seen as trailing.
+    const QByteArray plain = outsideStrings(text, [&text](qsizetype i, QByteArray &out) -> qsizetype {
+        if (text.mid(i, 2) == "//") {
+            const qsizetype end = text.indexOf('\n', i);
+            out += '\n';
+            return (end < 0 ? text.size() : end + 1) - i;
+        }
+        if (text.mid(i, 2) == "/*") {
+            const qsizetype end = text.indexOf("*/", i + 2);
+            out += ' ';
+            return (end < 0 ? text.size() : end + 2) - i;
+        }
+        out += text[i];
+        return 1;
+    });
+    return outsideStrings(plain, [&plain](qsizetype i, QByteArray &out) -> qsizetype {
+        if (plain[i] == ',') {
+            qsizetype j = i + 1;
+            while (j < plain.size() && QByteArrayView(" \t\r\n").contains(plain[j]))
+                ++j;
+            if (j < plain.size() && (plain[j] == '}' || plain[j] == ']'))
+                return 1; // a trailing comma
+        }
+        out += plain[i];
+        return 1;
+    });
 }
 
 Result<DevcontainerBuild> readDevcontainer(const QString &path)
