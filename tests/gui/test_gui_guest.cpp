@@ -35,6 +35,7 @@
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QLineEdit>
@@ -369,6 +370,21 @@ void TestGuiGuest::thePortsTabExposesAGuestServer()
     disconnect(link);
     QCOMPARE(opened, PortsModel::urlOf(port));
     saveScreenshot(m_window.get(), u"ports-tab"_s);
+    // What a browser opening that address shows: headless Chromium reads the page and takes a
+    // picture of it (AIRLOCK_SCREENSHOTS/exposed-page.png when set). It runs in this test's
+    // network namespace, where the exposed port is, with its background traffic turned off.
+    const QString shotDir = qEnvironmentVariable("AIRLOCK_SCREENSHOTS", m_dir.path());
+    QDir().mkpath(shotDir);
+    const QString shot = QDir(shotDir).filePath(u"exposed-page.png"_s);
+    const QStringList chromium{u"--headless"_s, u"--no-sandbox"_s, u"--disable-gpu"_s, u"--disable-background-networking"_s,
+                               u"--disable-component-update"_s, u"--no-first-run"_s, u"--user-data-dir="_s + m_dir.filePath(u"chromium"_s)};
+    QByteArray dom;
+    QCOMPARE(airlock::test::run(u"chromium"_s, chromium + QStringList{u"--dump-dom"_s, opened + u"index.html"_s}, &dom, 120000), 0);
+    QVERIFY2(dom.contains("served-from-the-guest"), dom.left(500).constData());
+    QFile::remove(shot);
+    QCOMPARE(airlock::test::run(u"chromium"_s, chromium + QStringList{u"--window-size=800,300"_s, u"--screenshot="_s + shot,
+                                                                       opened + u"index.html"_s}, nullptr, 120000), 0);
+    QVERIFY2(QFileInfo(shot).size() > 1000, qPrintable(shot));
 
     QTest::mouseClick(view->removeButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(view->model()->rowCount(), 0, 20000);
