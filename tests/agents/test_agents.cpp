@@ -116,6 +116,7 @@ private Q_SLOTS:
     void aLaterClaudeSandboxStartsSignedIn();
     void codexSignsInAndRefreshesWithNoRealTokenInTheGuest();
     void aLaterCodexSandboxStartsSignedIn();
+    void claudeCodeRunsOnAnImportedImageWithNode();
 
 private:
     void startLoginSandbox(const QString &templateName, const QStringList &loginHosts);
@@ -811,6 +812,71 @@ void TestAgents::aLaterCodexSandboxStartsSignedIn()
     }
     QVERIFY(prompts > 0);
     searchEverywhereFor(m_fake.issuedValues());
+}
+
+// Claude Code's template on a person's own image: Debian with node (made here offline with
+// mmdebstrap from the agents image's package cache, the pinned claude-code tarball laid out as
+// npm would), imported as an OCI image, booted with the template: it starts signed in (the
+// sign-ins above) and answers through the broker.
+void TestAgents::claudeCodeRunsOnAnImportedImageWithNode()
+{
+    if (!m_box.isEmpty()) { // one TCG guest at a time
+        QVERIFY2(m_daemon.killAndRemove(m_box), qPrintable(u"cannot remove sandbox %1"_s.arg(m_box)));
+        m_box.clear();
+    }
+    const QString cache = qEnvironmentVariable("AIRLOCK_AGENTS_CACHE", u"/var/cache/airlock/agents"_s);
+    const QStringList debs = QDir(cache).entryList({u"debs-*"_s}, QDir::Dirs);
+    QVERIFY2(!debs.isEmpty(), "no Debian package cache of the agents image: run installers/setup.sh test");
+    const QString out = m_dir.filePath(u"nodeimage"_s);
+    QElapsedTimer t;
+    t.start();
+    QByteArray log;
+    const int made = run(u"bash"_s, {u"-c"_s, QStringLiteral(R"sh(set -euo pipefail
+out=$1 debs=$2 npm=$3 root=$1/rootfs
+mkdir -p "$out"
+mmdebstrap --quiet --variant=apt --include=nodejs,ca-certificates,bash bookworm "$root" "deb [trusted=yes] copy://$debs ./"
+app="$root/usr/local/lib/node_modules/@anthropic-ai/claude-code"
+mkdir -p "$app" "$root/usr/local/bin"
+tar -xzf "$npm"/claude-code-*.tgz -C "$app" --strip-components=1 --no-same-owner
+ln -s ../lib/node_modules/@anthropic-ai/claude-code/cli.js "$root/usr/local/bin/claude"
+cd "$out"
+umoci init --layout layout
+umoci new --image layout:node
+umoci unpack --image layout:node bundle >/dev/null
+rm -rf bundle/rootfs && mv "$root" bundle/rootfs
+umoci repack --image layout:node bundle >/dev/null
+umoci config --image layout:node --os linux --architecture amd64 --config.env PATH=/usr/local/bin:/usr/bin:/bin --config.workingdir /root
+rm -rf bundle)sh"), u"make-node-image"_s, out, cache + u'/' + debs.first(), cache + u"/npm"_s},
+                         &log, 900000, &log);
+    QVERIFY2(made == 0, log.right(3000).constData());
+    qInfo("a Debian image with node and claude-code made in %.1f s", double(t.elapsed()) / 1000);
+    t.restart();
+    const QString image = uniqueName(u"agt-node"_s);
+    CtlResult r = ctl({u"image"_s, u"import"_s, image, u"--oci"_s, out + u"/layout:node"_s}, 1800000);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.err + m_daemon.log().right(2000)).constData());
+    qInfo("imported in %.1f s", double(t.elapsed()) / 1000);
+
+    m_box = uniqueName(u"agt-onnode"_s);
+    r = ctl({u"create"_s, m_box, u"--template"_s, u"claude-code"_s, u"--image"_s, image, u"--cpus"_s, u"2"_s, u"--memory"_s, u"1536"_s});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(ctl({u"rule"_s, u"add"_s, u"--sandbox"_s, m_box, u"--action"_s, u"deny"_s, u"--host"_s, u"*"_s}).exitCode, 0);
+    r = ctl({u"start"_s, m_box}, 300000);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.err + m_daemon.log().right(3000)).constData());
+    const QJsonObject signIn = guestJson(u"/root/.claude/.credentials.json"_s).value("claudeAiOauth"_L1).toObject();
+    QVERIFY2(!signIn.value("accessToken"_L1).toString().isEmpty(), "the imported image's sandbox has no sign-in file");
+    const qsizetype before = messages().size();
+    t.restart();
+    r = guest(u"cd /root && claude -p 'say hi from an imported image' 2>&1"_s, 480);
+    QVERIFY2(r.exitCode == 0 && r.out.contains(kCannedReply), QByteArray(r.out + r.err + "\n" + m_daemon.log().right(3000)).constData());
+    qInfo("claude -p on the imported image: %.1f s", double(t.elapsed()) / 1000);
+    const QList<TlsTestServer::Request> got = messages().mid(before);
+    QVERIFY(!got.isEmpty());
+    for (const auto &m : got)
+        QCOMPARE(m.header("authorization"), "Bearer " + m_fake.lastIssued(FakeOAuth::Cli::Claude).access);
+    searchEverywhereFor(m_fake.issuedValues());
+    QVERIFY(m_daemon.killAndRemove(m_box));
+    m_box.clear();
+    QCOMPARE(ctl({u"image"_s, u"rm"_s, image}).exitCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestAgents)
