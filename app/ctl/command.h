@@ -161,7 +161,9 @@ bool ensureImage(Context &ctx, const QString &name);
 // Unlocks (or creates) the vault, asking for the passphrase on a terminal; false once said why.
 bool ensureVaultUnlocked(Context &ctx);
 // Stores the template's secret unless the vault has it, asking for its value (hidden) on a terminal.
-bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted);
+// With `signInTemplate` (a template that signs in) a sign-in the vault holds will do, and so
+// does no answer: the agent signs in on its console.
+bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted, const QString &signInTemplate = {});
 // template.list's row of `name`, or nullopt once said which templates there are.
 std::optional<proto::TemplateInfo> findTemplate(Context &ctx, const QString &name);
 // export's text for people.

@@ -179,7 +179,7 @@ std::optional<QJsonObject> createForRun(Context &ctx, const Args &args, const pr
     bool secretNamed = false; // --secret NAME=ENV for the template's variable replaces its secret
     for (const QString &s : args.values(QStringLiteral("--secret")))
         secretNamed = secretNamed || (t.secret && s.section(QLatin1Char('='), 1) == t.secret->env);
-    if (t.secret && !secretNamed && (!ensureVaultUnlocked(ctx) || !ensureSecret(ctx, *t.secret)))
+    if (t.secret && !secretNamed && (!ensureVaultUnlocked(ctx) || !ensureSecret(ctx, *t.secret, t.login.isEmpty() ? QString() : t.name)))
         return std::nullopt;
     if (args.has(QStringLiteral("--workspace")))
         return createSandboxWithWorkspace(ctx, params, args.value(QStringLiteral("--workspace")));

@@ -119,16 +119,31 @@ int remove(Context &ctx, const Args &args)
 
 } // namespace
 
-bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted)
+bool ensureSecret(Context &ctx, const proto::TemplateSecret &wanted, const QString &signInTemplate)
 {
     const std::optional<QList<proto::SecretInfo>> all = ctx.callFor<QList<proto::SecretInfo>>(proto::method::SecretList);
     if (!all)
         return false;
     for (const proto::SecretInfo &s : *all)
-        if (s.name == wanted.name)
-            return true;
+        if (s.name == wanted.name || (!signInTemplate.isEmpty() && s.login == signInTemplate))
+            return true; // the key, or a sign-in the sandbox will borrow
     const QString how = QStringLiteral("airlockctl secret set %1 --host %2 --header '%3'")
                             .arg(wanted.name, wanted.hosts.join(QStringLiteral(" --host ")), wanted.header);
+    if (!signInTemplate.isEmpty()) {
+        if (!::isatty(0))
+            return true; // the agent signs in on its console
+        std::fprintf(stderr, "the agent needs the secret %s (sent only to %s; the guest sees a placeholder), or a sign-in\n",
+                     qPrintable(wanted.name), qPrintable(wanted.hosts.join(QStringLiteral(", "))));
+        QByteArray value;
+        readSecretValue(QStringLiteral("Value of %1 (Enter: sign in from the agent's console instead): ").arg(wanted.name), &value);
+        if (value.isEmpty()) {
+            std::fprintf(stderr, "no key: sign in on the console; the vault keeps the tokens and later sandboxes of %s start "
+                                 "signed in\n", qPrintable(signInTemplate));
+            return true;
+        }
+        return ctx.callFor<proto::SecretInfo>(proto::method::SecretSet, secretSetParams(wanted.name, wanted.hosts, wanted.header, value))
+            .has_value();
+    }
     if (!::isatty(0)) {
         ctx.fail(QStringLiteral("the template needs the secret %1, which the vault does not hold; store it first: %2").arg(wanted.name, how));
         return false;

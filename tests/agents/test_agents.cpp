@@ -114,6 +114,7 @@ private Q_SLOTS:
     void claudeSignsInAndRefreshesWithNoRealTokenInTheGuest();
     void secretLoginSignsInInAThrowAwaySandbox();
     void aLaterClaudeSandboxStartsSignedIn();
+    void runNeedsNoKeyWhenTheVaultHoldsASignIn();
     void codexSignsInAndRefreshesWithNoRealTokenInTheGuest();
     void aLaterCodexSandboxStartsSignedIn();
     void claudeCodeRunsOnAnImportedImageWithNode();
@@ -665,6 +666,24 @@ void TestAgents::aLaterClaudeSandboxStartsSignedIn()
         used = used || (v.toObject().value("name"_L1).toString() == "claude-code.access"_L1 &&
                         v.toObject().value("used_by"_L1).toArray().contains(m_box));
     QVERIFY(used);
+}
+
+// `run claude-code` without a terminal and without an API key in the vault: the sign-in the
+// vault holds will do (no key is asked for or required), and --rm leaves nothing.
+void TestAgents::runNeedsNoKeyWhenTheVaultHoldsASignIn()
+{
+    if (!m_box.isEmpty()) { // one TCG guest at a time
+        QVERIFY2(m_daemon.killAndRemove(m_box), qPrintable(u"cannot remove sandbox %1"_s.arg(m_box)));
+        m_box.clear();
+    }
+    const QString name = uniqueName(u"agt-run"_s);
+    const CtlResult r = m_daemon.ctlText({u"run"_s, u"claude-code"_s, u"--name"_s, name, u"--rm"_s, u"--changes"_s, u"none"_s,
+                                         u"--cpus"_s, u"2"_s, u"--memory"_s, u"1536"_s}, 300000);
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+    QVERIFY2(r.out.contains(QByteArray("removed " + name.toUtf8())), r.out.constData());
+    QVERIFY2(!r.err.contains("needs the secret"), r.err.constData());
+    for (const QJsonValue &v : ctl({u"ls"_s}).json().toArray())
+        QVERIFY2(v.toObject().value("name"_L1).toString() != name, "run --rm left its sandbox");
 }
 
 void TestAgents::codexSignsInAndRefreshesWithNoRealTokenInTheGuest()
