@@ -272,9 +272,15 @@ Status SecretBridge::installSignIn(virDomainPtr domain, const GuestSetup &setup,
         return Error{QStringLiteral("cannot write the sign-in file %1 in the guest").arg(setup.signInPath), r.error().message()};
     if (r->exitCode == 3)
         return ok();
-    if (r->exitCode != 0)
+    if (r->exitCode != 0) {
+        // The guest's words, for an alert: printable ASCII only, bounded.
+        QByteArray said = r->err.left(512);
+        for (char &c : said)
+            if (c < 0x20 || c > 0x7e)
+                c = ' ';
         return Error{QStringLiteral("cannot write the sign-in file %1 in the guest").arg(setup.signInPath),
-                     QString::fromUtf8(r->err.left(512)).trimmed()};
+                     QStringLiteral("the guest said: %1").arg(QString::fromLatin1(said.simplified()))};
+    }
     *written = true;
     return ok();
 }
