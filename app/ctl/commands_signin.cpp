@@ -61,8 +61,9 @@ int signIn(Context &ctx, const Args &args)
     std::fprintf(stderr, "signing in to %s in the throw-away sandbox %s (removed afterwards)\n", qPrintable(t->name), qPrintable(name));
     if (!ctx.call(proto::method::SandboxCreate, params))
         return kFailed;
-    std::fprintf(stderr, "%s runs on its console: open the address it prints in your browser here and paste the code back; "
-                         "the vault keeps the real tokens, the guest gets placeholders. Detach with Ctrl-] when it is done.\n",
+    std::fprintf(stderr, "%s runs on its console: open the address it shows in your browser here and do what it asks "
+                         "(paste the code the page gives back, or enter the code it shows); the vault keeps the real tokens, "
+                         "the guest gets placeholders. Detach with Ctrl-] when it is done.\n",
                  qPrintable(command.isEmpty() ? t->console + QStringLiteral(" (sign in from inside it)") : command));
     const int attached = attachConsole(ctx, name);
     // An ephemeral sandbox is gone with the kill; one that stopped by itself is gone already.
