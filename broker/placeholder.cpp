@@ -22,6 +22,15 @@ QByteArray makePlaceholder(int length)
     return out;
 }
 
+QByteArray makeJwtPlaceholder(QByteArrayView jwt)
+{
+    const qsizetype first = jwt.indexOf('.');
+    const qsizetype last = jwt.lastIndexOf('.');
+    if (first <= 0 || last <= first + 1 || last + 1 >= jwt.size() || jwt.sliced(first + 1, last - first - 1).contains('.'))
+        return {};
+    return jwt.first(last + 1).toByteArray() + makePlaceholder(int(jwt.size() - last - 1));
+}
+
 QList<QByteArray> base64Forms(QByteArrayView bytes)
 {
     const qsizetype n = bytes.size();

@@ -9,6 +9,10 @@ namespace airlock {
 // that check a key's length still work), drawn from letters and digits without look-alikes
 // (header-, URL- and shell-safe, and never a separator a parser could split on).
 QByteArray makePlaceholder(int length);
+// A JWT's placeholder: its header and claims as they are (the client reads them), the
+// signature (what makes it a credential) random of the same length. Empty when `jwt` is not
+// three non-empty dot-separated parts.
+QByteArray makeJwtPlaceholder(QByteArrayView jwt);
 
 // The runs of base64 text (standard and URL alphabet) that `bytes` becomes wherever it sits
 // inside encoded data: one per alignment (offset mod 3), holding only the characters that

@@ -222,7 +222,7 @@ Capture capture(const LoginSpec &spec, const QString &grant, QByteArrayView answ
                 refuse(QStringLiteral("is declared a JWT but is not one (header.claims.signature)"));
                 return out;
             }
-            c.placeholder = parts[0] + '.' + parts[1] + '.' + makePlaceholder(int(parts[2].size()));
+            c.placeholder = makeJwtPlaceholder(real);
             c.expires = jwtExpiry(parts[1]).value_or(token->hosts.isEmpty() ? QDateTime() : expiresIn);
         } else {
             c.placeholder = placeholderFor(*token, real);

@@ -117,25 +117,6 @@ Status Vault::storeLoginTokens(const QString &sandboxName, const LoginSpec &spec
     return reloadLoans(db, 0);
 }
 
-} // namespace airlock
-
-namespace airlock {
-
-namespace {
-
-// A JWT's placeholder keeps what the client reads (header and claims); the signature, which
-// is what makes it a credential, is random. Empty when `real` is not a JWT.
-QByteArray jwtPlaceholder(QByteArrayView real)
-{
-    const qsizetype first = real.indexOf('.');
-    const qsizetype last = real.lastIndexOf('.');
-    if (first <= 0 || last <= first + 1 || last + 1 >= real.size())
-        return {};
-    return real.first(last + 1).toByteArray() + makePlaceholder(int(real.size() - last - 1));
-}
-
-} // namespace
-
 Result<int> Vault::lendLoginTokens(Store &db, qint64 sandboxId, const LoginSpec &spec, uid_t owner)
 {
     int lent = 0;
@@ -163,7 +144,7 @@ Result<int> Vault::lendLoginTokens(Store &db, qint64 sandboxId, const LoginSpec 
                                                         q.value(5).toInt(), q.value(6).toByteArray(), q.value(7).toByteArray());
             if (!real)
                 return real.error();
-            placeholder = jwtPlaceholder(real->view());
+            placeholder = makeJwtPlaceholder(real->view());
             if (placeholder.isEmpty())
                 continue; // sealed by a sign-in as a JWT, so this is damage: the sandbox signs in anew
         }
