@@ -1685,16 +1685,16 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>&amp;Anmelden …</translation>
     </message>
     <message>
-        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it prints in your browser and paste the code back; stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
-        <translation>Führt die Anmeldung des Agenten in einer Wegwerf-Sandbox aus, deren Terminal sich im Hauptfenster öffnet. Öffnen Sie die angezeigte Adresse in Ihrem Browser und fügen Sie den Code dort ein; halten Sie die Sandbox danach an. Jede spätere Sandbox der Vorlage startet angemeldet.</translation>
-    </message>
-    <message>
         <source>Starting the sign-in sandbox %1…</source>
         <translation>Die Anmelde-Sandbox %1 startet …</translation>
     </message>
     <message>
         <source>Could not start the sign-in: %1</source>
         <translation>Die Anmeldung konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it shows in your browser and do what it asks (paste the code the page gives back, or enter the code it shows); stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
+        <translation>Führt die Anmeldung des Agenten in einer Wegwerf-Sandbox aus, deren Terminal sich im Hauptfenster öffnet. Öffnen Sie die angezeigte Adresse in Ihrem Browser und tun Sie, was sie verlangt (den Code einfügen, den die Seite zurückgibt, oder den angezeigten Code dort eingeben); halten Sie die Sandbox danach an. Jede spätere Sandbox der Vorlage startet angemeldet.</translation>
     </message>
 </context>
 <context>

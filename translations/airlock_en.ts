@@ -1681,15 +1681,15 @@ Update airlockd; attempts appear here as they happen.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it prints in your browser and paste the code back; stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Starting the sign-in sandbox %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Could not start the sign-in: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs the agent&apos;s sign-in in a throw-away sandbox whose terminal opens in the main window. Open the address it shows in your browser and do what it asks (paste the code the page gives back, or enter the code it shows); stop the sandbox when it is done. Every later sandbox of the template starts signed in.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

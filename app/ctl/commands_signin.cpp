@@ -9,7 +9,6 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QRandomGenerator>
 #include <cstdio>
 
 namespace airlock::ctl {
@@ -33,12 +32,6 @@ std::optional<QMap<QString, QString>> loginTokens(Context &ctx, const QString &t
     return out;
 }
 
-QString signInName(const QString &templateName)
-{
-    return QStringLiteral("signin-") + templateName.left(20) + QLatin1Char('-') +
-           QString::number(QRandomGenerator::global()->bounded(0x10000), 16).rightJustified(4, QLatin1Char('0'));
-}
-
 int signIn(Context &ctx, const Args &args)
 {
     const std::optional<proto::TemplateInfo> t = findTemplate(ctx, args.positional.at(0));
@@ -46,7 +39,7 @@ int signIn(Context &ctx, const Args &args)
         return kFailed;
     if (t->login.isEmpty())
         return ctx.fail(QStringLiteral("template %1 declares no sign-in; lend it an API key instead (airlockctl secret set ...)").arg(t->name));
-    const QString name = args.value(QStringLiteral("--name"), signInName(t->name));
+    const QString name = args.value(QStringLiteral("--name"), proto::signInSandboxName(t->name));
     QJsonObject params{{QStringLiteral("name"), name},          {QStringLiteral("template"), t->name},
                        {QStringLiteral("start"), true},         {QStringLiteral("ephemeral"), true},
                        {QStringLiteral("sign_in"), true}};

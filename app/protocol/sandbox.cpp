@@ -1,6 +1,8 @@
 #include "protocol/sandbox.h"
 #include "protocol/jsonfields.h"
 
+#include <QRandomGenerator>
+
 namespace airlock::proto {
 
 SandboxRow SandboxRow::removed(const QString &name)
@@ -49,5 +51,10 @@ AIRLOCK_PAYLOAD_JSON(FilePushParams, "file.push params")
 AIRLOCK_PAYLOAD_JSON(WrittenResult, "written result")
 AIRLOCK_PAYLOAD_JSON(FilePullParams, "file.pull params")
 AIRLOCK_PAYLOAD_JSON(FilePullResult, "file.pull result")
+
+QString signInSandboxName(const QString &templateName)
+{
+    return QStringLiteral("signin-%1-%2").arg(templateName.left(20)).arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+}
 
 } // namespace airlock::proto

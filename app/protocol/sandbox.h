@@ -78,6 +78,10 @@ struct SandboxCreateParams {
     AIRLOCK_PAYLOAD(SandboxCreateParams)
 };
 
+// The throw-away sandbox a sign-in runs in (airlockctl secret login, the app's Sign in…):
+// "signin-TEMPLATE-xxxx", four random hex digits.
+QString signInSandboxName(const QString &templateName);
+
 // sandbox.create and sandbox.fork: {name, state, image, ip, template?}.
 struct SandboxCreated {
     QString name;

@@ -7,7 +7,6 @@
 #include "protocol/vault.h"
 
 #include <QComboBox>
-#include <QRandomGenerator>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -59,8 +58,9 @@ SecretsDialog::SecretsDialog(ApiClient *client, QWidget *parent) : QDialog(paren
     m_signIn = new QPushButton(tr("Sign &in…"), login);
     m_signIn->setEnabled(false);
     m_signIn->setToolTip(tr("Runs the agent's sign-in in a throw-away sandbox whose terminal opens in the main window. "
-                            "Open the address it prints in your browser and paste the code back; stop the sandbox when it "
-                            "is done. Every later sandbox of the template starts signed in."));
+                            "Open the address it shows in your browser and do what it asks (paste the code the page gives "
+                            "back, or enter the code it shows); stop the sandbox when it is done. Every later sandbox of the "
+                            "template starts signed in."));
     loginRow->addWidget(m_signInTemplate, 1);
     loginRow->addWidget(m_signIn);
     layout->addWidget(login);
@@ -103,9 +103,7 @@ void SecretsDialog::signIn()
     const QString templateName = m_signInTemplate->currentText();
     if (templateName.isEmpty() || !m_client)
         return;
-    const QString name = QStringLiteral("signin-%1-%2")
-                             .arg(templateName.left(20))
-                             .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+    const QString name = proto::signInSandboxName(templateName);
     m_signIn->setEnabled(false);
     m_message->setText(tr("Starting the sign-in sandbox %1…").arg(name));
     proto::SandboxCreateParams p;
