@@ -547,21 +547,24 @@ bool MainWindow::runAgentOn(const QString &folder)
     dialog.workspaceEdit()->setText(folder);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    selectSandboxWhenListed(dialog.createdSandbox().value(QLatin1String("name")).toString());
+    showTerminalOf(dialog.createdSandbox().value(QLatin1String("name")).toString());
+    return true;
+}
+
+// A sandbox just made from a dialog: selected once the list has it, its terminal shown.
+void MainWindow::showTerminalOf(const QString &sandbox)
+{
+    selectSandboxWhenListed(sandbox);
     m_sandboxes->reload();
     showTab(QStringLiteral("terminal"));
-    return true;
 }
 
 // The secrets dialog; a sign-in it started shows its sandbox's terminal.
 void MainWindow::manageSecrets()
 {
     SecretsDialog dialog(m_connection->client(), this);
-    if (dialog.exec() != QDialog::Accepted || dialog.signInSandbox().isEmpty())
-        return;
-    selectSandboxWhenListed(dialog.signInSandbox());
-    m_sandboxes->reload();
-    showTab(QStringLiteral("terminal"));
+    if (dialog.exec() == QDialog::Accepted && !dialog.signInSandbox().isEmpty())
+        showTerminalOf(dialog.signInSandbox());
 }
 
 void MainWindow::selectSandbox(const QString &name)

@@ -84,6 +84,7 @@ private:
     void connectEvents();
     void buildMenus();
     void manageSecrets();
+    void showTerminalOf(const QString &sandbox);
     QAction *buildFileMenu();
     void buildRequestsMenu();
     void buildSandboxMenu(QAction *newSandbox);
