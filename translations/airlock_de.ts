@@ -618,10 +618,6 @@
         <translation>&amp;Pfad:</translation>
     </message>
     <message>
-        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of the image runs on this computer.</source>
-        <translation>Seine ENV und sein WORKDIR gelten in der Sandbox; die Konsole startet ENTRYPOINT und CMD als sein USER. Airlocks Gastteil kommt nach /.airlock; nichts aus dem Image läuft auf diesem Computer.</translation>
-    </message>
-    <message>
         <source>&amp;Import</source>
         <translation>&amp;Importieren</translation>
     </message>
@@ -672,6 +668,10 @@
     <message>
         <source>Project folder</source>
         <translation>Projektordner</translation>
+    </message>
+    <message>
+        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of an image runs on this computer, except a Dockerfile&apos;s RUN steps, in containers without network.</source>
+        <translation>Seine ENV und WORKDIR gelten in der Sandbox; die Konsole führt seinen ENTRYPOINT und CMD als seinen USER aus. Airlocks Gastseite kommt nach /.airlock; nichts von einem Image läuft auf diesem Computer, außer den RUN-Schritten eines Dockerfiles, in Containern ohne Netzwerk.</translation>
     </message>
 </context>
 <context>

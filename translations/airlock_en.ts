@@ -618,10 +618,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of the image runs on this computer.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Import</source>
         <translation type="unfinished"></translation>
     </message>
@@ -671,6 +667,10 @@
     </message>
     <message>
         <source>Project folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. Airlock&apos;s guest side is added in /.airlock; nothing of an image runs on this computer, except a Dockerfile&apos;s RUN steps, in containers without network.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

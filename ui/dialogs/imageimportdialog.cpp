@@ -46,7 +46,8 @@ ImageImportDialog::ImageImportDialog(DaemonConnection *connection, QWidget *pare
     pathLabel->setBuddy(m_path); // a row of a layout has no buddy of its own
     form->addRow(pathLabel, pathRow);
     auto *note = new QLabel(tr("Its ENV and WORKDIR hold in the sandbox; the console runs its ENTRYPOINT and CMD as its USER. "
-                               "Airlock's guest side is added in /.airlock; nothing of the image runs on this computer."),
+                               "Airlock's guest side is added in /.airlock; nothing of an image runs on this computer, except a Dockerfile's "
+                               "RUN steps, in containers without network."),
                             this);
     note->setWordWrap(true);
     form->addRow(note);
