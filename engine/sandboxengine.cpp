@@ -674,31 +674,57 @@ QString SandboxEngine::stateOf(virConnectPtr conn, const QString &domainName)
     }
 }
 
-QString SandboxEngine::pausedReason(const QString &sandbox, const QString &domainName)
+namespace {
+
+enum class HostPause { None, FullDisk, IoError };
+
+// Why QEMU paused `d` by itself; QEMU reports per disk whether the error was ENOSPC (reset
+// when the guest resumes).
+HostPause hostPauseOf(virDomainPtr d)
 {
-    VirDomain d = lookupDomain(m_libvirt.get(), domainName);
     int state = 0, reason = 0;
-    if (!d || virDomainGetState(d.get(), &state, &reason, 0) < 0 || state != VIR_DOMAIN_PAUSED ||
+    if (!d || virDomainGetState(d, &state, &reason, 0) < 0 || state != VIR_DOMAIN_PAUSED ||
         reason != VIR_DOMAIN_PAUSED_IOERROR)
-        return {};
-    // QEMU reports per disk whether the error was ENOSPC (reset when the guest resumes).
+        return HostPause::None;
     bool noSpace = false;
-    const int n = virDomainGetDiskErrors(d.get(), nullptr, 0, 0);
+    const int n = virDomainGetDiskErrors(d, nullptr, 0, 0);
     if (n > 0) {
         std::vector<virDomainDiskError> errors(static_cast<size_t>(n));
-        const int got = virDomainGetDiskErrors(d.get(), errors.data(), unsigned(n), 0);
+        const int got = virDomainGetDiskErrors(d, errors.data(), unsigned(n), 0);
         for (int i = 0; i < got; ++i) {
             noSpace = noSpace || errors[size_t(i)].error == VIR_DOMAIN_DISK_ERROR_NO_SPACE;
             free(errors[size_t(i)].disk);
         }
     }
+    return noSpace ? HostPause::FullDisk : HostPause::IoError;
+}
+
+} // namespace
+
+QString SandboxEngine::pausedReason(const QString &sandbox, const QString &domainName)
+{
+    VirDomain d = lookupDomain(m_libvirt.get(), domainName);
+    const HostPause pause = hostPauseOf(d.get());
+    if (pause == HostPause::None)
+        return {};
     const QString dir = m_pool ? m_pool->path() : poolDirectory();
     const QString pool = m_pool ? m_pool->name() : QStringLiteral("airlock");
-    if (noSpace || diskIsFull(dir))
-        return QStringLiteral("paused: the host disk holding its overlay (pool %1, %2) is full; free space there (see `df -h %2`), "
-                              "then `airlockctl resume %3`").arg(pool, dir, sandbox);
+    if (pause == HostPause::FullDisk || diskIsFull(dir))
+        return QStringLiteral("paused: the host disk holding its overlay (pool %1, %2) is full; free space there (see `df -h %2`) "
+                              "and it goes on by itself (or `airlockctl resume %3`)").arg(pool, dir, sandbox);
     return QStringLiteral("paused: an I/O error on the host disk holding its overlay (pool %1, %2); check that disk "
                           "(`dmesg`), then `airlockctl resume %3`").arg(pool, dir, sandbox);
+}
+
+bool SandboxEngine::pausedForFullDisk(const QString &domainName)
+{
+    return hostPauseOf(lookupDomain(m_libvirt.get(), domainName).get()) == HostPause::FullDisk;
+}
+
+qint64 SandboxEngine::poolBytesAvailable() const
+{
+    const QStorageInfo disk(m_pool ? m_pool->path() : poolDirectory());
+    return disk.isValid() ? disk.bytesAvailable() : -1;
 }
 
 Status SandboxEngine::validateCreate(const CreateRequest &r)
@@ -1066,10 +1092,10 @@ Status SandboxEngine::setPaused(const QString &name, uid_t uid, bool paused)
     // A guest QEMU stopped for a full disk would stop again at its next write.
     if (!paused) {
         const QString why = pausedReason(name, objectName(name));
-        const QStorageInfo disk(m_pool ? m_pool->path() : poolDirectory());
-        if (!why.isEmpty() && disk.isValid() && disk.bytesAvailable() < kResumeFreeBytes)
+        const qint64 available = poolBytesAvailable();
+        if (!why.isEmpty() && available >= 0 && available < kResumeFreeBytes)
             return Error{QStringLiteral("cannot resume sandbox %1 (%2 MiB free, %3 MiB needed)")
-                             .arg(name).arg(disk.bytesAvailable() >> 20).arg(kResumeFreeBytes >> 20),
+                             .arg(name).arg(available >> 20).arg(kResumeFreeBytes >> 20),
                          why, ErrorKind::Conflict};
     }
     if ((paused ? virDomainSuspend(dom.get()) : virDomainResume(dom.get())) < 0)

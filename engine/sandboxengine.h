@@ -150,6 +150,11 @@ public:
     // Why QEMU paused `domainName` on its own ("" when it did not: paused by a user, or not
     // paused): an I/O error on the host disk holding its overlay, a full one above all.
     QString pausedReason(const QString &sandbox, const QString &domainName);
+    // Whether QEMU paused `domainName` because a write found the host disk full (not for
+    // another I/O error, and not a pause a user asked for).
+    bool pausedForFullDisk(const QString &domainName);
+    // Free bytes on the disk holding the sandboxes' overlays (-1 when it cannot be read).
+    qint64 poolBytesAvailable() const;
 
 private:
     struct ImageFiles {

@@ -41,6 +41,9 @@ namespace {
 constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
 constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
+// Automatic resumes after a full disk less than this apart count as one streak.
+constexpr qint64 kAutoResumeStreakMs = 10 * 60 * 1000;
+constexpr int kAutoResumeMaxDoublings = 6; // the room needed stops growing at 64 × 16 MiB
 constexpr qint64 kMaxChunk = 512 * 1024;   // a request line is at most 1 MiB
 } // namespace
 
@@ -251,6 +254,35 @@ void SandboxService::addPending(QList<proto::SandboxRow> &rows) const
         row.pending = m_egress->pendingCount(row.name);
 }
 
+// A guest QEMU paused for a full disk goes on by itself once there is room again. One that
+// fills the disk again soon after needs twice the room for each further resume, so a guest
+// that writes without end is not driven into the same wall at every disk watch.
+bool SandboxService::resumeAfterFullDisk(SandboxEngine &e, const QString &name)
+{
+    const auto domain = e.domainOf(name, 0);
+    if (!domain || !e.pausedForFullDisk(domain.value()))
+        return false;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (auto it = m_autoResumed.begin(); it != m_autoResumed.end();)
+        it = now - it->atMs > kAutoResumeStreakMs ? m_autoResumed.erase(it) : std::next(it);
+    const AutoResume last = m_autoResumed.value(name);
+    const qint64 need = SandboxEngine::kResumeFreeBytes << qMin(last.streak, kAutoResumeMaxDoublings);
+    const qint64 available = e.poolBytesAvailable();
+    if (available < need)
+        return false;
+    if (Status s = e.resume(name, 0); !s) {
+        qCWarning(lcEngine) << "cannot resume" << name << "after its full disk:" << s.error().message();
+        return false;
+    }
+    m_autoResumed.insert(name, {now, last.streak + 1});
+    const QString told =
+        QStringLiteral("resumed: the host disk holding its overlay has room again (%1 MiB free)").arg(available >> 20);
+    qCInfo(lcEngine).noquote() << name << told;
+    m_api.postAlert(name, QStringLiteral("host_disk"), told);
+    publishState(e, name, 0);
+    return true;
+}
+
 void SandboxService::watchDisks()
 {
     onEngine([this](SandboxEngine &e) {
@@ -266,6 +298,8 @@ void SandboxService::watchDisks()
             if (const QString why = o.value(QLatin1String("paused_reason")).toString(); !why.isEmpty())
                 hostPaused.insert(o.value(QLatin1String("name")).toString(), why);
         }
+        for (auto it = hostPaused.begin(); it != hostPaused.end();)
+            it = resumeAfterFullDisk(e, it.key()) ? hostPaused.erase(it) : std::next(it);
         // QEMU pauses a guest by itself: nobody called, so the change is told from here.
         for (auto it = hostPaused.cbegin(); it != hostPaused.cend(); ++it)
             if (m_hostPaused.value(it.key()) != it.value()) {

@@ -94,6 +94,8 @@ private:
     // Asks each running guest how full its root filesystem is; raises a "disk_full" alert
     // once when it fills and adds disk_used_bytes/disk_total_bytes/disk_full to sandbox.list.
     void watchDisks();
+    // Resumes `name` when QEMU paused it for a full disk and the disk has room again.
+    bool resumeAfterFullDisk(SandboxEngine &e, const QString &name);
     void addDisks(QList<proto::SandboxRow> &rows) const;
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
                       bool removeOnFailure = false);
@@ -183,6 +185,12 @@ private:
     QHash<QString, DiskReading> m_disks; // by sandbox name
     // Sandboxes QEMU paused for their host disk, with the reason last told (engine thread only).
     QHash<QString, QString> m_hostPaused;
+    // The last automatic resume after a full disk, per sandbox (engine thread only).
+    struct AutoResume {
+        qint64 atMs = 0;
+        int streak = 0; // automatic resumes, each within kAutoResumeStreakMs of the one before
+    };
+    QHash<QString, AutoResume> m_autoResumed;
 };
 
 } // namespace airlock

@@ -5,7 +5,7 @@
 // running sandbox. Each must fail with an error that names the full disk,
 // leave nothing half-made, and the daemon must keep answering and enforcing; once the space
 // is back, the same step works. A guest whose own writes fill the disk is paused by QEMU:
-// airlockd says why and resumes it only once there is room. The egress event log on a full
+// airlockd says why and resumes it by itself once there is room. The egress event log on a full
 // disk of its own (a small tmpfs) counts what it cannot store and writes again afterwards.
 #include "../support/storerows.h"
 #include "daemonharness.h"
@@ -286,8 +286,8 @@ void TestEngineFullDisk::snapshotOnAFullDiskKeepsTheSandbox()
 }
 
 // The guest writes until the host's disk has no room: QEMU pauses it (werror=enospc), and
-// `ls` says why and what to do; resume is refused while the disk is full, works once space
-// is back, and the guest goes on.
+// `ls` says why and what to do; resume is refused while the disk is full; once space is back
+// airlockd resumes it by itself, and the guest goes on.
 void TestEngineFullDisk::guestPausedByAFullDiskSaysWhy()
 {
     QCOMPARE(sandboxState(), u"running"_s);
@@ -319,7 +319,7 @@ void TestEngineFullDisk::guestPausedByAFullDiskSaysWhy()
     QCOMPARE(row.value("state"_L1).toString(), u"paused"_s);
     const QString why = row.value("paused_reason"_L1).toString();
     QVERIFY2(why.startsWith("paused: the host disk holding its overlay (pool "_L1 + m_poolName + u", "_s + m_mount) &&
-                 why.contains(" is full; free space there"_L1) && why.endsWith(u"then `airlockctl resume %1`"_s.arg(m_box)),
+                 why.contains(" is full; free space there"_L1) && why.endsWith(u"and it goes on by itself (or `airlockctl resume %1`)"_s.arg(m_box)),
              qPrintable(why));
     const CtlResult text = m_daemon.ctlText({u"ls"_s});
     QVERIFY2(text.out.contains((m_box + u": "_s + why).toUtf8()), text.out.constData());
@@ -332,10 +332,15 @@ void TestEngineFullDisk::guestPausedByAFullDiskSaysWhy()
     QCOMPARE(sandboxState(), u"paused"_s);
     checkStoreAndStatus();
 
+    // With room again the daemon's disk watch (every 10 s) resumes the guest by itself.
     unfill();
-    const CtlResult resumed = m_daemon.ctl({u"resume"_s, m_box});
-    QVERIFY2(resumed.exitCode == 0, resumed.err.constData());
-    QVERIFY2(!resumed.json().toObject().contains("paused_reason"_L1), resumed.out.constData());
+    QElapsedTimer resuming;
+    resuming.start();
+    while (sandboxState() != "running"_L1 && resuming.elapsed() < 40000)
+        QTest::qWait(500);
+    qInfo("resumed by airlockd %lld ms after the disk had room", resuming.elapsed());
+    QCOMPARE(sandboxState(), u"running"_s);
+    QVERIFY2(m_daemon.log().contains("resumed: the host disk holding its overlay has room again"), m_daemon.log().constData());
     const CtlResult alive = m_daemon.guestSh(m_box, u"kill $(pidof dd) 2>/dev/null; rm -f /root/fill; cat /root/note"_s);
     QVERIFY2(alive.out == "after\n", alive.err.constData());
     QCOMPARE(sandboxState(), u"running"_s);

@@ -108,7 +108,7 @@ void TestGuiProtocol::sandboxEventsUpdateTheirRow()
     // QEMU paused it for the host's disk: the state says so and the tooltip what to do.
     proto::SandboxRow full = paused;
     full.pausedReason = u"paused: the host disk holding its overlay (pool airlock, /p) is full; free space there "
-                        u"(see `df -h /p`), then `airlockctl resume agent-1`"_s;
+                        u"(see `df -h /p`) and it goes on by itself (or `airlockctl resume agent-1`)"_s;
     send(proto::topic::Sandbox, full);
     QCOMPARE(cell(model, 0, SandboxModel::State), QStringLiteral("paused (host disk full)"));
     QCOMPARE(model->index(0, SandboxModel::State).data(Qt::ToolTipRole).toString(), *full.pausedReason);
