@@ -2,6 +2,7 @@
 #include "core/isotime.h"
 #include "hostpattern.h"
 #include "strictjson.h"
+#include "yamlreader.h"
 
 #include <QCryptographicHash>
 #include <QHash>
@@ -89,6 +90,79 @@ Result<PolicyEntry> parseEntry(const QJsonValue &value, const QString &where)
     return e;
 }
 
+// JSON when the file starts with '{' (after blanks), YAML otherwise: one schema either way.
+Result<QJsonValue> readDocument(const QByteArray &bytes)
+{
+    if (bytes.trimmed().startsWith('{')) {
+        QJsonParseError perr;
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
+        if (perr.error != QJsonParseError::NoError)
+            return Error{QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString())};
+        return doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+    }
+    return readYamlDocument(bytes);
+}
+
+// One rule's fields in file order, values as written (strings quoted as JSON).
+using Field = QPair<const char *, QByteArray>;
+
+QList<Field> entryFields(const PolicyEntry &e)
+{
+    QList<Field> fields{{"action", e.allow ? "\"allow\"" : "\"deny\""}, {"host", jsonQuoted(e.host)}};
+    if (e.port)
+        fields.append(Field{"port", QByteArray::number(e.port)});
+    if (e.rawTcp)
+        fields.append(Field{"raw_tcp", "true"});
+    for (const auto &[key, value] : {std::pair{"method", &e.request.method}, std::pair{"path", &e.request.path},
+                                     std::pair{"git", &e.request.git}, std::pair{"repo", &e.request.repo}})
+        if (!value->isEmpty())
+            fields.append(Field{key, jsonQuoted(*value)});
+    if (!e.why.isEmpty())
+        fields.append(Field{"why", jsonQuoted(e.why)});
+    if (!e.from.isEmpty())
+        fields.append(Field{"from", jsonQuoted(e.from)});
+    return fields;
+}
+
+// Written by hand, one rule per line: readable in a diff of the project's repository.
+QByteArray writeJson(const PolicyFile &file)
+{
+    QByteArray out = "{\n  \"airlock_policy\": " + QByteArray::number(kPolicyFileVersion) + ",\n";
+    if (!file.description.isEmpty())
+        out += "  \"description\": " + jsonQuoted(file.description) + ",\n";
+    out += "  \"rules\": [";
+    for (qsizetype i = 0; i < file.rules.size(); ++i) {
+        out += i ? ",\n    {" : "\n    {";
+        bool first = true;
+        for (const auto &[key, value] : entryFields(file.rules.at(i))) {
+            out += (first ? "\"" : ", \"") + QByteArray(key) + "\": " + value;
+            first = false;
+        }
+        out += "}";
+    }
+    out += file.rules.isEmpty() ? "]\n}\n" : "\n  ]\n}\n";
+    return out;
+}
+
+// Block style, one key per line; every string double-quoted (JSON's escapes are YAML's), so
+// no value is read back as another type and no `*` or `&` in a host starts YAML syntax.
+QByteArray writeYaml(const PolicyFile &file)
+{
+    QByteArray out = "# Airlock policy file: airlockctl policy import FILE [--sandbox NAME] shows what it changes first.\n"
+                     "airlock_policy: " + QByteArray::number(kPolicyFileVersion) + "\n";
+    if (!file.description.isEmpty())
+        out += "description: " + jsonQuoted(file.description) + "\n";
+    out += file.rules.isEmpty() ? "rules: []\n" : "rules:\n";
+    for (const PolicyEntry &e : file.rules) {
+        bool first = true;
+        for (const auto &[key, value] : entryFields(e)) {
+            out += (first ? "  - " : "    ") + QByteArray(key) + ": " + value + "\n";
+            first = false;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QString PolicyEntry::describe() const
@@ -137,13 +211,13 @@ Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &sourc
 {
     if (bytes.size() > kMaxPolicyFileBytes)
         return fileError(source, QStringLiteral("it is larger than %1 KiB").arg(kMaxPolicyFileBytes / 1024));
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
-    if (perr.error != QJsonParseError::NoError)
-        return fileError(source, QStringLiteral("not valid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
-    if (!doc.isObject())
-        return fileError(source, QStringLiteral("the document must be an object {airlock_policy, description?, rules}"));
-    const QJsonObject o = doc.object();
+    Result<QJsonValue> doc = readDocument(bytes);
+    if (!doc)
+        return fileError(source, doc.error().message());
+    if (!doc->isObject())
+        return fileError(source, QStringLiteral("the document must be an object {airlock_policy, description?, rules} (in YAML a "
+                                                "mapping of those keys)"));
+    const QJsonObject o = doc->toObject();
     if (const QString k = unknownKey(o, {"airlock_policy", "description", "rules"}); !k.isEmpty())
         return fileError(source, QStringLiteral("unknown key '%1' (allowed: airlock_policy, description, rules)").arg(k));
     const QJsonValue version = o.value(QLatin1String("airlock_policy"));
@@ -177,39 +251,9 @@ Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &sourc
     return file;
 }
 
-QByteArray writePolicyFile(const PolicyFile &file)
+QByteArray writePolicyFile(const PolicyFile &file, PolicyFileFormat format)
 {
-    // Written by hand, one rule per line: readable in a diff of the project's repository.
-    auto quoted = [](const QString &s) {
-        const QByteArray array = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
-        return array.mid(1, array.size() - 2);
-    };
-    QByteArray out = "{\n  \"airlock_policy\": " + QByteArray::number(kPolicyFileVersion) + ",\n";
-    if (!file.description.isEmpty())
-        out += "  \"description\": " + quoted(file.description) + ",\n";
-    out += "  \"rules\": [";
-    for (qsizetype i = 0; i < file.rules.size(); ++i) {
-        const PolicyEntry &e = file.rules.at(i);
-        out += i ? ",\n    {" : "\n    {";
-        out += "\"action\": " + quoted(e.allow ? QStringLiteral("allow") : QStringLiteral("deny"));
-        out += ", \"host\": " + quoted(e.host);
-        if (e.port)
-            out += ", \"port\": " + QByteArray::number(e.port);
-        if (e.rawTcp)
-            out += ", \"raw_tcp\": true";
-        for (const auto &[key, value] : {std::pair{"method", &e.request.method}, std::pair{"path", &e.request.path},
-                                         std::pair{"git", &e.request.git}, std::pair{"repo", &e.request.repo}}) {
-            if (!value->isEmpty())
-                out += QByteArray(", \"") + key + "\": " + quoted(*value);
-        }
-        if (!e.why.isEmpty())
-            out += ", \"why\": " + quoted(e.why);
-        if (!e.from.isEmpty())
-            out += ", \"from\": " + quoted(e.from);
-        out += "}";
-    }
-    out += file.rules.isEmpty() ? "]\n}\n" : "\n  ]\n}\n";
-    return out;
+    return format == PolicyFileFormat::Yaml ? writeYaml(file) : writeJson(file);
 }
 
 QString PolicyImportPlan::fingerprint() const

@@ -1,6 +1,7 @@
 #pragma once
-// Policy files: a scope's egress rules as a readable, versioned JSON file that a person keeps
-// with a project (airlockctl policy export / import / learn). Version 1:
+// Policy files: a scope's egress rules as a readable, versioned JSON or YAML file that a
+// person keeps with a project (airlockctl policy export / import / learn). Version 1 in JSON
+// (in YAML the same keys and values, `rules` a block sequence):
 //   {
 //     "airlock_policy": 1,
 //     "description": "what the web project's agent reaches",      // optional, one line
@@ -65,10 +66,12 @@ struct PolicyFile {
     QList<PolicyEntry> rules;
 };
 
-// `source` names the file in errors. Every rule is validated as `rule add` would.
+// JSON when the text starts with '{', YAML otherwise (yamlreader.h: the part of YAML that
+// JSON can say). `source` names the file in errors. Every rule is validated as `rule add` would.
 Result<PolicyFile> parsePolicyFile(const QByteArray &bytes, const QString &source);
-// Indented JSON, keys in the order above; parsePolicyFile reads it back unchanged.
-QByteArray writePolicyFile(const PolicyFile &file);
+// One rule per line (JSON) or one key per line (YAML), keys in the order above;
+// parsePolicyFile reads either back unchanged.
+QByteArray writePolicyFile(const PolicyFile &file, PolicyFileFormat format);
 
 // What importing a file into a scope changes, given the scope's lasting rules.
 struct PolicyImportPlan {

@@ -1,5 +1,8 @@
 #include "strictjson.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 #include <cmath>
 
 namespace airlock {
@@ -26,6 +29,12 @@ std::optional<int> optionalPort(const QJsonObject &o)
     if (!port.isDouble() || !(v >= 1 && v <= 65535) || v != std::trunc(v))
         return std::nullopt;
     return int(v);
+}
+
+QByteArray jsonQuoted(const QString &text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
 }
 
 } // namespace airlock

@@ -11,6 +11,14 @@ namespace airlock::ctl {
 
 namespace {
 
+// --format, or else what --output's name says (*.yaml, *.yml), or else JSON.
+Result<PolicyFileFormat> formatOf(const Args &args)
+{
+    if (args.has(QStringLiteral("--format")))
+        return proto::policyFileFormatFromString(args.value(QStringLiteral("--format")), QStringLiteral("--format"));
+    return policyFileFormatOf(args.value(QStringLiteral("--output")));
+}
+
 // Writes the file (or stdout without --output); what was left out goes to stderr.
 int writePolicy(Context &ctx, const Args &args, const QString &method, const QJsonObject &params)
 {
@@ -38,8 +46,13 @@ int policyExport(Context &ctx, const Args &args)
 {
     const bool global = args.has(QStringLiteral("--global"));
     if (global == !args.positional.isEmpty())
-        return ctx.fail(QStringLiteral("give a sandbox NAME or --global; usage: airlockctl policy export (NAME | --global) [--output FILE]"), kUsage);
+        return ctx.fail(QStringLiteral("give a sandbox NAME or --global; usage: airlockctl policy export (NAME | --global) [--output FILE] "
+                                       "[--format json|yaml]"), kUsage);
+    const Result<PolicyFileFormat> format = formatOf(args);
+    if (!format)
+        return ctx.fail(format.error().message(), kUsage);
     proto::PolicyScope scope;
+    scope.format = *format;
     if (global)
         scope.global = true;
     else
@@ -49,7 +62,10 @@ int policyExport(Context &ctx, const Args &args)
 
 int policyLearn(Context &ctx, const Args &args)
 {
-    return writePolicy(ctx, args, proto::method::PolicyLearn, proto::PolicyLearnParams{args.positional.first()}.toJson());
+    const Result<PolicyFileFormat> format = formatOf(args);
+    if (!format)
+        return ctx.fail(format.error().message(), kUsage);
+    return writePolicy(ctx, args, proto::method::PolicyLearn, proto::PolicyLearnParams{args.positional.first(), *format}.toJson());
 }
 
 void printChanges(const char *mark, const QList<proto::PolicyChange> &changes, const char *note)
@@ -143,12 +159,12 @@ int policyImport(Context &ctx, const Args &args)
 
 void registerPolicyCommands(Registry &registry)
 {
-    registry.add({QStringLiteral("policy export"), QStringLiteral("(NAME | --global) [--output FILE]"),
+    registry.add({QStringLiteral("policy export"), QStringLiteral("(NAME | --global) [--output FILE] [--format json|yaml]"),
                   QStringLiteral("write the lasting egress rules of a sandbox (or the global ones) as a policy file"),
-                  {QStringLiteral("--output")}, {QStringLiteral("--global")}, 0, 1, true, policyExport});
-    registry.add({QStringLiteral("policy learn"), QStringLiteral("NAME [--output FILE]"),
+                  {QStringLiteral("--output"), QStringLiteral("--format")}, {QStringLiteral("--global")}, 0, 1, true, policyExport});
+    registry.add({QStringLiteral("policy learn"), QStringLiteral("NAME [--output FILE] [--format json|yaml]"),
                   QStringLiteral("write what a sandbox's attempts were allowed and denied as a policy file to review"),
-                  {QStringLiteral("--output")}, {}, 1, 1, true, policyLearn});
+                  {QStringLiteral("--output"), QStringLiteral("--format")}, {}, 1, 1, true, policyLearn});
     registry.add({QStringLiteral("policy import"), QStringLiteral("FILE (--sandbox NAME | --global) [--dry-run] [--replace] [--yes]"),
                   QStringLiteral("show what a policy file changes, then apply it (--replace: the file's rules become the only lasting ones)"),
                   {QStringLiteral("--sandbox")}, {QStringLiteral("--global"), QStringLiteral("--dry-run"), QStringLiteral("--replace"), QStringLiteral("--yes")},

@@ -155,7 +155,7 @@ void PolicyService::exportPolicy(const Call &call)
     const Result<QString> scope = scopeOf(p->sandbox, p->global);
     if (!scope)
         return call.fail(scope.error());
-    m_rules([this, call, sandbox = *scope](RuleStore &rules) {
+    m_rules([this, call, sandbox = *scope, format = p->format.value_or(PolicyFileFormat::Json)](RuleStore &rules) {
         const uid_t uid = call.peer().uid;
         if (Status s = checkSandbox(rules, m_peers, uid, sandbox); !s)
             return call.fail(s.error());
@@ -177,7 +177,7 @@ void PolicyService::exportPolicy(const Call &call)
                 file.rules.append(entry);
             }
         }
-        proto::PolicyText text{QString::fromUtf8(writePolicyFile(file)), int(file.rules.size()), moments, {}};
+        proto::PolicyText text{QString::fromUtf8(writePolicyFile(file, format)), int(file.rules.size()), moments, {}};
         if (moments)
             text.leftOutWhy = QStringLiteral("%1 once, timed or session rules (a policy file holds lasting rules only)").arg(moments);
         call.reply(text.toJson());
@@ -194,32 +194,33 @@ void PolicyService::learn(const Call &call)
     if (!m_events)
         return call.fail(Error{QStringLiteral("cannot learn a policy"), QStringLiteral("this daemon runs without the egress broker"),
                                ErrorKind::Unavailable});
-    m_rules([this, call, sandbox = p->sandbox](RuleStore &rules) {
+    m_rules([this, call, sandbox = p->sandbox, format = p->format.value_or(PolicyFileFormat::Json)](RuleStore &rules) {
         if (Status s = checkSandbox(rules, m_peers, call.peer().uid, sandbox); !s)
             return call.fail(s.error());
-        readAttempts(call, sandbox, 0, {}, 0);
+        readAttempts(call, sandbox, format, 0, {}, 0);
     });
 }
 
 // One page of the sandbox's attempts after another, each asked of the event writer when the
 // last has come: no thread waits for it, and the rules thread serves decisions meanwhile.
-void PolicyService::readAttempts(const Call &call, const QString &sandbox, qint64 before, QList<EgressEvent> events, int page)
+void PolicyService::readAttempts(const Call &call, const QString &sandbox, PolicyFileFormat format, qint64 before,
+                                 QList<EgressEvent> events, int page)
 {
     m_events->query(EventQuery{sandbox, before, EventLog::kMaxLimit, -1},
-                    [this, call, sandbox, events = std::move(events), page](Result<QList<EgressEvent>> got) mutable {
+                    [this, call, sandbox, format, events = std::move(events), page](Result<QList<EgressEvent>> got) mutable {
         if (!got)
             return call.fail(got.error());
         const bool last = got->isEmpty() || page + 1 >= kMaxLearnPages;
         const qint64 next = got->isEmpty() ? 0 : got->constFirst().id; // a page comes oldest first
         events += *got;
         if (!last)
-            return readAttempts(call, sandbox, next, std::move(events), page + 1);
-        m_rules([call, sandbox, events = std::move(events)](RuleStore &rules) {
+            return readAttempts(call, sandbox, format, next, std::move(events), page + 1);
+        m_rules([call, sandbox, format, events = std::move(events)](RuleStore &rules) {
             const Result<QList<Rule>> known = rules.list(sandbox);
             if (!known)
                 return call.fail(known.error());
             const Learned learned = learnFrom(events, *known, sandbox);
-            proto::PolicyText text{QString::fromUtf8(writePolicyFile(learned.file)), int(learned.file.rules.size()), learned.askedAgain, {}};
+            proto::PolicyText text{QString::fromUtf8(writePolicyFile(learned.file, format)), int(learned.file.rules.size()), learned.askedAgain, {}};
             if (learned.askedAgain)
                 text.leftOutWhy = QStringLiteral("%1 destinations denied without a rule (nobody answered, denied once, or a check "
                                                  "refused them): the policy asks for them again").arg(learned.askedAgain);

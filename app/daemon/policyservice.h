@@ -29,7 +29,8 @@ public:
 private:
     void exportPolicy(const Call &call);
     void learn(const Call &call);
-    void readAttempts(const Call &call, const QString &sandbox, qint64 before, QList<EgressEvent> events, int page);
+    void readAttempts(const Call &call, const QString &sandbox, PolicyFileFormat format, qint64 before, QList<EgressEvent> events,
+                      int page);
     void importPolicy(const Call &call);
 
     const PeerPolicy &m_peers;

@@ -42,11 +42,20 @@ constexpr std::array<std::pair<SandboxState, const char *>, 9> kSandboxStates{{
     {SandboxState::Removed, "removed"},
 }};
 
+constexpr std::array<std::pair<PolicyFileFormat, const char *>, 2> kPolicyFileFormats{{
+    {PolicyFileFormat::Json, "json"},
+    {PolicyFileFormat::Yaml, "yaml"},
+}};
 
 } // namespace
 
 QString toString(SandboxState state) { return nameOf(kSandboxStates, state); }
 Result<SandboxState> sandboxStateFromString(const QString &text, const QString &field) { return valueOf(kSandboxStates, text, field); }
+QString toString(PolicyFileFormat format) { return nameOf(kPolicyFileFormats, format); }
+Result<PolicyFileFormat> policyFileFormatFromString(const QString &text, const QString &field)
+{
+    return valueOf(kPolicyFileFormats, text, field);
+}
 QString toString(Decision decision) { return decisionName(decision); }
 
 Result<Decision> decisionFromString(const QString &text, const QString &field)

@@ -2,6 +2,7 @@
 // The protocol's enums and their wire names. fromString refuses a name it does not know,
 // with an error that names the field and the names it accepts.
 #include "core/decision.h"
+#include "core/policylimits.h"
 #include "core/result.h"
 #include "core/vaultstate.h"
 
@@ -20,5 +21,8 @@ Result<Decision> decisionFromString(const QString &text, const QString &field = 
 
 QString toString(VaultState state); // "uninitialised" | "locked" | "unlocked"
 Result<VaultState> vaultStateFromString(const QString &text, const QString &field = QStringLiteral("vault"));
+
+QString toString(PolicyFileFormat format); // "json" | "yaml"
+Result<PolicyFileFormat> policyFileFormatFromString(const QString &text, const QString &field = QStringLiteral("format"));
 
 } // namespace airlock::proto

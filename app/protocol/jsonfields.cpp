@@ -130,6 +130,7 @@ void JsonReader::readEnum(const char *key, E &out, Result<E> (*fromString)(const
 void JsonReader::read(const char *key, SandboxState &out) { readEnum(key, out, &sandboxStateFromString); }
 void JsonReader::read(const char *key, Decision &out) { readEnum(key, out, &decisionFromString); }
 void JsonReader::read(const char *key, VaultState &out) { readEnum(key, out, &vaultStateFromString); }
+void JsonReader::read(const char *key, PolicyFileFormat &out) { readEnum(key, out, &policyFileFormatFromString); }
 
 QJsonValue JsonWriter::encode(const QMap<QString, QString> &v, Presence)
 {

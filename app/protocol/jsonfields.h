@@ -77,6 +77,7 @@ private:
     void read(const char *key, SandboxState &out);
     void read(const char *key, Decision &out);
     void read(const char *key, VaultState &out);
+    void read(const char *key, PolicyFileFormat &out);
     template <typename E>
     void readEnum(const char *key, E &out, Result<E> (*fromString)(const QString &, const QString &));
 

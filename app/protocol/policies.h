@@ -9,14 +9,16 @@ namespace airlock::proto {
 struct PolicyScope {
     std::optional<QString> sandbox;
     bool global = false;
-    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("global", s.global, Omitted); }
+    std::optional<PolicyFileFormat> format; // absent: json
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("global", s.global, Omitted)("format", s.format); }
     AIRLOCK_PAYLOAD(PolicyScope)
 };
 
 // policy.learn: what the decisions on one sandbox's attempts come to.
 struct PolicyLearnParams {
     QString sandbox;
-    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox); }
+    std::optional<PolicyFileFormat> format; // absent: json
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("format", s.format); }
     AIRLOCK_PAYLOAD(PolicyLearnParams)
 };
 

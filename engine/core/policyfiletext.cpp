@@ -32,4 +32,11 @@ Result<PolicyFileText> readPolicyFile(const QString &path)
     return PolicyFileText{text, info.absoluteFilePath()};
 }
 
+PolicyFileFormat policyFileFormatOf(const QString &path)
+{
+    return path.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive)
+               ? PolicyFileFormat::Yaml
+               : PolicyFileFormat::Json;
+}
+
 } // namespace airlock

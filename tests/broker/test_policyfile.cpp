@@ -11,6 +11,8 @@ class TestPolicyFile : public QObject {
 private Q_SLOTS:
     void writtenFileReadsBackTheSame();
     void readsWhatAPersonWrites();
+    void yamlFileReadsBackAsTheJsonOne();
+    void readsYamlAPersonWrites();
     void refusesBadFiles_data();
     void refusesBadFiles();
     void refusesOversizedFiles();
@@ -74,7 +76,7 @@ void TestPolicyFile::writtenFileReadsBackTheSame()
     file.rules[5].request = {QStringLiteral("GET"), QStringLiteral("/repos/myorg/" "*"), {}, {}};
     file.rules[0].why = QStringLiteral("clone and fetch");
     file.rules[0].from = QStringLiteral("decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)");
-    const QByteArray text = writePolicyFile(file);
+    const QByteArray text = writePolicyFile(file, PolicyFileFormat::Json);
     // One rule per line: a change to one rule is one line in the project's diff.
     QCOMPARE(text.count("\"action\""), 6);
     QVERIFY2(text.contains("\"git\": \"push\", \"repo\": \"myorg/" "*\""), text.constData());
@@ -86,9 +88,9 @@ void TestPolicyFile::writtenFileReadsBackTheSame()
     QCOMPARE(described(read->rules), described(file.rules));
     QCOMPARE(read->rules[0].why, file.rules[0].why);
     QCOMPARE(read->rules[0].from, file.rules[0].from);
-    QCOMPARE(writePolicyFile(*read), text);
+    QCOMPARE(writePolicyFile(*read, PolicyFileFormat::Json), text);
     // An empty policy is a policy.
-    QVERIFY(parsePolicyFile(writePolicyFile(PolicyFile{}), QStringLiteral("empty.json")));
+    QVERIFY(parsePolicyFile(writePolicyFile(PolicyFile{}, PolicyFileFormat::Json), QStringLiteral("empty.json")));
 }
 
 void TestPolicyFile::readsWhatAPersonWrites()
@@ -108,11 +110,72 @@ void TestPolicyFile::readsWhatAPersonWrites()
                                                       QStringLiteral("deny github.com:any git push myorg/secret")}));
 }
 
+// The same file written as YAML: one key per line, every string quoted, and it reads back
+// as the same rules as its JSON twin.
+void TestPolicyFile::yamlFileReadsBackAsTheJsonOne()
+{
+    PolicyFile file;
+    file.description = QStringLiteral("what the \"web\" agent reaches: #1");
+    file.rules = {entry(true, QStringLiteral("github.com"), 443), entry(false, QStringLiteral("*.tracker.example")),
+                  entry(true, QStringLiteral("db.internal"), 5432, true), entry(true, QStringLiteral("github.com"))};
+    file.rules[3].request = {{}, {}, QStringLiteral("push"), QStringLiteral("myorg/" "*")};
+    file.rules[0].why = QStringLiteral("yes: clone & fetch");
+    file.rules[0].from = QStringLiteral("decided on attempt 41 (uid 1000, 2026-12-03T10:00:00Z)");
+    const QByteArray yaml = writePolicyFile(file, PolicyFileFormat::Yaml);
+    QVERIFY2(yaml.startsWith("# Airlock policy file"), yaml.constData());
+    QVERIFY2(yaml.contains("\nrules:\n  - action: \"allow\"\n    host: \"github.com\"\n    port: 443\n"), yaml.constData());
+    QVERIFY2(yaml.contains("    host: \"*.tracker.example\"\n"), yaml.constData());
+    QVERIFY2(yaml.contains("    raw_tcp: true\n"), yaml.constData());
+    const Result<PolicyFile> read = parsePolicyFile(yaml, QStringLiteral("web.yaml"));
+    QVERIFY2(read, qPrintable(read ? QString() : read.error().message()));
+    QCOMPARE(read->description, file.description);
+    QCOMPARE(described(read->rules), described(file.rules));
+    QCOMPARE(read->rules[0].why, file.rules[0].why);
+    QCOMPARE(read->rules[0].from, file.rules[0].from);
+    QCOMPARE(writePolicyFile(*read, PolicyFileFormat::Yaml), yaml);
+    QCOMPARE(writePolicyFile(*read, PolicyFileFormat::Json), writePolicyFile(file, PolicyFileFormat::Json));
+    const QByteArray empty = writePolicyFile(PolicyFile{}, PolicyFileFormat::Yaml);
+    QVERIFY2(empty.contains("\nrules: []\n"), empty.constData());
+    QVERIFY(parsePolicyFile(empty, QStringLiteral("empty.yaml")));
+}
+
+// YAML as people write it: comments, plain scalars, flow style. Only YAML 1.2's core schema
+// gives a plain scalar another type than text, so `NO` stays the word (YAML 1.1 would read
+// false) and `0x1bb` is the port 443.
+void TestPolicyFile::readsYamlAPersonWrites()
+{
+    const Result<PolicyFile> read = parsePolicyFile(R"(# what the web agent reaches
+airlock_policy: 1
+description: web project
+rules:
+  - action: allow        # clone and fetch
+    host: GitHub.com
+    port: 443
+    why: NO
+  - {action: deny, host: '*.tracker.example'}
+  - action: allow
+    host: api.github.com
+    method: get
+    path: "/repos/myorg/*"
+  - action: allow
+    host: db.internal
+    port: 0x1bb
+    raw_tcp: true
+)", QStringLiteral("hand.yaml"));
+    QVERIFY2(read, qPrintable(read ? QString() : read.error().message()));
+    QCOMPARE(read->description, QStringLiteral("web project"));
+    QCOMPARE(described(read->rules), QStringList({QStringLiteral("allow github.com:443"), QStringLiteral("deny *.tracker.example:any"),
+                                                  QStringLiteral("allow api.github.com:any GET /repos/myorg/" "*"),
+                                                  QStringLiteral("allow db.internal:443 (raw TCP)")}));
+    QCOMPARE(read->rules[0].why, QStringLiteral("NO"));
+}
+
 void TestPolicyFile::refusesBadFiles_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("says");
-    QTest::newRow("not JSON") << QByteArray("allow github.com") << QStringLiteral("not valid JSON");
+    QTest::newRow("not JSON") << QByteArray("{allow github.com}") << QStringLiteral("not valid JSON");
+    QTest::newRow("a line of text") << QByteArray("allow github.com") << QStringLiteral("must be an object");
     QTest::newRow("an array") << QByteArray("[]") << QStringLiteral("must be an object");
     QTest::newRow("no version") << QByteArray(R"({"rules": []})") << QStringLiteral("is this an Airlock policy file?");
     QTest::newRow("a later version") << QByteArray(R"({"airlock_policy": 2, "rules": []})") << QStringLiteral("must be 1");
@@ -154,6 +217,25 @@ void TestPolicyFile::refusesBadFiles_data()
         << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.test", "port": 443},
                                                          {"action": "deny", "host": "A.test", "port": 443}]})")
         << QStringLiteral("rules[1]: deny a.test:443 is already in the file");
+    // YAML: only what JSON can say, and nothing that lets a small file grow large.
+    const QByteArray head = "airlock_policy: 1\nrules:\n";
+    QTest::newRow("yaml: not YAML") << QByteArray(head + "  - action: allow\n\thost: a.test\n") << QStringLiteral("not valid YAML at line 4");
+    QTest::newRow("yaml: an alias") << QByteArray("airlock_policy: 1\nrules:\n  - &r {action: allow, host: a.test}\n  - *r\n")
+                                    << QStringLiteral("an anchor (&name) or tag (!tag) at line 3");
+    QTest::newRow("yaml: an alias alone") << QByteArray(head + "  - {action: allow, host: *h}\n") << QStringLiteral("an alias (*name) at line 3");
+    QTest::newRow("yaml: a tag") << QByteArray(head + "  - {action: allow, host: !!str a.test}\n") << QStringLiteral("or tag (!tag)");
+    QTest::newRow("yaml: a key twice") << QByteArray(head + "  - {action: allow, host: a.test, host: b.test}\n")
+                                       << QStringLiteral("the key 'host' is there twice");
+    QTest::newRow("yaml: a second document") << QByteArray(head + "  []\n---\nairlock_policy: 1\n")
+                                             << QStringLiteral("a second document starts at line 4");
+    QTest::newRow("yaml: port as text") << QByteArray(head + "  - {action: allow, host: a.test, port: '443'}\n")
+                                        << QStringLiteral("\"port\" must be an integer 1..65535");
+    QTest::newRow("yaml: yes is not true") << QByteArray(head + "  - {action: allow, host: a.test, raw_tcp: yes}\n")
+                                           << QStringLiteral("\"raw_tcp\" must be true or false");
+    QTest::newRow("yaml: a key that is a list") << QByteArray(head + "  - {[a]: allow}\n") << QStringLiteral("a key at line 3");
+    QTest::newRow("yaml: nested too deep") << QByteArray(head + "  " + QByteArray(40, '[') + QByteArray(40, ']') + "\n")
+                                           << QStringLiteral("nested more than 16 deep");
+    QTest::newRow("yaml: empty") << QByteArray("# nothing\n") << QStringLiteral("the file is empty");
 }
 
 void TestPolicyFile::refusesBadFiles()
@@ -175,7 +257,7 @@ void TestPolicyFile::refusesOversizedFiles()
     PolicyFile many;
     for (int i = 0; i <= kMaxPolicyRules; ++i)
         many.rules.append(entry(true, QStringLiteral("h%1.test").arg(i)));
-    const QByteArray text = writePolicyFile(many);
+    const QByteArray text = writePolicyFile(many, PolicyFileFormat::Json);
     QVERIFY(text.size() <= kMaxPolicyFileBytes);
     const Result<PolicyFile> tooMany = parsePolicyFile(text, QStringLiteral("many.json"));
     QVERIFY(!tooMany);

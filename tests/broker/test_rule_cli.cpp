@@ -501,10 +501,28 @@ void TestRuleCli::policyFileCarriesRulesToAnotherSandbox()
     QVERIFY2(text.contains("\"from\": \"rule.add (uid 0,"), text.constData());
     QVERIFY2(!text.contains("timed.example.org"), text.constData());
 
-    const Run dry = ctl({QStringLiteral("policy"), QStringLiteral("import"), file, QStringLiteral("--sandbox"), QStringLiteral("into1"),
-                         QStringLiteral("--dry-run")});
-    QVERIFY2(dry.exitCode == 0, qPrintable(dry.err));
-    QVERIFY2(dry.out.contains("+ allow db.example.org:5432 (raw TCP)") && dry.out.contains("3 to add, 0 to remove"), dry.out.constData());
+    // The same rules as YAML (the file's name asks for it, or --format), which imports alike.
+    const QString yamlFile = m_dir.filePath(QStringLiteral("from1.yml"));
+    const Run asYaml = ctl({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("from1"), QStringLiteral("--output"), yamlFile});
+    QVERIFY2(asYaml.exitCode == 0, qPrintable(asYaml.err));
+    QFile yamlWritten(yamlFile);
+    QVERIFY(yamlWritten.open(QIODevice::ReadOnly));
+    const QByteArray yaml = yamlWritten.readAll();
+    QVERIFY2(yaml.contains("\nrules:\n  - action: ") && yaml.contains("    host: \"db.example.org\"\n    port: 5432\n    raw_tcp: true\n"),
+             yaml.constData());
+    const Run toStdout = ctl({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("from1"), QStringLiteral("--format"),
+                              QStringLiteral("yaml")});
+    QCOMPARE(toStdout.out, yaml);
+    const Run badFormat = ctl({QStringLiteral("policy"), QStringLiteral("export"), QStringLiteral("from1"), QStringLiteral("--format"),
+                               QStringLiteral("toml")});
+    QCOMPARE(badFormat.exitCode, 2);
+    QVERIFY2(badFormat.err.contains(QStringLiteral("\"--format\" is \"toml\"; it must be one of json, yaml")), qPrintable(badFormat.err));
+    for (const QString &policy : {file, yamlFile}) {
+        const Run dry = ctl({QStringLiteral("policy"), QStringLiteral("import"), policy, QStringLiteral("--sandbox"), QStringLiteral("into1"),
+                             QStringLiteral("--dry-run")});
+        QVERIFY2(dry.exitCode == 0, qPrintable(dry.err));
+        QVERIFY2(dry.out.contains("+ allow db.example.org:5432 (raw TCP)") && dry.out.contains("3 to add, 0 to remove"), dry.out.constData());
+    }
     const auto ls = [this] { return ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls"), QStringLiteral("into1")}).json(); };
     QVERIFY(rulesIn(ls(), QStringLiteral("into1")).isEmpty());
     const Run unasked = ctl({QStringLiteral("policy"), QStringLiteral("import"), file, QStringLiteral("--sandbox"), QStringLiteral("into1")});
@@ -553,7 +571,10 @@ void TestRuleCli::badPolicyFilesChangeNothing_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("says");
-    QTest::newRow("not JSON") << QByteArray("allow everything") << QStringLiteral("not valid JSON");
+    QTest::newRow("not JSON") << QByteArray("{allow everything}") << QStringLiteral("not valid JSON");
+    QTest::newRow("a line of text") << QByteArray("allow everything") << QStringLiteral("must be an object");
+    QTest::newRow("a YAML alias") << QByteArray("airlock_policy: 1\nrules:\n  - &r {action: allow, host: a.example}\n  - *r\n")
+                                  << QStringLiteral("an anchor (&name) or tag (!tag) at line 3");
     QTest::newRow("no version") << QByteArray(R"({"rules": [{"action": "allow", "host": "a.example"}]})")
                                 << QStringLiteral("is this an Airlock policy file?");
     QTest::newRow("a typo") << QByteArray(R"({"airlock_policy": 1, "rules": [{"action": "allow", "host": "a.example", "prot": 22}]})")

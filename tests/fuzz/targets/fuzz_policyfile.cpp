@@ -1,5 +1,6 @@
-// libFuzzer target: the policy file reader (broker/policyfile.h). A policy file sits in the
-// project the guest edits, so its bytes are the guest's.
+// libFuzzer target: the policy file reader (broker/policyfile.h), JSON and YAML
+// (broker/yamlreader.h). A policy file sits in the project the guest edits, so its bytes are
+// the guest's.
 #include "policyfile.h"
 
 #include <cstdint>
@@ -30,10 +31,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check(c.category() != QChar::Other_Control && c.category() != QChar::Other_Format);
         check(Policy::validateNew(e.toRule(QStringLiteral("fuzz"), 0, {})).ok());
     }
-    const QByteArray written = writePolicyFile(*file);
-    const Result<PolicyFile> again = parsePolicyFile(written, QStringLiteral("written.json"));
-    check(again.ok());
-    check(writePolicyFile(*again) == written);
+    // Either form reads back as the same file.
+    for (PolicyFileFormat format : {PolicyFileFormat::Json, PolicyFileFormat::Yaml}) {
+        const QByteArray written = writePolicyFile(*file, format);
+        const Result<PolicyFile> again = parsePolicyFile(written, QStringLiteral("written"));
+        check(again.ok());
+        check(writePolicyFile(*again, format) == written);
+    }
     // Importing it twice: the second time nothing is added.
     QList<Rule> existing;
     for (qsizetype i = 0; i < file->rules.size(); ++i) {
