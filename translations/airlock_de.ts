@@ -1329,6 +1329,22 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <source>Nothing was changed: %1</source>
         <translation>Nichts wurde geändert: %1</translation>
     </message>
+    <message>
+        <source>Export the global rules…</source>
+        <translation>Globale Regeln exportieren …</translation>
+    </message>
+    <message>
+        <source>Import a policy into the global rules…</source>
+        <translation>Richtlinie in die globalen Regeln importieren …</translation>
+    </message>
+    <message>
+        <source>Export the global rules</source>
+        <translation>Globale Regeln exportieren</translation>
+    </message>
+    <message>
+        <source>Import a policy into the global rules</source>
+        <translation>Richtlinie in die globalen Regeln importieren</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PolicyImportDialog</name>
@@ -1337,16 +1353,8 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <translation>Eine Richtlinie in %1 importieren</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Lesen Sie jede Änderung, bevor Sie sie anwenden: Eine Richtliniendatei in einem Projekt kann der Agent bearbeitet haben.</translation>
-    </message>
-    <message>
         <source>Changes</source>
         <translation>Änderungen</translation>
-    </message>
-    <message>
-        <source>&amp;Replace: remove this sandbox&apos;s lasting rules that the file does not have</source>
-        <translation>&amp;Ersetzen: dauerhafte Regeln dieser Sandbox entfernen, die die Datei nicht enthält</translation>
     </message>
     <message>
         <source>Reading the file…</source>
@@ -1384,12 +1392,32 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         </translation>
     </message>
     <message>
-        <source>Nothing to change: the sandbox has every rule of the file.</source>
-        <translation>Nichts zu ändern: Die Sandbox hat jede Regel der Datei.</translation>
-    </message>
-    <message>
         <source>%1 to add, %2 to remove, %3 already there.</source>
         <translation>%1 hinzuzufügen, %2 zu entfernen, %3 schon vorhanden.</translation>
+    </message>
+    <message>
+        <source>the global rules</source>
+        <translation>die globalen Regeln</translation>
+    </message>
+    <message>
+        <source>sandbox %1</source>
+        <translation>Sandbox %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; into &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; in &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;Lesen Sie jede Änderung, bevor Sie sie anwenden: Eine Richtliniendatei in einem Projekt kann der Agent bearbeitet haben.</translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove the lasting global rules that the file does not have</source>
+        <translation>&amp;Ersetzen: dauerhafte globale Regeln entfernen, die nicht in der Datei stehen</translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove the lasting rules of %1 that the file does not have</source>
+        <translation>&amp;Ersetzen: dauerhafte Regeln von %1 entfernen, die nicht in der Datei stehen</translation>
+    </message>
+    <message>
+        <source>Nothing to change: every rule of the file is already in %1.</source>
+        <translation>Nichts zu ändern: Jede Regel der Datei ist schon in %1.</translation>
     </message>
 </context>
 <context>

@@ -1325,6 +1325,22 @@ Update airlockd; attempts appear here as they happen.</source>
         <source>Nothing was changed: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Export the global rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a policy into the global rules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the global rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a policy into the global rules</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PolicyImportDialog</name>
@@ -1333,15 +1349,7 @@ Update airlockd; attempts appear here as they happen.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Changes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Replace: remove this sandbox&apos;s lasting rules that the file does not have</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1380,11 +1388,31 @@ Update airlockd; attempts appear here as they happen.</source>
         </translation>
     </message>
     <message>
-        <source>Nothing to change: the sandbox has every rule of the file.</source>
+        <source>%1 to add, %2 to remove, %3 already there.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 to add, %2 to remove, %3 already there.</source>
+        <source>the global rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sandbox %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; into &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;Read every change before you apply it: a policy file in a project is something the agent could have edited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove the lasting global rules that the file does not have</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Replace: remove the lasting rules of %1 that the file does not have</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to change: every rule of the file is already in %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

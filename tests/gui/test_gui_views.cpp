@@ -205,9 +205,14 @@ void TestGuiViews::policyFilesFromTheNetworkView()
     NetworkView view(m_connection->client(), &model);
     view.resize(1000, 600);
     view.show();
-    QVERIFY(!view.policyButton()->isEnabled()); // no sandbox yet: nothing to save or import into
-    view.setSandbox(QStringLiteral("web"));
+    // No sandbox yet: only the global rules can be exported or imported into.
     QVERIFY(view.policyButton()->isEnabled());
+    QCOMPARE(view.policyButton()->sandboxActions().size(), 3);
+    for (QAction *action : view.policyButton()->sandboxActions())
+        QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+    view.setSandbox(QStringLiteral("web"));
+    for (QAction *action : view.policyButton()->sandboxActions())
+        QVERIFY2(action->isEnabled(), qPrintable(action->text()));
     const QString file = m_daemon->dataDir() + QStringLiteral("/../web-policy.json");
     view.policyButton()->saveTo(PolicyButton::Source::Rules, file);
     QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 2 rule")), qPrintable(view.policyStatus()));
@@ -215,13 +220,15 @@ void TestGuiViews::policyFilesFromTheNetworkView()
     QVERIFY(saved.open(QIODevice::ReadOnly));
     QVERIFY(saved.readAll().contains("\"api.example.org\""));
     saveScreenshot(&view, QStringLiteral("network-policy-saved"));
-    // This sandbox never ran: its session decided nothing, and the file says so.
-    const QString learned = m_daemon->dataDir() + QStringLiteral("/../web-learned.json");
+    // This sandbox never ran: its session decided nothing, and the file says so (in YAML,
+    // which its name asks for).
+    const QString learned = m_daemon->dataDir() + QStringLiteral("/../web-learned.yaml");
     view.policyButton()->saveTo(PolicyButton::Source::SessionDecisions, learned);
     QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 0 rule")), qPrintable(view.policyStatus()));
     QFile learnedFile(learned);
     QVERIFY(learnedFile.open(QIODevice::ReadOnly));
-    QVERIFY(learnedFile.readAll().contains("\"airlock_policy\": 1"));
+    const QByteArray learnedYaml = learnedFile.readAll();
+    QVERIFY2(learnedYaml.contains("\nairlock_policy: 1\n") && learnedYaml.endsWith("\nrules: []\n"), learnedYaml.constData());
 
     view.setSandbox(QStringLiteral("web2"));
     PolicyImportDialog *dialog = view.policyButton()->importFrom(file);
@@ -261,6 +268,33 @@ void TestGuiViews::policyFilesFromTheNetworkView()
     refused->close();
     QVERIFY(!view.policyButton()->importFrom(m_daemon->dataDir() + QStringLiteral("/no-such.json")));
     QVERIFY2(view.policyStatus().contains(QLatin1String("there is no such file")), qPrintable(view.policyStatus()));
+
+    // The global rules: web's file imported into them, then exported as YAML, then taken out.
+    PolicyImportDialog *global = view.policyButton()->importFrom(file, PolicyButton::Into::GlobalRules);
+    QVERIFY(global);
+    global->show();
+    QTRY_COMPARE(global->changes()->count(), 2);
+    QVERIFY2(global->windowTitle().contains(QLatin1String("the global rules")), qPrintable(global->windowTitle()));
+    saveScreenshot(global, QStringLiteral("policy-import-global"));
+    QSignalSpy appliedGlobally(global, &PolicyImportDialog::applied);
+    QTest::mouseClick(global->applyButton(), Qt::LeftButton);
+    QTRY_COMPARE(appliedGlobally.count(), 1);
+    const QString globalFile = m_daemon->dataDir() + QStringLiteral("/../global-policy.yaml");
+    view.policyButton()->saveTo(PolicyButton::Source::GlobalRules, globalFile);
+    QTRY_VERIFY2(view.policyStatus().contains(QLatin1String("Saved 2 rule")), qPrintable(view.policyStatus()));
+    QFile globalSaved(globalFile);
+    QVERIFY(globalSaved.open(QIODevice::ReadOnly));
+    const QByteArray globalYaml = globalSaved.readAll();
+    QVERIFY2(globalYaml.contains("  - action: \"allow\"\n    host: \"api.example.org\"\n    port: 443\n"), globalYaml.constData());
+    const DaemonProcess::CtlResult globalLs = m_daemon->ctl({QStringLiteral("--json"), QStringLiteral("rule"), QStringLiteral("ls")});
+    QStringList removed;
+    for (const QJsonValue &v : QJsonDocument::fromJson(globalLs.out).array())
+        if (v.toObject().value(QLatin1String("scope")).toString() == QLatin1String("global") &&
+            v.toObject().value(QLatin1String("origin")).toString().contains(QLatin1String("web-policy.json")))
+            removed << QString::number(v.toObject().value(QLatin1String("id")).toInteger());
+    QCOMPARE(removed.size(), 2);
+    for (const QString &id : std::as_const(removed))
+        QCOMPARE(m_daemon->ctl({QStringLiteral("rule"), QStringLiteral("rm"), id}).exitCode, 0);
 }
 
 void TestGuiViews::snapshotsViewLoadsOrSaysNotAvailable()

@@ -17,20 +17,28 @@ PolicyImportDialog::PolicyImportDialog(ApiClient *client, const QString &sandbox
                                        QWidget *parent)
     : QDialog(parent), m_client(client)
 {
-    setWindowTitle(tr("Import a policy into %1").arg(sandbox));
-    m_params.sandbox = sandbox;
+    if (sandbox.isEmpty()) {
+        m_params.global = true;
+        m_scopeName = tr("the global rules");
+    } else {
+        m_params.sandbox = sandbox;
+        m_scopeName = tr("sandbox %1").arg(sandbox);
+    }
+    setWindowTitle(tr("Import a policy into %1").arg(m_scopeName));
     m_params.policy = policy;
     m_params.source = source;
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("<b>%1</b><br>Read every change before you apply it: a policy file in a project is something "
-                                "the agent could have edited.").arg(source.toHtmlEscaped()),
+    auto *intro = new QLabel(tr("<b>%1</b> into <b>%2</b><br>Read every change before you apply it: a policy file in a project is "
+                                "something the agent could have edited.").arg(source.toHtmlEscaped(), m_scopeName.toHtmlEscaped()),
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_changes = new QListWidget(this);
     m_changes->setAccessibleName(tr("Changes"));
     layout->addWidget(m_changes, 1);
-    m_replace = new QCheckBox(tr("&Replace: remove this sandbox's lasting rules that the file does not have"), this);
+    m_replace = new QCheckBox(m_params.global ? tr("&Replace: remove the lasting global rules that the file does not have")
+                                              : tr("&Replace: remove the lasting rules of %1 that the file does not have").arg(m_scopeName),
+                              this);
     layout->addWidget(m_replace);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
@@ -102,7 +110,7 @@ void PolicyImportDialog::showPlan(const proto::PolicyImportResult &plan)
         m_status->setText(tr("%n rule(s) say the opposite of the file (!): tick Replace to make the file's rules the only lasting "
                              "ones, or remove those rules first.", nullptr, int(plan.conflicts.size())));
     else if (!changes)
-        m_status->setText(tr("Nothing to change: the sandbox has every rule of the file."));
+        m_status->setText(tr("Nothing to change: every rule of the file is already in %1.").arg(m_scopeName));
     else
         m_status->setText(tr("%1 to add, %2 to remove, %3 already there.").arg(plan.add.size()).arg(plan.remove.size()).arg(plan.keep.size()));
     applyButton()->setEnabled(plan.conflicts.isEmpty() && changes);

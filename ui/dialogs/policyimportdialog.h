@@ -13,7 +13,8 @@ namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
-// Shows what a policy file would change in a sandbox's rules (policy.import as a dry run):
+// Shows what a policy file would change in a sandbox's rules, or in the global ones when
+// `sandbox` is empty (policy.import as a dry run):
 // each rule added, removed, already there, or in conflict. Apply sends the same import for
 // real; nothing changes before. The file may have been written by the agent, so the dialog
 // never applies on its own.
@@ -41,6 +42,7 @@ private:
     QCheckBox *m_replace;
     QLabel *m_status;
     QDialogButtonBox *m_buttons;
+    QString m_scopeName; // "web", "the global rules"
 };
 
 } // namespace airlock::ui
