@@ -720,14 +720,6 @@
         <translation>Wartende Anfragen (%1)</translation>
     </message>
     <message>
-        <source>%1 wants to connect</source>
-        <translation>%1 möchte eine Verbindung aufbauen</translation>
-    </message>
-    <message>
-        <source>%1 port %2 (%3). Denied in %4 s unless you allow it.</source>
-        <translation>%1 Port %2 (%3). Wird in %4 s verweigert, wenn Sie nicht zustimmen.</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -955,10 +947,6 @@ Legen Sie eine an mit Datei → Neue Sandbox (Strg+N).</translation>
     <message>
         <source>No browser could be started; open %1 yourself</source>
         <translation>Es ließ sich kein Browser starten; öffnen Sie %1 selbst</translation>
-    </message>
-    <message>
-        <source>%1 port %2 (%3). It waits until you answer.</source>
-        <translation>%1 Port %2 (%3). Die Anfrage wartet, bis Sie antworten.</translation>
     </message>
     <message>
         <source>&amp;Import image…</source>
@@ -1563,6 +1551,60 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     <message>
         <source>&amp;Add host</source>
         <translation>Rechner &amp;hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::RequestNotices</name>
+    <message>
+        <source>%1 wants to connect</source>
+        <translation>%1 möchte eine Verbindung aufbauen</translation>
+    </message>
+    <message>
+        <source>%1 on %2 port %3.</source>
+        <translation>%1 auf %2, Port %3.</translation>
+    </message>
+    <message>
+        <source>%1 port %2 (%3).</source>
+        <translation>%1, Port %2 (%3).</translation>
+    </message>
+    <message>
+        <source>The guest says: %1.</source>
+        <translation>Laut Gast: %1.</translation>
+    </message>
+    <message>
+        <source>It waits until you answer.</source>
+        <translation>Sie wartet, bis Sie antworten.</translation>
+    </message>
+    <message>
+        <source>Denied in %1 s unless you allow it.</source>
+        <translation>Wird in %1 s verweigert, wenn Sie sie nicht erlauben.</translation>
+    </message>
+    <message>
+        <source>Could not decide: %1</source>
+        <translation>Entscheidung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Allowed %1 once, from the notification.</source>
+        <translation>%1 einmal erlaubt (aus der Benachrichtigung).</translation>
+    </message>
+    <message>
+        <source>Denied %1 once, from the notification.</source>
+        <translation>%1 einmal verweigert (aus der Benachrichtigung).</translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::RequestNotifications</name>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>Einmal erlauben</translation>
+    </message>
+    <message>
+        <source>Deny once</source>
+        <translation>Einmal verweigern</translation>
     </message>
 </context>
 <context>

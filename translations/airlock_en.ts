@@ -720,14 +720,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 wants to connect</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 port %2 (%3). Denied in %4 s unless you allow it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
@@ -951,10 +943,6 @@ Create one with File → New sandbox (Ctrl+N).</source>
     </message>
     <message>
         <source>No browser could be started; open %1 yourself</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 port %2 (%3). It waits until you answer.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1558,6 +1546,60 @@ Update airlockd; attempts appear here as they happen.</source>
     </message>
     <message>
         <source>&amp;Add host</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::RequestNotices</name>
+    <message>
+        <source>%1 wants to connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2 port %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 port %2 (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The guest says: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It waits until you answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied in %1 s unless you allow it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not decide: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allowed %1 once, from the notification.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Denied %1 once, from the notification.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>airlock::ui::RequestNotifications</name>
+    <message>
+        <source>Show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny once</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

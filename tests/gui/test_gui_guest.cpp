@@ -15,6 +15,8 @@
 #include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
+#include "notify/requestnotices.h"
+#include "notify/requestnotifications.h"
 #include "netns.h"
 #include "ociimage.h"
 #include "recordinghttpserver.h"
@@ -34,6 +36,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -44,6 +47,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QPushButton>
 #include <QTableView>
@@ -84,6 +88,7 @@ private Q_SLOTS:
     void initTestCase();
     void aPendingRowAppearsAndAllowLetsTheGuestThrough();
     void denyGivesTheGuestThe403();
+    void aNotificationsDenyButtonAnswersTheRequest();
     void restoreFromTheSnapshotsTabBringsTheOldFileBack();
     void resizingTheTerminalResizesTheGuestsConsole();
     void thePortsTabExposesAGuestServer();
@@ -156,7 +161,7 @@ void TestGuiGuest::initTestCase()
     bool serving = false;
     airlock::test::inNamespace(m_outside.name(), [&] { serving = m_upstream.start(kOutside, 80); });
     QVERIFY2(serving, "cannot listen on 203.0.113.21:80");
-    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.21 gui-allow.test gui-deny.test\n", {}, &error),
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.21 gui-allow.test gui-deny.test gui-notify.test\n", {}, &error),
              qPrintable(error));
 
     QVERIFY2(m_daemon.startWithTinyImage(&error), qPrintable(error));
@@ -271,6 +276,63 @@ void TestGuiGuest::denyGivesTheGuestThe403()
     QCOMPARE(m_upstream.requests().size(), before);
     QTRY_COMPARE(pendingRowOf(u"gui-deny.test"_s), -1);
     m_window->setWatchLayout(false);
+}
+
+// With another window in front, a new request is a desktop notification (dunst, a real
+// notification server, on the test's private D-Bus session: notification-session.sh) with
+// Allow once / Deny once; pressing Deny once through dunst's own menu gives the guest the
+// 403, and the notification goes.
+void TestGuiGuest::aNotificationsDenyButtonAnswersTheRequest()
+{
+    const QString choiceFile = qEnvironmentVariable("AIRLOCK_NOTIFY_CHOICE");
+    QVERIFY2(!choiceFile.isEmpty(), "not run inside tests/gui/notification-session.sh");
+    RequestNotifications *notifications = m_window->requestNotices()->notifications();
+    QTRY_VERIFY2(notifications->available() && notifications->hasActions(), "the session's notification server shows no actions");
+    const auto dunstctl = [](const QStringList &args) {
+        QProcess p;
+        p.start(u"dunstctl"_s, args);
+        p.waitForFinished(10000);
+        return p.readAllStandardOutput().trimmed();
+    };
+    QWidget inFront;
+    inFront.show();
+    inFront.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&inFront));
+    QVERIFY(!m_window->isActiveWindow());
+
+    const qsizetype before = m_upstream.requests().size();
+    QProcess *curl = guestCurlAsync({u"-w"_s, u"\n%{http_code}"_s, u"http://gui-notify.test/from-a-notification"_s});
+    waitPendingAndMeasure(u"gui-notify.test"_s);
+    QTRY_COMPARE(notifications->shownCount(), 1);
+    QTRY_COMPARE(dunstctl({u"count"_s, u"displayed"_s}), QByteArray("1"));
+    if (const QString shots = qEnvironmentVariable("AIRLOCK_SCREENSHOTS"); !shots.isEmpty()) {
+        // dunst draws on the wrapper's Xvfb display: the notification as the desktop shows it.
+        QFile display(qEnvironmentVariable("AIRLOCK_NOTIFY_DIR") + u"/display"_s);
+        QVERIFY(display.open(QIODevice::ReadOnly));
+        QTest::qWait(500);
+        QDir().mkpath(shots);
+        QProcess::execute(u"import"_s, {u"-display"_s, u":"_s + QString::fromLatin1(display.readAll().trimmed()), u"-window"_s,
+                                        u"root"_s, u"-crop"_s, u"640x200+640+0"_s, shots + u"/notification.png"_s});
+    }
+    {
+        QFile choice(choiceFile);
+        QVERIFY(choice.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        choice.write("Deny once");
+    }
+    dunstctl({u"context"_s});
+
+    QTRY_VERIFY2_WITH_TIMEOUT(curl->state() == QProcess::NotRunning, "the guest's curl never finished after Deny once", 60000);
+    const QByteArray out = curl->readAllStandardOutput();
+    QVERIFY2(out.endsWith("\n403"), out.constData());
+    QCOMPARE(m_upstream.requests().size(), before);
+    QTRY_COMPARE(pendingRowOf(u"gui-notify.test"_s), -1);
+    QTRY_COMPARE(dunstctl({u"count"_s, u"displayed"_s}), QByteArray("0"));
+    QCOMPARE(notifications->shownCount(), 0);
+    QVERIFY2(m_window->statusBar()->currentMessage().contains(u"Denied gui-notify.test once, from the notification"_s),
+             qPrintable(m_window->statusBar()->currentMessage()));
+    // Once: no rule was made, so the next attempt asks again.
+    const CtlResult rules = m_daemon.ctl({u"--json"_s, u"rule"_s, u"ls"_s, m_box});
+    QVERIFY2(!rules.out.contains("gui-notify.test"), rules.out.constData());
 }
 
 void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()

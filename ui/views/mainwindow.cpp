@@ -13,6 +13,7 @@
 #include "models/egressmodel.h"
 #include "models/pendingmodel.h"
 #include "models/sandboxmodel.h"
+#include "notify/requestnotices.h"
 #include "views/connectionbanner.h"
 #include "views/networkview.h"
 #include "views/pendingpanel.h"
@@ -189,37 +190,29 @@ void MainWindow::connectEvents()
     });
 }
 
-// The tray icon says when a sandbox asks for a connection or raises an alert.
+// The tray icon says when a sandbox raises an alert; a new request while the window is not
+// in front is told by a desktop notification (with Allow / Deny) or the tray.
 void MainWindow::buildTray()
 {
-    if (!QSystemTrayIcon::isSystemTrayAvailable())
-        return;
-    m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(), this);
-    m_tray->setToolTip(tr("Airlock"));
-    m_tray->show();
-    connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(), this);
+        m_tray->setToolTip(tr("Airlock"));
+        m_tray->show();
+        connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+    }
+    m_notices = new RequestNotices(m_connection->client(), m_pending, this, m_tray);
+    connect(m_notices, &RequestNotices::showRequested, this, [this] {
         showNormal();
         raise();
         activateWindow();
-    });
-    connect(m_tray, &QSystemTrayIcon::messageClicked, this, [this] {
-        showNormal();
-        raise();
         m_pendingDock->show();
         m_pendingPanel->table()->setFocus();
     });
-    connect(m_pending, &PendingModel::newRequest, this, [this](const PendingModel::Entry &e) {
-        const QString target = e.host.isEmpty() ? e.ip : e.host;
-        m_tray->showMessage(tr("%1 wants to connect").arg(e.sandbox),
-                            m_pending->holdsUntilAnswered()
-                                ? tr("%1 port %2 (%3). It waits until you answer.").arg(target).arg(e.port).arg(e.proto)
-                                : tr("%1 port %2 (%3). Denied in %4 s unless you allow it.")
-                                      .arg(target)
-                                      .arg(e.port)
-                                      .arg(e.proto)
-                                      .arg(m_pending->secondsLeft(e)),
-                            QSystemTrayIcon::Warning, 10000);
-    });
+    connect(m_notices, &RequestNotices::decided, this, [this](const QString &message) { statusBar()->showMessage(message, 15000); });
 }
 
 void MainWindow::buildMenus()

@@ -25,6 +25,7 @@ class EgressModel;
 class NetworkView;
 class PendingModel;
 class PendingPanel;
+class RequestNotices;
 class SandboxModel;
 class SecretsView;
 class SettingsView;
@@ -76,6 +77,7 @@ public:
     void setWatchLayout(bool on);
     bool watchLayout() const;
     QAction *watchLayoutAction() const { return m_watchAction; }
+    RequestNotices *requestNotices() const { return m_notices; }
 
 private:
     QWidget *buildCentral();
@@ -127,6 +129,7 @@ private:
     PendingPanel *m_pendingPanel;
     QDockWidget *m_pendingDock;
     QSystemTrayIcon *m_tray = nullptr;
+    RequestNotices *m_notices = nullptr;
     QLabel *m_stateLabel, *m_versionLabel, *m_libvirtLabel, *m_accelLabel, *m_vaultLabel, *m_countLabel;
     QString m_current; // selected, or asked for on the command line
     QString m_shown;   // the sandbox the tabs show
