@@ -13,11 +13,16 @@
 // "git" and "repo", make the rule one of single requests (requestpattern.h), as `rule add
 // --method ...` does. Presets only ever allow; unknown keys are refused so typos do not
 // silently widen or narrow a preset.
+// A preset may take parameters: "parameters": {"org": "the organisation ..."} declares
+// them, and "{org}" in a rule's "path" or "repo" is replaced by the value given with the
+// preset ("github-push-to-org:org=myorg", PresetUse). Every parameter declared is used and
+// every one used is declared.
 #include "core/result.h"
 #include "policy.h"
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QString>
 
 namespace airlock {
@@ -32,11 +37,25 @@ struct PresetRule {
 struct Preset {
     QString name;
     QString description;
-    QList<PresetRule> rules;
+    QMap<QString, QString> parameters; // name -> what its value is, for people
+    QList<PresetRule> rules;           // with parameters: "{name}" still in path and repo
+    QMap<QString, QString> values;     // the parameters' values once filled
 
-    // Allow rules for `sandbox` ("" = global) owned by `owner`, ready for RuleStore::add.
+    // Allow rules for `sandbox` ("" = global) owned by `owner`, ready for RuleStore::add;
+    // a preset with parameters must be filled first.
     QList<Rule> toRules(const QString &sandbox, uid_t owner) const;
+    // The preset with each "{name}" replaced by its value. A value is one name (letters,
+    // digits, '.', '_', '-'): it can never widen a rule to more than one organisation or path.
+    Result<Preset> filled(const QMap<QString, QString> &values) const;
 };
+
+// A preset as named in `create --preset` and a template: "npm", or
+// "github-push-to-org:org=myorg" (several as "name:a=1,b=2").
+struct PresetUse {
+    QString name;
+    QMap<QString, QString> values;
+};
+Result<PresetUse> parsePresetUse(const QString &text);
 
 Result<Preset> parsePreset(const QByteArray &json, const QString &source);
 // Loads every *.json in `dir`, sorted by name; any invalid file fails the whole load.

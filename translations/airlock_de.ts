@@ -1203,6 +1203,14 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <source>Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it (Sandbox &gt; Export changes…).</source>
         <translation>Nach dem Anhalten bleibt nichts von ihr, auch keine Snapshots. Übernehmen Sie ihre Commits, bevor Sie sie anhalten (Sandbox &gt; Änderungen exportieren …).</translation>
     </message>
+    <message>
+        <source>Preset parameters</source>
+        <translation>Parameter der Voreinstellung</translation>
+    </message>
+    <message>
+        <source>Preset &amp;values:</source>
+        <translation><translation>&amp;Werte der Vorgabe:</translation>amp;Werte der Voreinstellung:</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PendingModel</name>

@@ -1199,6 +1199,14 @@ Update airlockd; attempts appear here as they happen.</source>
         <source>Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it (Sandbox &gt; Export changes…).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Preset parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset &amp;values:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PendingModel</name>

@@ -247,7 +247,7 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--preset P]... [--policy FILE] [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P[:KEY=VALUE,...]]... [--policy FILE] [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
                   QStringLiteral("create a sandbox"),
                   createValueOptions(), {QStringLiteral("--start"), QStringLiteral("--ephemeral")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});

@@ -979,15 +979,21 @@ Result<QList<Rule>> SandboxService::rulesOfPresets(const QStringList &names, con
     for (const Preset &preset : *all)
         known << preset.name;
     QSet<QString> seen;
-    for (const QString &name : names) {
-        if (seen.contains(name))
+    for (const QString &text : names) {
+        if (seen.contains(text))
             continue;
-        seen.insert(name);
-        const qsizetype i = known.indexOf(name);
+        seen.insert(text);
+        const Result<PresetUse> use = parsePresetUse(text);
+        if (!use)
+            return use.error();
+        const qsizetype i = known.indexOf(use->name);
         if (i < 0)
-            return Error{QStringLiteral("no egress preset named \"%1\"").arg(name),
+            return Error{QStringLiteral("no egress preset named \"%1\"").arg(use->name),
                          QStringLiteral("the presets are: %1").arg(known.join(QStringLiteral(", "))), ErrorKind::NotFound};
-        rules += all->at(i).toRules(sandbox, owner);
+        const Result<Preset> preset = all->at(i).filled(use->values);
+        if (!preset)
+            return preset.error();
+        rules += preset->toRules(sandbox, owner);
     }
     return rules;
 }
@@ -1032,7 +1038,7 @@ void SandboxService::listPresets(const Call &call)
             return call.fail(all.error());
         QList<proto::PresetInfo> out;
         for (const Preset &p : *all) {
-            proto::PresetInfo info{p.name, p.description, {}};
+            proto::PresetInfo info{p.name, p.description, {}, p.parameters};
             for (const PresetRule &r : p.rules)
                 info.rules.append({r.host, r.port, r.why, r.request.text()});
             out.append(info);

@@ -105,7 +105,8 @@ struct PresetInfo {
     QString name;
     QString description;
     QList<PresetRuleInfo> rules;
-    static void fields(auto &s, auto &f) { f("name", s.name)("description", s.description)("rules", s.rules); }
+    QMap<QString, QString> parameters; // name -> what its value is; given as "NAME:KEY=VALUE" in sandbox.create's presets
+    static void fields(auto &s, auto &f) { f("name", s.name)("description", s.description)("rules", s.rules)("parameters", s.parameters, Omitted); }
     AIRLOCK_PAYLOAD(PresetInfo)
 };
 

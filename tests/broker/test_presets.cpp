@@ -4,6 +4,7 @@
 #include "requestfacts.h"
 
 #include <QDir>
+#include <algorithm>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,6 +17,9 @@ private Q_SLOTS:
     void shippedPresetsLoad();
     void shippedPresetsAllowWhatTheyName();
     void readOnlyPresetsLeaveWritesToBeAsked();
+    void aParameterNamesOneOrganisation();
+    void parametersAreCheckedWhenGiven_data();
+    void parametersAreCheckedWhenGiven();
     void refusesBadPresets_data();
     void refusesBadPresets();
     void fileNameMustMatch();
@@ -31,7 +35,8 @@ void TestPresets::shippedPresetsLoad()
         names << p.name;
     QCOMPARE(names, (QStringList{QStringLiteral("anthropic"), QStringLiteral("chatgpt-sign-in"), QStringLiteral("claude-code"),
                                  QStringLiteral("claude-sign-in"), QStringLiteral("codex"), QStringLiteral("debian"),
-                                 QStringLiteral("github"), QStringLiteral("github-read-only"), QStringLiteral("npm"),
+                                 QStringLiteral("github"), QStringLiteral("github-push-to-org"), QStringLiteral("github-read-only"),
+                                 QStringLiteral("npm"),
                                  QStringLiteral("npm-install"), QStringLiteral("openai"), QStringLiteral("pypi")}));
     qputenv("AIRLOCK_PRESETS_DIR", dir.toUtf8());
     QCOMPARE(presetsDirectory(), dir);
@@ -45,7 +50,9 @@ void TestPresets::shippedPresetsAllowWhatTheyName()
     QList<Rule> rules;
     qint64 id = 1;
     for (const Preset &p : *presets) {
-        for (Rule r : p.toRules(QStringLiteral("box"), 1000)) {
+        const Result<Preset> filled = p.filled(p.parameters.isEmpty() ? QMap<QString, QString>{} : QMap<QString, QString>{{QStringLiteral("org"), QStringLiteral("myorg")}});
+        QVERIFY2(filled, qPrintable(p.name));
+        for (Rule r : filled->toRules(QStringLiteral("box"), 1000)) {
             r.id = id++;
             rules.append(r);
         }
@@ -98,6 +105,74 @@ void TestPresets::readOnlyPresetsLeaveWritesToBeAsked()
     QCOMPARE(policy.requestRules(api, policy.decide(api, now), now), Policy::RequestRules::AllowOnly);
 }
 
+// github-push-to-org:org=myorg pushes to myorg's repositories only; the rest is asked.
+void TestPresets::aParameterNamesOneOrganisation()
+{
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    const auto it = std::find_if(presets->cbegin(), presets->cend(), [](const Preset &p) { return p.name == QLatin1String("github-push-to-org"); });
+    QVERIFY(it != presets->cend());
+    QCOMPARE(it->parameters.keys(), QStringList{QStringLiteral("org")});
+    const Result<PresetUse> use = parsePresetUse(QStringLiteral("github-push-to-org:org=myorg"));
+    QVERIFY2(use, qPrintable(use ? QString() : use.error().message()));
+    QCOMPARE(use->name, QStringLiteral("github-push-to-org"));
+    const Result<Preset> filled = it->filled(use->values);
+    QVERIFY2(filled, qPrintable(filled ? QString() : filled.error().message()));
+    Policy policy;
+    qint64 id = 1;
+    QStringList described;
+    for (Rule r : filled->toRules(QStringLiteral("box"), 1000)) {
+        r.id = id++;
+        QCOMPARE(r.origin, QStringLiteral("preset github-push-to-org (org=myorg)"));
+        described << r.request.text();
+        QVERIFY(policy.add(r));
+    }
+    QVERIFY2(described.contains(QStringLiteral("git push myorg/" "*")), qPrintable(described.join(u'|')));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const auto request = [&](const char *method, const char *target) {
+        return policy.decideRequest(Target{QStringLiteral("box"), QStringLiteral("github.com"), {}, 443}, requestFacts(method, target), now).decision;
+    };
+    QCOMPARE(request("POST", "/myorg/app.git/git-receive-pack"), Decision::Allowed);
+    QCOMPARE(request("GET", "/myorg/app.git/info/refs?service=git-receive-pack"), Decision::Allowed);
+    QCOMPARE(request("POST", "/otherorg/app.git/git-receive-pack"), Decision::Pending);
+    QCOMPARE(request("POST", "/myorg-evil/app.git/git-receive-pack"), Decision::Pending);
+    QCOMPARE(request("POST", "/otherorg/app.git/git-upload-pack"), Decision::Allowed); // fetching stays open
+    // The parameterless use of a plain preset is the preset.
+    QCOMPARE(parsePresetUse(QStringLiteral("npm"))->values.size(), 0);
+}
+
+void TestPresets::parametersAreCheckedWhenGiven_data()
+{
+    QTest::addColumn<QString>("use");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("missing") << QStringLiteral("github-push-to-org") << QStringLiteral("needs org (the GitHub organisation");
+    QTest::newRow("a wildcard") << QStringLiteral("github-push-to-org:org=*") << QStringLiteral("a value is one name");
+    QTest::newRow("a path") << QStringLiteral("github-push-to-org:org=a/b") << QStringLiteral("a value is one name");
+    QTest::newRow("empty") << QStringLiteral("github-push-to-org:org=") << QStringLiteral("a value is one name");
+    QTest::newRow("another parameter") << QStringLiteral("github-push-to-org:org=a,repo=b") << QStringLiteral("has no parameter repo");
+    QTest::newRow("to a plain preset") << QStringLiteral("github-read-only:org=a") << QStringLiteral("name it without parameters");
+    QTest::newRow("no value") << QStringLiteral("github-push-to-org:org") << QStringLiteral("NAME:KEY=VALUE");
+    QTest::newRow("twice") << QStringLiteral("github-push-to-org:org=a,org=b") << QStringLiteral("gives org twice");
+}
+
+void TestPresets::parametersAreCheckedWhenGiven()
+{
+    QFETCH(QString, use);
+    QFETCH(QString, says);
+    const Result<QList<Preset>> presets = loadPresets(QStringLiteral(AIRLOCK_SOURCE_DIR "/resources/egress-presets"));
+    QVERIFY(presets.ok());
+    const Result<PresetUse> parsed = parsePresetUse(use);
+    QString error = parsed ? QString() : parsed.error().message();
+    if (parsed) {
+        const auto it = std::find_if(presets->cbegin(), presets->cend(), [&](const Preset &p) { return p.name == parsed->name; });
+        QVERIFY(it != presets->cend());
+        const Result<Preset> filled = it->filled(parsed->values);
+        QVERIFY(!filled);
+        error = filled.error().message();
+    }
+    QVERIFY2(error.contains(says), qPrintable(error));
+}
+
 void TestPresets::refusesBadPresets_data()
 {
     QTest::addColumn<QByteArray>("json");
@@ -127,6 +202,16 @@ void TestPresets::refusesBadPresets_data()
                                                  << QStringLiteral("names a host");
     QTest::newRow("git service typo") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","git":"clone","why":"w"}]})")
                                       << QStringLiteral("unknown git service 'clone'");
+    QTest::newRow("an undeclared parameter") << QByteArray(R"({"name":"x","description":"d","rules":[{"host":"a.com","git":"push","repo":"{org}/x","why":"w"}]})")
+                                             << QStringLiteral("\"{org}\" names no parameter");
+    QTest::newRow("an unused parameter")
+        << QByteArray(R"({"name":"x","description":"d","parameters":{"org":"o"},"rules":[{"host":"a.com","why":"w"}]})")
+        << QStringLiteral("the parameter 'org' is used by no rule");
+    QTest::newRow("a parameter without a description")
+        << QByteArray(R"({"name":"x","description":"d","parameters":{"org":""},"rules":[{"host":"a.com","git":"push","repo":"{org}/x","why":"w"}]})")
+        << QStringLiteral("must say what its value is");
+    QTest::newRow("a stray brace") << QByteArray(R"({"name":"x","description":"d","parameters":{"org":"o"},"rules":[{"host":"a.com","git":"push","repo":"{org}/x}","why":"w"}]})")
+                                   << QStringLiteral("is not a parameter");
 }
 
 void TestPresets::refusesBadPresets()

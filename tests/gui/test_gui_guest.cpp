@@ -562,6 +562,40 @@ void TestGuiGuest::aNewSandboxWithAnEgressPresetGetsItsRules()
                           r.value("action"_L1).toString() == "allow"_L1 && r.value("sandbox"_L1).toString() == name);
     }
     QVERIFY2(found, rules.out.constData());
+
+    // A preset with a parameter: the dialog asks for its value, and the rule names it.
+    NewSandboxDialog withOrg(m_connection->client());
+    withOrg.show();
+    QTRY_VERIFY(withOrg.presetCombo()->findData(u"github-push-to-org"_s) > 0);
+    QVERIFY(!withOrg.presetValuesEdit()->isVisible());
+    const QString pushes = uniqueName(u"pushorg"_s);
+    QTest::keyClicks(withOrg.nameEdit(), pushes);
+    withOrg.presetCombo()->setCurrentIndex(withOrg.presetCombo()->findData(u"github-push-to-org"_s));
+    QVERIFY(withOrg.presetValuesEdit()->isVisible());
+    QCOMPARE(withOrg.presetValuesEdit()->placeholderText(), u"org=…"_s);
+    QTest::keyClicks(withOrg.presetValuesEdit(), u"org=myorg"_s);
+    withOrg.findChild<QCheckBox *>()->setChecked(false);
+    saveScreenshot(&withOrg, u"new-sandbox-preset-parameter"_s);
+    withOrg.accept();
+    QTRY_VERIFY2_WITH_TIMEOUT(withOrg.result() == QDialog::Accepted, qPrintable(withOrg.errorText()), 120000);
+    const CtlResult orgRules = m_daemon.ctl({u"rule"_s, u"ls"_s, pushes});
+    m_daemon.ctl({u"rm"_s, pushes}, 60000);
+    bool pushRule = false;
+    for (const QJsonValue &v : orgRules.json().toArray()) {
+        const QJsonObject r = v.toObject();
+        pushRule = pushRule || (r.value("git"_L1).toString() == "push"_L1 && r.value("repo"_L1).toString() == "myorg/*"_L1 &&
+                                r.value("origin"_L1).toString() == "preset github-push-to-org (org=myorg)"_L1);
+    }
+    QVERIFY2(pushRule, orgRules.out.constData());
+    // Without its value, or with a pattern for a value: refused, and nothing is made.
+    for (const QString &preset : {u"github-push-to-org"_s, u"github-push-to-org:org=*"_s}) {
+        const QString refusedName = uniqueName(u"noorg"_s);
+        const CtlResult refused = m_daemon.ctl({u"create"_s, refusedName, u"--preset"_s, preset}, 60000);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(preset.contains(u'=') ? "a value is one name" : "needs org"), refused.err.constData());
+        const CtlResult ls = m_daemon.ctl({u"ls"_s});
+        QVERIFY2(!ls.out.contains(refusedName.toUtf8()), ls.out.constData());
+    }
 }
 
 // Vault > Secrets…: the templates that sign in are offered, the table has the sign-in's columns,

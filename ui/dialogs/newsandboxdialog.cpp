@@ -27,6 +27,10 @@
 
 namespace airlock::ui {
 
+namespace {
+constexpr int kParametersRole = Qt::UserRole + 1; // a preset's parameters: name -> what its value is
+}
+
 NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog(parent), m_client(client)
 {
     setWindowTitle(tr("New sandbox"));
@@ -57,6 +61,8 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     // ("Egress pres"). The popup still shows them whole.
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(24);
+    m_presetValues = new QLineEdit(this);
+    m_presetValues->setAccessibleName(tr("Preset parameters"));
     m_secrets = new QListWidget(this);
     m_secrets->setMaximumHeight(90);
     m_secrets->setAccessibleName(tr("Secrets to lend"));
@@ -78,6 +84,20 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     form->addRow(tr("&Memory:"), m_memory);
     form->addRow(tr("&Disk:"), m_disk);
     form->addRow(tr("E&gress preset:"), m_preset);
+    form->addRow(tr("Preset &values:"), m_presetValues);
+    form->setRowVisible(m_presetValues, false);
+    // A preset with parameters ("github-push-to-org") asks for their values ("org=myorg").
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this, form] {
+        const QVariantMap parameters = m_preset->currentData(kParametersRole).toMap();
+        form->setRowVisible(m_presetValues, !parameters.isEmpty());
+        QStringList placeholder, help;
+        for (auto it = parameters.cbegin(); it != parameters.cend(); ++it) {
+            placeholder << it.key() + QStringLiteral("=…");
+            help << QStringLiteral("%1: %2").arg(it.key(), it.value().toString());
+        }
+        m_presetValues->setPlaceholderText(placeholder.join(QLatin1Char(',')));
+        m_presetValues->setToolTip(help.join(QLatin1Char('\n')));
+    });
     form->addRow(tr("S&ecrets:"), m_secrets);
     auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
     form->addRow(workspaceLabel, buildWorkspaceRow());
@@ -189,6 +209,10 @@ void NewSandboxDialog::loadPresets()
                              (rule.request.isEmpty() ? QString() : QLatin1Char(' ') + rule.request);
             m_preset->addItem(QStringLiteral("%1: %2").arg(preset.name, preset.description), preset.name);
             m_preset->setItemData(m_preset->count() - 1, tr("Allows %1").arg(hosts.join(QStringLiteral(", "))), Qt::ToolTipRole);
+            QVariantMap parameters;
+            for (auto it = preset.parameters.cbegin(); it != preset.parameters.cend(); ++it)
+                parameters.insert(it.key(), it.value());
+            m_preset->setItemData(m_preset->count() - 1, parameters, kParametersRole);
         }
     });
 }
@@ -206,8 +230,10 @@ QJsonObject NewSandboxDialog::createParams() const
         p.templateName = t;
     if (const QString image = m_image->currentData().toString(); !image.isEmpty())
         p.image = image;
-    if (const QString preset = m_preset->currentData().toString(); !preset.isEmpty())
-        p.presets = {preset};
+    if (const QString preset = m_preset->currentData().toString(); !preset.isEmpty()) {
+        const QString values = m_presetValues->text().trimmed();
+        p.presets = {values.isEmpty() || m_preset->currentData(kParametersRole).toMap().isEmpty() ? preset : preset + QLatin1Char(':') + values};
+    }
     for (int i = 0; i < m_secrets->count(); ++i)
         if (m_secrets->item(i)->checkState() == Qt::Checked)
             p.secrets.append(proto::SecretLoan{m_secrets->item(i)->text(), std::nullopt});

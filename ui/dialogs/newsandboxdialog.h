@@ -39,6 +39,8 @@ public:
     // The sandbox.create (or create-with-workspace) answer once accepted.
     QJsonObject createdSandbox() const { return m_created; }
     QComboBox *presetCombo() const { return m_preset; }
+    // The chosen preset's parameters ("org=myorg"), shown only for a preset that takes some.
+    QLineEdit *presetValuesEdit() const { return m_presetValues; }
     QComboBox *templateCombo() const { return m_template; }
     QCheckBox *ephemeralCheck() const { return m_ephemeral; }
     QString errorText() const;
@@ -62,6 +64,7 @@ private:
     QComboBox *m_image;
     QSpinBox *m_cpus, *m_memory, *m_disk;
     QComboBox *m_preset;
+    QLineEdit *m_presetValues;
     QListWidget *m_secrets;
     QCheckBox *m_start;
     QCheckBox *m_ephemeral;
