@@ -1209,7 +1209,7 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
     </message>
     <message>
         <source>Preset &amp;values:</source>
-        <translation><translation>&amp;Werte der Vorgabe:</translation>amp;Werte der Voreinstellung:</translation>
+        <translation>&amp;Werte der Voreinstellung:</translation>
     </message>
 </context>
 <context>
