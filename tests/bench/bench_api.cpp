@@ -182,7 +182,7 @@ int main(int argc, char **argv)
     EchoServer echo(dir.filePath(QStringLiteral("echo.sock")),
                     "\"jsonrpc\":\"2.0\",\"result\":" + statusBody + "}\n");
 
-    std::printf("API benchmark: `status` round trips, %.0f s per run\n", seconds);
+    std::printf("API benchmark (%s build): `status` round trips, %.0f s per run\n", AIRLOCK_BUILD_TYPE, seconds);
     std::printf("%-8s | %12s %9s %9s | %12s %9s %9s | %s\n", "clients", "airlockd/s", "p50 us", "p99 us",
                 "echo/s", "p50 us", "p99 us", "airlockd/echo");
     int rc = 0;

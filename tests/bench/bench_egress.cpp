@@ -349,7 +349,7 @@ private Q_SLOTS:
         });
         QVERIFY2(direct > 0 && haproxy > 0 && broker > 0, "a download did not complete");
         QVERIFY2(!lDirect.empty() && !lHaproxy.empty() && !lBroker.empty(), "a latency round failed");
-        std::printf("\n%-28s %12s %12s %12s\n", "", "direct", "haproxy", "airlock");
+        std::printf("\n%-28s %12s %12s %12s\n", "build " AIRLOCK_BUILD_TYPE, "direct", "haproxy", "airlock");
         std::printf("%-28s %12.0f %12.0f %12.0f\n", "download MB/s", direct, haproxy, broker);
         std::printf("%-28s %12s %11.0f%% %11.0f%%   (target >= 90%%)\n", "  of direct", "100%", 100 * haproxy / direct, 100 * broker / direct);
         std::printf("%-28s %12.0f %12.0f %12.0f\n", "connect+reply p50 us", pct(lDirect, .5), pct(lHaproxy, .5), pct(lBroker, .5));

@@ -146,8 +146,8 @@ void BenchGui::latencyAndMemory()
     QTest::qWait(300);
     const qint64 groupedKiB = residentKiB();
 
-    std::printf("bench_gui: event -> row on screen: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target < 100 ms)\n",
-                latencies[latencies.size() / 2], latencies[latencies.size() * 99 / 100], latencies.back());
+    std::printf("bench_gui (%s build): event -> row on screen: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target < 100 ms)\n",
+                AIRLOCK_BUILD_TYPE, latencies[latencies.size() / 2], latencies[latencies.size() * 99 / 100], latencies.back());
     std::printf("bench_gui: whole GUI process RSS: %.1f MiB connected and idle, %.1f MiB with %d attempts "
                 "(target < 200 MiB); filled in %lld ms\n",
                 baseKiB / 1024.0, endKiB / 1024.0, kAttempts, fillMs);

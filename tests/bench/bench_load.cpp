@@ -291,7 +291,8 @@ bool BenchLoad::bootAll(QString *error)
             return false;
         }
     }
-    std::printf("bench_load: %d sandboxes of 128 MiB booted in %.1f s (%d at a time)\n", m_count, double(t.elapsed()) / 1000,
+    std::printf("bench_load (%s build): %d sandboxes of 128 MiB booted in %.1f s (%d at a time)\n", AIRLOCK_BUILD_TYPE, m_count,
+                double(t.elapsed()) / 1000,
                 kAtOnce);
     for (Box &box : m_boxes)
         if (!prepare(box, error))

@@ -162,7 +162,7 @@ qint64 BenchSandbox::bareQemuBootMs(const QString &accel, QString *error)
 void BenchSandbox::measure()
 {
     const QString accel = m_daemon.ctl({QStringLiteral("status")}).json().toObject().value(QLatin1String("accel")).toString();
-    std::printf("bench_sandbox: accel %s, %d CPUs on the host\n", qPrintable(accel), QThread::idealThreadCount());
+    std::printf("bench_sandbox: %s build, accel %s, %d CPUs on the host\n", AIRLOCK_BUILD_TYPE, qPrintable(accel), QThread::idealThreadCount());
 
     // Boot: bare QEMU first, then Airlock, on an otherwise idle engine.
     QString error;
