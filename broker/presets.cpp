@@ -138,6 +138,13 @@ Result<Preset> Preset::filled(const QMap<QString, QString> &given) const
 
 QList<Rule> Preset::toRules(const QString &sandbox, uid_t owner) const
 {
+    QString origin = QStringLiteral("preset ") + name;
+    if (!values.isEmpty()) {
+        QStringList given;
+        for (auto it = values.cbegin(); it != values.cend(); ++it)
+            given << it.key() + QLatin1Char('=') + it.value();
+        origin += QStringLiteral(" (%1)").arg(given.join(QStringLiteral(", ")));
+    }
     QList<Rule> out;
     for (const PresetRule &p : rules) {
         Rule r;
@@ -147,13 +154,7 @@ QList<Rule> Preset::toRules(const QString &sandbox, uid_t owner) const
         r.pattern = p.host;
         r.port = p.port;
         r.request = p.request;
-        r.origin = QStringLiteral("preset ") + name;
-        if (!values.isEmpty()) {
-            QStringList given;
-            for (auto it = values.cbegin(); it != values.cend(); ++it)
-                given << it.key() + QLatin1Char('=') + it.value();
-            r.origin += QStringLiteral(" (%1)").arg(given.join(QStringLiteral(", ")));
-        }
+        r.origin = origin;
         out.append(r);
     }
     return out;
