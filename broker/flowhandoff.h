@@ -1,6 +1,7 @@
 #pragma once
 // Where the transparent proxy sends flows it must not relay blindly:
-// a TLS flow to a name a sandbox's borrowed secret is bound to goes to the intercepting relay,
+// a TLS flow to a name a sandbox's borrowed secret is bound to, or whose requests rules decide
+// on a name the sandbox's CA covers, goes to the intercepting relay,
 // and plain HTTP carrying a placeholder is refused with an alert. Implemented in app/daemon
 // (SecretBridge, secretbridge.h) over the vault's Interceptor so the proxy needs no vault. Called on the
 // proxy's epoll thread: every method must return quickly.
@@ -18,8 +19,9 @@ namespace airlock {
 class FlowHandoff {
 public:
     virtual ~FlowHandoff() = default;
-    // Should an allowed TLS flow of `sandbox` to `host` be intercepted?
-    virtual bool wants(const QString &sandbox, const QString &host) = 0;
+    // Should an allowed TLS flow of `sandbox` to `host` be intercepted? `perRequest`: rules
+    // decide its requests one by one (FlowVerdict::perRequest), which only interception can read.
+    virtual bool wants(const QString &sandbox, const QString &host, bool perRequest) = 0;
     // Takes ownership of `guestFd` with the bytes the proxy already read (the ClientHello).
     // `perRequest`: every request is decided alone (FlowVerdict::perRequest). `whoAsks`: the
     // guest's report on the flow's socket, for the requests' records. `done` must run exactly

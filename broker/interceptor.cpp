@@ -1185,10 +1185,12 @@ Status Interceptor::init()
     return ok();
 }
 
-bool Interceptor::needsInterception(const QString &sandbox, const QString &host)
+bool Interceptor::needsInterception(const QString &sandbox, const QString &host, bool perRequest)
 {
     const Result<QStringList> hosts = m_vault.boundHosts(sandbox);
-    return hosts && secrethosts::matchesAny(hosts.value(), host);
+    if (hosts && secrethosts::matchesAny(hosts.value(), host))
+        return true;
+    return perRequest && secrethosts::matchesAny(m_vault.caHosts(sandbox), host);
 }
 
 std::optional<QString> Interceptor::placeholderOwner(const QString &sandbox, QByteArrayView bytes)

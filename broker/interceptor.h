@@ -103,8 +103,10 @@ public:
     // hold timeout bounds it, or the guest closing). Without it such a request is refused.
     void setRequestAsking(RequestAsking asking) { m_requestAsking = std::move(asking); }
 
-    // Does a flow of `sandbox` to `host` need interception (a borrowed secret is bound to it)?
-    bool needsInterception(const QString &sandbox, const QString &host);
+    // Does a flow of `sandbox` to `host` need interception? Yes where a borrowed secret is
+    // bound to the host, and for a flow whose requests rules decide (`perRequest`) where the
+    // sandbox's CA may speak for the host (Vault::caHosts): the guest trusts no other leaf.
+    bool needsInterception(const QString &sandbox, const QString &host, bool perRequest = false);
 
     // For flows the proxy relays itself (plain HTTP, pass-through): the secret whose placeholder
     // `bytes` carry, if any. The caller blocks the flow and raises an "exfiltration" alert.

@@ -1,7 +1,7 @@
 #pragma once
 // What the transparent proxy's loop asks about a sandbox's borrowed secrets on every flow
-// (Vault::boundHosts: intercept this host? Vault::placeholders: does this plain request carry
-// one?), answered from memory: an immutable map swapped whole when secrets or loans change,
+// (Vault::boundHosts: intercept this host? Vault::caHosts: may a flow whose requests rules
+// decide be intercepted? Vault::placeholders: does this plain request carry one?), answered from memory: an immutable map swapped whole when secrets or loans change,
 // so the loop never runs a SQLite query (a busy database would stall every guest's traffic).
 // Readers take the current map with one atomic load; writers (the vault's owners) replace it.
 #include "core/loginspec.h"
@@ -22,6 +22,7 @@ struct SandboxLoans {
     QStringList hosts;                             // every host pattern its secrets are bound to
     QList<QPair<QString, QByteArray>> placeholders; // (secret name, placeholder or one of its base64Forms)
     QList<LoginSpec> logins;                       // its sign-ins (their hosts are in `hosts` too)
+    QStringList caHosts;                           // every name its CA may speak for (Vault::issueSandboxCa)
 };
 
 class LoanSnapshot {

@@ -1,4 +1,5 @@
 #include "policy.h"
+#include "secrethosts.h"
 #include "syntheticnames.h"
 
 #include <tuple>
@@ -236,6 +237,31 @@ Policy::RequestRules Policy::requestRules(const Target &target, const Ruling &fl
         found = RequestRules::AllowOnly;
     }
     return found;
+}
+
+QStringList Policy::requestRuleNames(const QString &sandbox, const QDateTime &now) const
+{
+    QList<Rule> inForce;
+    {
+        QReadLocker locker(&m_lock);
+        for (const Compiled &c : m_rules)
+            if (c.request && !c.rule.expiredAt(now) && (c.rule.isGlobal() || c.rule.sandbox == sandbox))
+                inForce.append(c.rule);
+    }
+    return requestRuleNames(inForce);
+}
+
+QStringList Policy::requestRuleNames(const QList<Rule> &rules)
+{
+    QStringList names;
+    for (const Rule &r : rules) {
+        if (!r.decidesRequests())
+            continue;
+        const Result<QString> name = secrethosts::normalize(r.pattern);
+        if (name && !names.contains(name.value()))
+            names.append(name.value());
+    }
+    return names;
 }
 
 Ruling Policy::decideRequest(const Target &target, const RequestFacts &request, const QDateTime &now) const

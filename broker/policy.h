@@ -34,6 +34,7 @@
 #include <QReadWriteLock>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <sys/types.h>
 
@@ -123,6 +124,13 @@ public:
     // a host rule (RequestPattern::specificity between request rules), then as decide().
     // Address rules are not read (the flow's address was decided when it connected).
     Ruling decideRequest(const Target &target, const RequestFacts &request, const QDateTime &now) const;
+
+    // The names of request rules (global, or `sandbox`'s, in force at `now`) that a sandbox CA
+    // can be constrained to (requestRuleNames): what its CA must cover for them to be read.
+    QStringList requestRuleNames(const QString &sandbox, const QDateTime &now) const;
+    // Of `rules`, the request rules' patterns that are names or *.domain (secrethosts); `*`,
+    // a top-level wildcard or an address stay rules of connections where TLS cannot be read.
+    static QStringList requestRuleNames(const QList<Rule> &rules);
 
     // Validates a rule alone (pattern, port range, raw TCP); the error is for the user.
     static Status validate(const Rule &rule);

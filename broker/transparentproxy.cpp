@@ -617,7 +617,7 @@ void TransparentProxy::allow(Flow &f)
     // A flow whose first bytes had not come yet (a slow guest past firstBytesMs) goes there too:
     // relaying it blindly would let TLS to a bound host bypass interception.
     f.handoff = m_handoff && (f.event.proto == QLatin1String("tls") || f.head.isEmpty()) && !f.target.host.isEmpty() &&
-                m_handoff->wants(f.target.sandbox, f.target.host);
+                m_handoff->wants(f.target.sandbox, f.target.host, f.verdict && f.verdict->perRequest);
     if (!f.handoff && !f.target.host.isEmpty() && !f.rawTcp) {
         // A name flow carries only what its checker can verify.
         if (f.head.isEmpty()) {
@@ -632,9 +632,12 @@ void TransparentProxy::allow(Flow &f)
     if (f.verdict && f.verdict->perRequest && !admitPerRequest(f))
         return;
     f.event.decision = Decision::Allowed;
-    if (f.handoff)
+    if (f.handoff) {
+        const bool byRules = f.verdict && f.verdict->perRequest;
         f.event.reason = f.event.reason.isEmpty() ? QStringLiteral("intercepted: a borrowed secret is bound to this host")
-                                                  : f.event.reason + QStringLiteral("; intercepted (a secret is bound to this host)");
+                         : byRules ? f.event.reason + QStringLiteral("; intercepted (the sandbox's CA speaks for this host)")
+                                   : f.event.reason + QStringLiteral("; intercepted (a secret is bound to this host)");
+    }
     f.state = State::Resolving;
     f.deadline = Clock::now() + std::chrono::milliseconds(m_limits.connectTimeoutMs);
     m_loop.modify(f.client, 0); // nothing is read until the upstream answers (HUP/ERR still come)

@@ -687,6 +687,8 @@ Status Vault::reloadLoans(Store &db, qint64 sandboxId)
     }
     if (Status s = readLogins(db, sandboxId, &all); !s)
         return s;
+    if (Status s = readCaHosts(db, sandboxId, &all); !s)
+        return s;
     if (!sandboxId) {
         m_loans.replace(std::move(all));
         return ok();
@@ -714,6 +716,11 @@ Result<SecureBytes> Vault::decryptSecretRow(const SecureBytes &key, qint64 id, c
 Result<QStringList> Vault::boundHosts(const QString &sandboxName)
 {
     return m_loans.of(sandboxName).hosts;
+}
+
+QStringList Vault::caHosts(const QString &sandboxName)
+{
+    return m_loans.of(sandboxName).caHosts;
 }
 
 Result<QList<QPair<QString, QByteArray>>> Vault::placeholders(const QString &sandboxName)
@@ -768,9 +775,24 @@ Result<std::vector<LentSecret>> Vault::lentSecrets(const QString &sandboxName)
     return out;
 }
 
+Status Vault::readCaHosts(Store &db, qint64 sandboxId, LoanSnapshot::Map *loans)
+{
+    const auto rows = db.rows(QStringLiteral("SELECT sb.name, c.hosts_json FROM sandbox_cas c JOIN sandboxes sb ON sb.id = c.sandbox_id") +
+                                  (sandboxId ? QStringLiteral(" WHERE sb.id = ?") : QString()),
+                              sandboxId ? QVariantList{sandboxId} : QVariantList{});
+    if (!rows)
+        return Error{QStringLiteral("cannot read the names the sandboxes' CAs speak for"), rows.error().why};
+    for (const QSqlRecord &q : *rows) {
+        const QStringList hosts = hostsFromJson(q.value(1).toString());
+        if (!hosts.isEmpty())
+            (*loans)[q.value(0).toString()].caHosts = hosts;
+    }
+    return ok();
+}
+
 Result<QByteArray> Vault::issueSandboxCa(qint64 sandboxId) { return issueSandboxCa(store(), sandboxId); }
 
-Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
+Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId, const QStringList &ruleHosts)
 {
     Result<SecureBytes> key = keyCopy();
     if (!key)
@@ -798,9 +820,12 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
     LoanSnapshot::Map logins;
     if (Status s = readLogins(db, sandboxId, &logins); !s)
         return s.error();
-    for (const QString &h : logins.value(sandboxName).hosts)
+    for (const QString &h : logins.value(sandboxName).hosts + ruleHosts)
         if (!hosts.contains(h))
             hosts.append(h);
+    if (hosts.isEmpty()) // a CA without name constraints could speak for any name
+        return Error{QStringLiteral("sandbox %1 has no host for its CA").arg(sandboxName),
+                     QStringLiteral("it borrows no secret and no request rule names a host")};
     Result<std::shared_ptr<SandboxCa>> ca = SandboxCa::generate(sandboxName, hosts);
     if (!ca)
         return ca.error();
@@ -812,11 +837,12 @@ Result<QByteArray> Vault::issueSandboxCa(Store &db, qint64 sandboxId)
     if (!sealed)
         return sealed.error();
     const Result<qint64> stored =
-        db.write(QStringLiteral("INSERT INTO sandbox_cas(sandbox_id, cert_pem, key_nonce, key_ciphertext, created) "
-                                "VALUES(?, ?, ?, ?, ?) ON CONFLICT(sandbox_id) DO UPDATE SET cert_pem = excluded.cert_pem, "
+        db.write(QStringLiteral("INSERT INTO sandbox_cas(sandbox_id, cert_pem, key_nonce, key_ciphertext, created, hosts_json) "
+                                "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(sandbox_id) DO UPDATE SET cert_pem = excluded.cert_pem, "
                                 "key_nonce = excluded.key_nonce, key_ciphertext = excluded.key_ciphertext, "
-                                "created = excluded.created"),
-                 {sandboxId, QString::fromLatin1(pem), sealed->nonce, sealed->ciphertext, now()});
+                                "created = excluded.created, hosts_json = excluded.hosts_json"),
+                 {sandboxId, QString::fromLatin1(pem), sealed->nonce, sealed->ciphertext, now(),
+                  QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(hosts)).toJson(QJsonDocument::Compact))});
     if (!stored)
         return sqlError(QStringLiteral("cannot store the CA of sandbox %1").arg(sandboxName), stored);
     QMutexLocker locker(&m_mutex);
@@ -836,7 +862,7 @@ Result<QSqlRecord> caRow(Store &db, const QString &sandboxName)
         return sqlError(QStringLiteral("cannot read the CA of sandbox %1").arg(sandboxName), row);
     if (!*row)
         return Error{QStringLiteral("sandbox %1 has no CA").arg(sandboxName),
-                     QStringLiteral("only sandboxes that borrow secrets get one"), ErrorKind::NotFound};
+                     QStringLiteral("only sandboxes that borrow secrets or start with request rules get one"), ErrorKind::NotFound};
     return **row;
 }
 

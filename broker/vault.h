@@ -112,6 +112,8 @@ public:
     // (secret set/rm, lend, inherit, forgetSandbox); call reloadLoans() after a transaction
     // that lent (a sandbox create or fork) has committed or rolled back.
     Result<QStringList> boundHosts(const QString &sandboxName);
+    // Every name the sandbox's CA may speak for (empty without a CA), from memory as boundHosts.
+    QStringList caHosts(const QString &sandboxName);
 
     // (secret name, placeholder) of every secret the sandbox borrows; works while locked.
     Result<QList<QPair<QString, QByteArray>>> placeholders(const QString &sandboxName);
@@ -126,8 +128,9 @@ public:
     quint64 lentGeneration() const { return m_lentGeneration.load(std::memory_order_acquire); }
 
     // The sandbox's own CA (created at sandbox creation, name-constrained to the hosts of the
-    // secrets it borrows; key encrypted under the vault key). Returns the certificate PEM.
-    Result<QByteArray> issueSandboxCa(Store &store, qint64 sandboxId);
+    // secrets it borrows, of its sign-ins and `ruleHosts`, the names of request rules it starts
+    // with; key encrypted under the vault key). Returns the certificate PEM.
+    Result<QByteArray> issueSandboxCa(Store &store, qint64 sandboxId, const QStringList &ruleHosts = {});
     Result<QByteArray> issueSandboxCa(qint64 sandboxId);
     Result<QByteArray> sandboxCaPem(const QString &sandboxName);
     // The loaded CA for minting leaves. Loading needs an unlocked vault; once loaded it stays
@@ -181,6 +184,7 @@ private:
     Status reloadLoans(Store &db, qint64 sandboxId);
     // Adds the sign-ins of every sandbox (sandboxId 0), or of one, to `loans` (vaultlogins.cpp).
     static Status readLogins(Store &db, qint64 sandboxId, LoanSnapshot::Map *loans);
+    static Status readCaHosts(Store &db, qint64 sandboxId, LoanSnapshot::Map *loans);
     Result<SecureBytes> keyCopy() const;
     Result<SecureBytes> decryptSecretRow(const SecureBytes &key, qint64 id, const QString &name, const QString &hostsJson,
                                          const QString &header, int valueLength, const QByteArray &nonce,

@@ -320,8 +320,9 @@ FlowVerdict EgressService::decideFlow(const FlowTarget &t)
     if (requests == Policy::RequestRules::Deny)
         unread = FlowVerdict{Decision::Denied, 0,
                              QStringLiteral("rules deny some requests to %1, and Airlock reads the requests of a TLS connection only "
-                                            "on hosts it intercepts: lend this sandbox a secret bound to %1 (create --secret), or "
-                                            "write the rule for the whole host").arg(t.host), false, false, {}};
+                                            "on hosts the sandbox's CA covers (made at create from its secrets and the request "
+                                            "rules then in force, with the vault unlocked): fork or recreate the sandbox with the "
+                                            "vault unlocked, or write the rule for the whole host").arg(t.host), false, false, {}};
     // The connection may open; nothing of a request leaves before a rule allows it.
     FlowVerdict perRequest{Decision::Allowed, 0,
                            QStringLiteral("requests decided one by one (rules name methods, paths or git services on %1)").arg(t.host),

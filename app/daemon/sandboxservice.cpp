@@ -499,8 +499,11 @@ void SandboxService::fork(const Call &call)
     const bool startIt = call.params().value(QLatin1String("start")).toBool();
     onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
         decltype(CreateRequest::lend) lend;
+        const QStringList ruleNames = forkRuleNames(sandbox);
         if (m_secrets)
-            lend = [bridge = m_secrets, sandbox](Store &store, qint64 forkId) { return bridge->inherit(store, forkId, sandbox); };
+            lend = [bridge = m_secrets, sandbox, ruleNames](Store &store, qint64 forkId) {
+                return bridge->inherit(store, forkId, sandbox, ruleNames);
+            };
         auto r = e.fork(sandbox, id, newName, call.peer().uid, lend);
         if (m_secrets)
             m_secrets->loansCommitted(); // committed or rolled back: the proxy's snapshot follows
@@ -516,6 +519,7 @@ void SandboxService::fork(const Call &call)
             }
         }
         publishState(e, newName, call.peer().uid);
+        warnUnreadRequests(newName, ruleNames);
         const Result<proto::SandboxCreated> forked = fromEngine<proto::SandboxCreated>(r.value());
         if (!forked)
             return call.fail(forked.error());
@@ -768,6 +772,7 @@ struct SandboxCreatePlan {
     QString policy, policySource;           // a policy file given with the create
     bool signIn = false;                    // the console signs in (secret login TEMPLATE)
     QList<Rule> rules;                      // the presets' allow rules and the policy file's rules
+    QStringList ruleNames;                  // names of the request rules it starts with: its CA covers them
 };
 
 namespace {
@@ -855,18 +860,18 @@ void applyCallerValues(SandboxCreatePlan &plan)
 // writes the presets' rules; `added` gets the rules for the live policy after the commit.
 void lendInCreate(SandboxCreatePlan &plan, SecretBridge *bridge, const std::shared_ptr<QList<Rule>> &added)
 {
-    if (plan.loans.isEmpty() && plan.rules.isEmpty() && plan.templateName.isEmpty())
+    if (plan.loans.isEmpty() && plan.rules.isEmpty() && plan.templateName.isEmpty() && plan.ruleNames.isEmpty())
         return;
-    plan.request.lend = [bridge, loans = plan.loans, owner = plan.request.owner, rules = plan.rules, added,
-                         templateName = plan.templateName, login = plan.login](Store &store, qint64 id) -> Result<QMap<QString, QString>> {
+    plan.request.lend = [bridge, loans = plan.loans, owner = plan.request.owner, rules = plan.rules, added, templateName = plan.templateName,
+                         login = plan.login, ruleNames = plan.ruleNames](Store &store, qint64 id) -> Result<QMap<QString, QString>> {
         QMap<QString, QString> guestEnv;
         if (!templateName.isEmpty()) {
             Result<qint64> recorded = store.write(QStringLiteral("UPDATE sandboxes SET template = ? WHERE id = ?"), {templateName, id});
             if (!recorded)
                 return Error{QStringLiteral("cannot record the template of the sandbox"), recorded.error().why};
         }
-        if (!loans.isEmpty() || login) {
-            Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, login, owner);
+        if (bridge && (!loans.isEmpty() || login || !ruleNames.isEmpty())) {
+            Result<QMap<QString, QString>> lent = bridge->lend(store, id, loans, login, owner, ruleNames);
             if (!lent)
                 return lent.error();
             guestEnv = *lent;
@@ -902,6 +907,7 @@ void SandboxService::create(const Call &call)
             m_secrets->loansCommitted();
         for (const Rule &rule : std::as_const(*added))
             m_policy->add(rule);
+        warnUnreadRequests(plan.request.name, plan.ruleNames);
         Result<proto::SandboxCreated> reply = fromEngine<proto::SandboxCreated>(created.value());
         if (reply && !plan.templateName.isEmpty())
             reply->templateName = plan.templateName;
@@ -932,6 +938,11 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
         for (const PolicyEntry &e : file->rules)
             plan.rules.append(e.importedRule(plan.request.name, plan.request.owner, plan.policySource));
     }
+    plan.ruleNames = Policy::requestRuleNames(plan.rules);
+    if (m_policy)
+        for (const QString &name : m_policy->requestRuleNames(plan.request.name, QDateTime::currentDateTimeUtc()))
+            if (!plan.ruleNames.contains(name))
+                plan.ruleNames.append(name);
     if (!plan.rules.isEmpty() && !m_policy)
         return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),
                      {}, ErrorKind::Unavailable};
@@ -949,6 +960,25 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
     if (!plan.loans.isEmpty()) // lent inside the engine's create transaction (lendInCreate)
         return m_secrets->check(plan.loans, plan.request.env, plan.request.owner);
     return ok();
+}
+
+QStringList SandboxService::forkRuleNames(const QString &origin) const
+{
+    return m_policy ? m_policy->requestRuleNames(origin, QDateTime::currentDateTimeUtc()) : QStringList();
+}
+
+// Request rules name hosts the sandbox has no CA for (the vault was not unlocked when it was
+// made): their TLS connections are decided whole. Said once, where the person looks.
+void SandboxService::warnUnreadRequests(const QString &name, const QStringList &ruleNames)
+{
+    if (ruleNames.isEmpty() || !m_secrets || !m_secrets->caPem(name).isEmpty())
+        return;
+    const QString told = QStringLiteral("%1 has no CA of its own (the Airlock vault was not unlocked when it was made), so "
+                                        "the requests its rules name on %2 cannot be read over TLS: those connections are "
+                                        "decided whole. Unlock the vault and fork or recreate it to decide them request by request")
+                             .arg(name, ruleNames.join(QStringLiteral(", ")));
+    qCWarning(lcEngine).noquote() << told;
+    m_api.postAlert(name, QStringLiteral("requests_unread"), told);
 }
 
 // create --start is one step for the caller: a sandbox that cannot boot is not kept.

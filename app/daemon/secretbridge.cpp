@@ -125,11 +125,16 @@ Status SecretBridge::checkBinding(const TemplateSecret &expected, const QString 
                  QStringLiteral("add the key: %1; %2; nothing was created").arg(add, alternative), ErrorKind::NotFound};
 }
 
+bool SecretBridge::caForRulesOnly(const QStringList &ruleNames) const
+{
+    return !ruleNames.isEmpty() && m_vault.vault().state() == VaultState::Unlocked;
+}
+
 Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
-                                                  const std::optional<LoginSpec> &login, uid_t owner)
+                                                  const std::optional<LoginSpec> &login, uid_t owner, const QStringList &ruleNames)
 {
     QMap<QString, QString> env;
-    if (loans.isEmpty() && !login)
+    if (loans.isEmpty() && !login && !caForRulesOnly(ruleNames))
         return env;
     Vault &vault = m_vault.vault();
     if (login) {
@@ -146,16 +151,16 @@ Result<QMap<QString, QString>> SecretBridge::lend(Store &store, qint64 sandboxId
         env.insert(l.envVar, QString::fromLatin1(placeholder.value()));
     }
     // The CA is name-constrained to the bound hosts, so it is made after the loans.
-    if (Status s = prepareGuest(store, sandboxId, &env); !s)
+    if (Status s = prepareGuest(store, sandboxId, &env, ruleNames); !s)
         return s.error();
     return env;
 }
 
 // The sandbox's own CA, the environment that points the guest's TLS clients at the trust
 // bundle holding it, and git's credential helper for the loans sent as Basic credentials.
-Status SecretBridge::prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env)
+Status SecretBridge::prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env, const QStringList &ruleNames)
 {
-    Result<QByteArray> ca = m_vault.vault().issueSandboxCa(store, sandboxId);
+    Result<QByteArray> ca = m_vault.vault().issueSandboxCa(store, sandboxId, ruleNames);
     if (!ca)
         return ca.error();
     Result<QList<GitCredentialLoan>> gitLoans = m_vault.vault().gitCredentialLoans(store, sandboxId);
@@ -167,17 +172,17 @@ Status SecretBridge::prepareGuest(Store &store, qint64 sandboxId, QMap<QString, 
     return ok();
 }
 
-Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId, const QString &origin)
+Result<QMap<QString, QString>> SecretBridge::inherit(Store &store, qint64 forkId, const QString &origin, const QStringList &ruleNames)
 {
     Vault &vault = m_vault.vault();
     Result<QMap<QString, QString>> env = vault.inheritLoans(store, origin, forkId);
-    if (!env || env->isEmpty())
+    if (!env || (env->isEmpty() && !caForRulesOnly(ruleNames)))
         return env;
     if (vault.state() != VaultState::Unlocked)
         return Error{QStringLiteral("cannot fork: %1 borrows secrets and the Airlock vault is %2")
                          .arg(origin, vaultStateName(vault.state())),
                      QStringLiteral("unlock it first (airlockctl vault unlock); nothing was created"), ErrorKind::Unavailable};
-    if (Status s = prepareGuest(store, forkId, &env.value()); !s)
+    if (Status s = prepareGuest(store, forkId, &env.value(), ruleNames); !s)
         return s.error();
     return env;
 }
@@ -294,9 +299,9 @@ Status SecretBridge::markHostReady(virDomainPtr domain)
     return agent.closeFile(h.value());
 }
 
-bool SecretBridge::wants(const QString &sandbox, const QString &host)
+bool SecretBridge::wants(const QString &sandbox, const QString &host, bool perRequest)
 {
-    return m_vault.interceptor().needsInterception(sandbox, host);
+    return m_vault.interceptor().needsInterception(sandbox, host, perRequest);
 }
 
 void SecretBridge::take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,

@@ -63,11 +63,15 @@ public:
     Status checkBinding(const TemplateSecret &expected, const QString &templateName, uid_t owner);
     // Inside create's transaction: the loans and the sandbox CA; returns the guest variables.
     // `login`: the template's sign-in; the sandbox intercepts its hosts from the start.
+    // `ruleNames`: the names of the request rules it starts with (Policy::requestRuleNames);
+    // its CA covers them too, so their requests can be read over TLS. A sandbox that borrows
+    // nothing gets a CA for them only while the vault is unlocked (its key is sealed by it);
+    // without one those rules decide its TLS connections whole (caPem says which).
     Result<QMap<QString, QString>> lend(Store &store, qint64 sandboxId, const QList<SecretLoan> &loans,
-                                        const std::optional<LoginSpec> &login, uid_t owner);
+                                        const std::optional<LoginSpec> &login, uid_t owner, const QStringList &ruleNames = {});
     // Inside a fork's create transaction: the origin's loans and a CA of the fork's own.
-    Result<QMap<QString, QString>> inherit(Store &store, qint64 forkId, const QString &origin);
-    // The sandbox CA's certificate, or empty when the sandbox borrows nothing (engine thread).
+    Result<QMap<QString, QString>> inherit(Store &store, qint64 forkId, const QString &origin, const QStringList &ruleNames = {});
+    // The sandbox CA's certificate, or empty when it has none (engine thread).
     QByteArray caPem(const QString &sandbox);
     // The sandbox is gone (or its create failed): its CA and decrypted secrets leave memory.
     void forget(const QString &sandbox);
@@ -85,7 +89,7 @@ public:
     static Status markHostReady(virDomainPtr domain);
 
     // FlowHandoff (the proxy's epoll thread).
-    bool wants(const QString &sandbox, const QString &host) override;
+    bool wants(const QString &sandbox, const QString &host, bool perRequest) override;
     void take(int guestFd, const QString &sandbox, const QString &host, const QByteArray &alreadyRead,
               const QHostAddress &upstream, quint16 port, bool perRequest, GuestProcessLookup whoAsks,
               std::function<void()> done) override;
@@ -94,7 +98,9 @@ public:
     void exfiltration(const QString &sandbox, const QString &host, const QString &secret) override;
 
 private:
-    Status prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env);
+    Status prepareGuest(Store &store, qint64 sandboxId, QMap<QString, QString> *env, const QStringList &ruleNames);
+    // With nothing borrowed: does the sandbox get a CA for its request rules' names?
+    bool caForRulesOnly(const QStringList &ruleNames) const;
     VaultService &m_vault;
     EgressService &m_egress;
     ApiServer &m_api;

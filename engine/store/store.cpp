@@ -284,6 +284,12 @@ ALTER TABLE rules ADD COLUMN path TEXT NOT NULL DEFAULT '';
 ALTER TABLE rules ADD COLUMN git TEXT NOT NULL DEFAULT '';
 ALTER TABLE rules ADD COLUMN repo TEXT NOT NULL DEFAULT ''
 )SQL")},
+        // The names a sandbox's CA may speak for (its secrets' hosts, its sign-ins' and those
+        // of the request rules it started with): the broker intercepts a host whose requests
+        // rules decide only inside them. Older CAs name none beyond their loans'.
+        {13, QStringLiteral("sandbox_cas.hosts"), QStringLiteral(R"SQL(
+ALTER TABLE sandbox_cas ADD COLUMN hosts_json TEXT NOT NULL DEFAULT '[]'
+)SQL")},
     };
     return steps;
 }

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void decideRequestPrecedence();
     void connectionsIgnoreRequestRules();
     void rulesThatCannotBeRead();
+    void requestRuleNamesAreWhatTheSandboxCaCovers();
 };
 
 void TestRequestRules::facts_data()
@@ -298,6 +299,22 @@ void TestRequestRules::rulesThatCannotBeRead()
     raw.port = 443;
     QVERIFY(!Policy::validateNew(raw));
     QVERIFY(Policy::validateNew(requestRule(0, "*.github.com", true, git("push", "myorg/*"))));
+}
+
+// The names a sandbox's CA is made for (SecretBridge::lend): the request rules in force for it,
+// global and its own, as names or *.domain; never a top-level wildcard, another sandbox's rule,
+// an expired one or a rule of connections.
+void TestRequestRules::requestRuleNamesAreWhatTheSandboxCaCovers()
+{
+    Rule expired = requestRule(5, "old.test", true, http("GET"));
+    expired.expires = kNow.addSecs(-60);
+    Policy policy;
+    QVERIFY(policy.setRules({requestRule(1, "*.github.com", true, http("GET"), ""), requestRule(2, "github.com", true, git("fetch")),
+                             requestRule(3, "evil.test", true, http("GET"), "other"), hostRule(4, "plain.test", true), expired,
+                             requestRule(6, "*.com", false, http("POST"), ""), requestRule(7, "GitHub.com.", true, http("GET"))}));
+    QCOMPARE(policy.requestRuleNames(QStringLiteral("box"), kNow), (QStringList{QStringLiteral("*.github.com"), QStringLiteral("github.com")}));
+    QCOMPARE(policy.requestRuleNames(QStringLiteral("other"), kNow), (QStringList{QStringLiteral("*.github.com"), QStringLiteral("evil.test")}));
+    QCOMPARE(Policy::requestRuleNames({hostRule(1, "a.test", true)}), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestRequestRules)

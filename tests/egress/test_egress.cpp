@@ -124,7 +124,7 @@ QString ipString(quint32 ip)
 // until the test ends it, so the proxy's accounting of handed-off flows can be watched.
 class HeldHandoff : public FlowHandoff {
 public:
-    bool wants(const QString &, const QString &host) override { return host == QLatin1String("held.test"); }
+    bool wants(const QString &, const QString &host, bool) override { return host == QLatin1String("held.test"); }
     void take(int guestFd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16, bool,
               GuestProcessLookup whoAsks, std::function<void()> done) override
     {
@@ -649,7 +649,7 @@ private Q_SLOTS:
                    o.value(QLatin1String("reason")).toString().contains(QLatin1String("rules deny some requests"));
         });
         QCOMPARE(tls.value(QLatin1String("decision")).toString(), QStringLiteral("denied"));
-        QVERIFY2(tls.value(QLatin1String("reason")).toString().contains(QLatin1String("only on hosts it intercepts")),
+        QVERIFY2(tls.value(QLatin1String("reason")).toString().contains(QLatin1String("only on hosts the sandbox's CA covers")),
                  qPrintable(tls.value(QLatin1String("reason")).toString()));
         QVERIFY(m_rules->remove(denyRule->id));
         QVERIFY(m_rules->remove(allowRule->id));

@@ -103,7 +103,7 @@ Talk converse(const QString &ns, quint32 ip, quint16 port, const QList<QByteArra
 class PlaceholderHandoff : public FlowHandoff {
 public:
     static constexpr QByteArrayView kPlaceholder = "PLACEHOLDERaaaaaaaaaaaaaaaaaaaa";
-    bool wants(const QString &, const QString &) override { return false; }
+    bool wants(const QString &, const QString &, bool) override { return false; }
     void endFlowsOf(const QString &) override {}
     void take(int fd, const QString &, const QString &, const QByteArray &, const QHostAddress &, quint16, bool, GuestProcessLookup,
               std::function<void()> done) override

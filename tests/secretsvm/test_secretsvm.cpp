@@ -121,6 +121,10 @@ private Q_SLOTS:
     // Rules of single requests (broker/requestpattern.h) on the bound host, and the asking of
     // a request no rule answers.
     void aRequestNoRuleAnswersIsAskedWithItsMethodAndPath();
+    // Request rules on a host no secret is bound to: the sandbox's CA covers the names of the
+    // request rules it starts with (Policy::requestRuleNames), so their requests are read too.
+    void requestRulesAreReadOnAHostNoSecretIsBoundTo();
+    void withoutAnUnlockedVaultTheRequestsAreNotReadAndItIsSaid();
 };
 
 void TestSecretsVm::initTestCase()
@@ -138,7 +142,7 @@ void TestSecretsVm::initTestCase()
     m_pki = std::make_unique<TestPki>();
     X509 *cert = nullptr;
     EVP_PKEY *key = nullptr;
-    m_pki->issue({"api.test.example", "other.test.example"}, &cert, &key);
+    m_pki->issue({"api.test.example", "other.test.example", "rules.test.example"}, &cert, &key);
     bool plainUp = false;
     inNamespace(m_outside.name(), [&] {
         m_https = std::make_unique<TlsTestServer>(cert, key, kOutsideIp, 443);
@@ -155,7 +159,7 @@ void TestSecretsVm::initTestCase()
         return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
     });
     QVERIFY2(plainUp, "cannot listen on 203.0.113.30:80 in the test namespace");
-    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.30 api.test.example other.test.example plain.test.example\n",
+    QVERIFY2(DaemonHarness::setUpstream(m_dir.path(), "203.0.113.30 api.test.example other.test.example plain.test.example rules.test.example\n",
                                         m_pki->caPem(), &error),
              qPrintable(error));
 
@@ -581,6 +585,67 @@ void TestSecretsVm::aRequestNoRuleAnswersIsAskedWithItsMethodAndPath()
     const QByteArray denied = guestAnswer();
     QVERIFY2(denied.endsWith("403") && denied.contains("Airlock blocked"), denied.constData());
     QVERIFY(requestsTo("/asked/2").isEmpty());
+}
+
+void TestSecretsVm::requestRulesAreReadOnAHostNoSecretIsBoundTo()
+{
+    // A sandbox that borrows nothing, started from a policy file: GET below /open/ allowed,
+    // every POST denied on rules.test.example; other.test.example allowed as a whole host.
+    const QString policy = m_dir.filePath(u"rules.yaml"_s);
+    QFile file(policy);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("airlock_policy: 1\n"
+               "rules:\n"
+               "  - {action: allow, host: rules.test.example, method: GET, path: \"/open/*\"}\n"
+               "  - {action: deny, host: rules.test.example, method: POST, path: \"/*\"}\n"
+               "  - {action: allow, host: other.test.example}\n");
+    file.close();
+    const QString box = uniqueName(u"svmr"_s);
+    const CtlResult created = ctl({u"create"_s, box, u"--memory"_s, u"256"_s, u"--policy"_s, policy, u"--start"_s});
+    QVERIFY2(created.exitCode == 0, QByteArray(created.err + m_daemon.log().right(3000)).constData());
+    const auto sh = [&](const QString &script) { return m_daemon.guestSh(box, script, 120000); };
+    const CtlResult get = sh(u"curl -sS --max-time 60 -w '\\n%{http_code}' https://rules.test.example/open/1"_s);
+    const CtlResult post = sh(u"curl -sS --max-time 60 -X POST -d x=1 -w '\\n%{http_code}' https://rules.test.example/open/2"_s);
+    // A host with no request rule is relayed, not intercepted: the guest sees the real server's
+    // certificate (from a CA it does not trust, hence -k), never one of its sandbox CA.
+    const CtlResult other = sh(u"curl -sSk -v --max-time 60 -o /dev/null https://other.test.example/whole 2>&1"_s);
+    const CtlResult events = ctl({u"--json"_s, u"egress"_s, u"ls"_s, box});
+    ctl({u"kill"_s, box}, {}, 120000);
+    const CtlResult removed = ctl({u"rm"_s, box}, {}, 120000);
+
+    QVERIFY2(statusOf(get) == "200", QByteArray(get.out + get.err + m_daemon.log().right(3000)).constData());
+    QCOMPARE(requestsTo("/open/1").size(), 1);
+    QVERIFY2(statusOf(post) == "403" && post.out.contains("Airlock blocked"), post.out.constData());
+    QVERIFY(requestsTo("/open/2").isEmpty());
+    QVERIFY2(other.exitCode == 0 && requestsTo("/whole").size() == 1, other.out.constData());
+    QVERIFY2(!other.out.contains("Airlock sandbox"), other.out.constData());
+    bool sawPost = false;
+    for (const QJsonValue &v : QJsonDocument::fromJson(events.out).array()) {
+        const QJsonObject o = v.toObject();
+        sawPost = sawPost || (o.value("method"_L1).toString() == "POST"_L1 && o.value("path"_L1).toString() == "/open/2"_L1 &&
+                              o.value("decision"_L1).toString() == "denied"_L1);
+    }
+    QVERIFY2(sawPost, events.out.constData());
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
+}
+
+void TestSecretsVm::withoutAnUnlockedVaultTheRequestsAreNotReadAndItIsSaid()
+{
+    // The CA's key is sealed by the vault: a sandbox made while it is locked gets none, is still
+    // made, and the person is told which requests cannot be read.
+    const QString policy = m_dir.filePath(u"rules.yaml"_s);
+    const QString box = uniqueName(u"svml"_s);
+    QCOMPARE(ctl({u"vault"_s, u"lock"_s}).exitCode, 0);
+    const CtlResult created = ctl({u"create"_s, box, u"--policy"_s, policy});
+    QCOMPARE(ctl({u"vault"_s, u"unlock"_s}, kPassphrase + '\n').exitCode, 0);
+    QString message;
+    for (const QJsonObject &a : alerts(3000))
+        if (a.value("kind"_L1).toString() == "requests_unread"_L1 && a.value("sandbox"_L1).toString() == box)
+            message = a.value("message"_L1).toString();
+    const CtlResult removed = ctl({u"rm"_s, box}, {}, 120000);
+    QVERIFY2(created.exitCode == 0, created.err.constData());
+    QVERIFY2(message.contains("rules.test.example"_L1) && message.contains("vault"_L1), qPrintable(message));
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestSecretsVm)

@@ -66,6 +66,7 @@ private Q_SLOTS:
         QVERIFY(sqlite3_auto_extension(reinterpret_cast<void (*)()>(traceConnection)) == SQLITE_OK);
     }
     void proxyLoopRunsNoSqlite();
+    void requestRuleNamesAreInterceptedOnlyForFlowsDecidedPerRequest();
 };
 
 void TestLoanSnapshot::proxyLoopRunsNoSqlite()
@@ -127,6 +128,38 @@ void TestLoanSnapshot::proxyLoopRunsNoSqlite()
     QVERIFY(!wanted);
     QCOMPARE(owner, std::nullopt);
 
+    QCOMPARE(g_proxyStatements.load(), 0);
+}
+
+// A sandbox that borrows nothing gets a CA for the names of its request rules: a flow whose
+// requests rules decide is intercepted there, any other flow to the same name is relayed.
+void TestLoanSnapshot::requestRuleNamesAreInterceptedOnlyForFlowsDecidedPerRequest()
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("airlock.db"));
+    Vault vault(db);
+    QVERIFY(vault.open());
+    QVERIFY(vault.init(kPass));
+    const qint64 box = testsupport::addSandbox(db, QStringLiteral("rules"));
+    QVERIFY(box > 0);
+    // Nothing to constrain the CA to: no CA (one without name constraints would speak for any name).
+    QVERIFY(!vault.issueSandboxCa(box));
+    Result<Store> store = Store::open(db);
+    QVERIFY(store);
+    const Result<QByteArray> pem = vault.issueSandboxCa(store.value(), box, {QStringLiteral("*.rules.test")});
+    QVERIFY2(pem, qPrintable(pem ? QString() : pem.error().message()));
+    QVERIFY(vault.reloadLoans());
+    Interceptor interceptor(vault, {}, {});
+    bool perRequest = false, whole = true, outside = true;
+    onProxyLoop([&] {
+        perRequest = interceptor.needsInterception(QStringLiteral("rules"), QStringLiteral("api.rules.test"), true);
+        whole = interceptor.needsInterception(QStringLiteral("rules"), QStringLiteral("api.rules.test"), false);
+        outside = interceptor.needsInterception(QStringLiteral("rules"), QStringLiteral("rules.test.evil"), true);
+    });
+    QVERIFY(perRequest);
+    QVERIFY(!whole);
+    QVERIFY(!outside);
+    QCOMPARE(vault.caHosts(QStringLiteral("rules")), QStringList{QStringLiteral("*.rules.test")});
     QCOMPARE(g_proxyStatements.load(), 0);
 }
 
