@@ -421,7 +421,7 @@ void TestVault::sandboxCaIsNameConstrainedAndEncrypted()
     {
         auto store = Store::open(m_db);
         const qint64 other2 = testsupport::addSandbox(m_db, QStringLiteral("box2"));
-        QVERIFY(store->write(QStringLiteral("INSERT INTO sandbox_cas SELECT ?, cert_pem, key_nonce, key_ciphertext, created "
+        QVERIFY(store->write(QStringLiteral("INSERT INTO sandbox_cas SELECT ?, cert_pem, key_nonce, key_ciphertext, created, hosts_json "
                                             "FROM sandbox_cas WHERE sandbox_id = ?"),
                              {other2, id}));
     }
