@@ -302,16 +302,17 @@ void TestRequestRules::rulesThatCannotBeRead()
 }
 
 // The names a sandbox's CA is made for (SecretBridge::lend): the request rules in force for it,
-// global and its own, as names or *.domain; never a top-level wildcard, another sandbox's rule,
-// an expired one or a rule of connections.
+// global and its own, each name once; never another sandbox's rule, an expired one or a rule
+// of connections (a request rule cannot name `*`, an address or a top-level wildcard).
 void TestRequestRules::requestRuleNamesAreWhatTheSandboxCaCovers()
 {
     Rule expired = requestRule(5, "old.test", true, http("GET"));
     expired.expires = kNow.addSecs(-60);
     Policy policy;
-    QVERIFY(policy.setRules({requestRule(1, "*.github.com", true, http("GET"), ""), requestRule(2, "github.com", true, git("fetch")),
-                             requestRule(3, "evil.test", true, http("GET"), "other"), hostRule(4, "plain.test", true), expired,
-                             requestRule(6, "*.com", false, http("POST"), ""), requestRule(7, "GitHub.com.", true, http("GET"))}));
+    const Status set = policy.setRules({requestRule(1, "*.github.com", true, http("GET"), ""), requestRule(2, "github.com", true, git("fetch")),
+                                        requestRule(3, "evil.test", true, http("GET"), "other"), hostRule(4, "plain.test", true), expired,
+                                        requestRule(7, "GitHub.com.", true, http("GET"))});
+    QVERIFY2(set, set ? "" : qPrintable(set.error().message()));
     QCOMPARE(policy.requestRuleNames(QStringLiteral("box"), kNow), (QStringList{QStringLiteral("*.github.com"), QStringLiteral("github.com")}));
     QCOMPARE(policy.requestRuleNames(QStringLiteral("other"), kNow), (QStringList{QStringLiteral("*.github.com"), QStringLiteral("evil.test")}));
     QCOMPARE(Policy::requestRuleNames({hostRule(1, "a.test", true)}), QStringList());
