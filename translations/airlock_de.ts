@@ -436,6 +436,14 @@
         <source>Process (reported by the guest)</source>
         <translation>Prozess (vom Gast gemeldet)</translation>
     </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation>Regel: %1</translation>
+    </message>
+    <message>
+        <source>Bytes: ↑ %1  ↓ %2</source>
+        <translation>Bytes: ↑ %1  ↓ %2</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::ExportDialog</name>

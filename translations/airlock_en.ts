@@ -436,6 +436,14 @@
         <source>Process (reported by the guest)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rule: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes: ↑ %1  ↓ %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::ExportDialog</name>

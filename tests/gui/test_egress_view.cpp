@@ -220,6 +220,18 @@ void TestEgressView::updatesInPlaceAndCoalesces()
     }
     QCOMPARE(pending, 0);
     QCOMPARE(denied, 2);
+    // The tooltip holds what the watch layout's narrow list leaves out (NetworkView::setNarrow).
+    proto::EgressEvent request = attempt(4, QStringLiteral("a"), Decision::Allowed, now);
+    request.rule = 7;
+    request.bytesUp = 2048;
+    request.bytesDown = 1 << 20;
+    request.method = QStringLiteral("POST");
+    request.path = QStringLiteral("/v1/messages");
+    model.enqueue(parsed(request.toJson()));
+    model.flush();
+    const QString tip = model.index(model.rowOfId(4), EgressModel::Host).data(Qt::ToolTipRole).toString();
+    for (const char *part : {"port", "Rule: ", "Bytes: ↑ 2.0 kB", "POST /v1/messages"})
+        QVERIFY2(tip.contains(QString::fromUtf8(part)), qPrintable(QString(tip).replace(QLatin1Char('\n'), QLatin1String(" / "))));
 }
 
 void TestEgressView::parsesTheDaemonsTimes()

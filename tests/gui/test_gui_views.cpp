@@ -418,6 +418,12 @@ void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
     // The attempts' list puts the decision beside the host in the narrow pane.
     QHeaderView *columns = m_window->networkView()->table()->horizontalHeader();
     QCOMPARE(columns->visualIndex(EgressModel::DecisionColumn), columns->visualIndex(EgressModel::Host) + 1);
+    // ...and keeps the request and the process in view; protocol, port, rule and bytes are in the tooltip.
+    QTableView *attempts = m_window->networkView()->table();
+    for (const int column : {EgressModel::Proto, EgressModel::Port, EgressModel::Rule, EgressModel::Bytes})
+        QVERIFY2(attempts->isColumnHidden(column), qPrintable(QString::number(column)));
+    for (const int column : {EgressModel::Time, EgressModel::Host, EgressModel::DecisionColumn, EgressModel::Request, EgressModel::Process})
+        QVERIFY2(!attempts->isColumnHidden(column), qPrintable(QString::number(column)));
     QVERIFY(m_window->showTab(QStringLiteral("network")));
     QCOMPARE(tabs->currentIndex(), 0);
     QVERIFY(m_window->showTab(QStringLiteral("snapshots")));
@@ -441,6 +447,7 @@ void TestGuiViews::watchLayoutPutsTheTerminalBesideTheAttempts()
     QCOMPARE(tabs->currentIndex(), 0);
     QCOMPARE(m_window->dockWidgetArea(dock), Qt::BottomDockWidgetArea);
     QCOMPARE(columns->visualIndex(EgressModel::DecisionColumn), int(EgressModel::DecisionColumn));
+    QVERIFY(!attempts->isColumnHidden(EgressModel::Rule) && !attempts->isColumnHidden(EgressModel::Bytes));
     QCOMPARE(QSettings().value(QStringLiteral("view/watchLayout")).toBool(), false);
 }
 

@@ -192,8 +192,14 @@ QVariant EgressModel::data(const QModelIndex &index, int role) const
         QString tip = tr("%1 to %2 (%3) port %4").arg(r.proto, r.host.isEmpty() ? r.ip : r.host, r.ip).arg(r.port);
         if (!r.sni.isEmpty())
             tip += QLatin1Char('\n') + tr("TLS name: %1").arg(r.sni);
+        if (!r.rule.isEmpty())
+            tip += QLatin1Char('\n') + tr("Rule: %1").arg(r.rule);
         if (!r.reason.isEmpty())
             tip += QLatin1Char('\n') + r.reason;
+        if (r.bytesUp || r.bytesDown)
+            tip += QLatin1Char('\n') + tr("Bytes: ↑ %1  ↓ %2").arg(formatBytes(r.bytesUp), formatBytes(r.bytesDown));
+        if (!r.method.isEmpty())
+            tip += QLatin1Char('\n') + r.method + QLatin1Char(' ') + r.path;
         if (!r.process.isEmpty())
             tip += QLatin1Char('\n') + r.process;
         return tip;

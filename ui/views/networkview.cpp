@@ -138,6 +138,7 @@ QTableView *NetworkView::buildTable(QWidget *parent)
     table->setColumnWidth(EgressModel::Rule, 140);
     table->setColumnWidth(EgressModel::Bytes, 170);
     table->setColumnWidth(EgressModel::DecisionColumn, 80);
+    table->setColumnWidth(EgressModel::Request, 200);
     table->setColumnHidden(EgressModel::Sandbox, true);
     table->setWordWrap(false);
     return table;
@@ -170,7 +171,13 @@ void NetworkView::setNarrow(bool narrow)
     // Eliding from the left keeps what differs: "…18:30:27", "…api.github.com".
     m_table->setTextElideMode(narrow ? Qt::ElideLeft : Qt::ElideRight);
     m_table->setColumnWidth(EgressModel::Time, narrow ? m_table->fontMetrics().horizontalAdvance(QStringLiteral("…00:00:00")) + 12 : 150);
-    m_table->setColumnWidth(EgressModel::Host, narrow ? 160 : 220);
+    m_table->setColumnWidth(EgressModel::Host, narrow ? 130 : 220);
+    m_table->setColumnWidth(EgressModel::DecisionColumn, narrow ? 70 : 80);
+    // What a person deciding beside the terminal reads stays in view (host, decision, request,
+    // process); protocol, port, rule and bytes move into the row's tooltip.
+    for (const int column : {EgressModel::Proto, EgressModel::Port, EgressModel::Rule, EgressModel::Bytes})
+        m_table->setColumnHidden(column, narrow);
+    m_table->setColumnWidth(EgressModel::Request, narrow ? 110 : 200);
 }
 
 void NetworkView::showGrouped(bool grouped)
