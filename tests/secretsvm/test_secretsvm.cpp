@@ -610,6 +610,16 @@ void TestSecretsVm::requestRulesAreReadOnAHostNoSecretIsBoundTo()
     // certificate (from a CA it does not trust, hence -k), never one of its sandbox CA.
     const CtlResult other = sh(u"curl -sSk -v --max-time 60 -o /dev/null https://other.test.example/whole 2>&1"_s);
     const CtlResult events = ctl({u"--json"_s, u"egress"_s, u"ls"_s, box});
+    // A fork gets a CA of its own for the same names (its origin's rules are its rules).
+    const CtlResult snap = ctl({u"--json"_s, u"snapshot"_s, u"create"_s, box});
+    const QString fork = uniqueName(u"svmrf"_s);
+    const CtlResult forked = ctl({u"fork"_s, box, QString::number(QJsonDocument::fromJson(snap.out).object().value("id"_L1).toInteger()),
+                                  fork, u"--start"_s});
+    const CtlResult forkGet = m_daemon.guestSh(fork, u"curl -sS --max-time 60 -w '\\n%{http_code}' https://rules.test.example/open/fork"_s, 120000);
+    const CtlResult forkCa = m_daemon.guestSh(fork, u"head -c 3000 /etc/ssl/certs/ca-certificates.crt"_s, 120000);
+    const CtlResult originCa = sh(u"head -c 3000 /etc/ssl/certs/ca-certificates.crt"_s);
+    ctl({u"kill"_s, fork}, {}, 120000);
+    const CtlResult forkRemoved = ctl({u"rm"_s, fork}, {}, 120000);
     ctl({u"kill"_s, box}, {}, 120000);
     const CtlResult removed = ctl({u"rm"_s, box}, {}, 120000);
 
@@ -626,6 +636,12 @@ void TestSecretsVm::requestRulesAreReadOnAHostNoSecretIsBoundTo()
                               o.value("decision"_L1).toString() == "denied"_L1);
     }
     QVERIFY2(sawPost, events.out.constData());
+    QVERIFY2(forked.exitCode == 0, QByteArray(snap.err + forked.err + m_daemon.log().right(3000)).constData());
+    QVERIFY2(statusOf(forkGet) == "200", QByteArray(forkGet.out + forkGet.err).constData());
+    QCOMPARE(requestsTo("/open/fork").size(), 1);
+    QVERIFY(forkCa.out.startsWith("# Airlock sandbox CA") && originCa.out.startsWith("# Airlock sandbox CA"));
+    QVERIFY2(forkCa.out != originCa.out, "the fork uses its origin's CA");
+    QVERIFY2(forkRemoved.exitCode == 0, forkRemoved.err.constData());
     QVERIFY2(removed.exitCode == 0, removed.err.constData());
 }
 
