@@ -5,21 +5,51 @@
 // with some of L's blocks copied in: the same content, so reconcile simply retries.
 // With several children (forks, or a restore's old top still in use) the merge would change
 // what the others see, so it is refused. libvirt's storage API cannot rebase a volume, and
-// a running VM must not have its backing files rewritten, so the sandboxes on C's side must
-// be stopped.
+// a running VM must not have its backing files rewritten behind its back: when C is the
+// running sandbox's own disk (the snapshot removed is its latest), QEMU does the same copy
+// live (a block pull down to L's parent, virDomainBlockRebase) and the guest never stops;
+// when C is a frozen layer under a running disk, the sandboxes on C's side must be stopped.
 #include "core/crashpoint.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QProcess>
+#include <QThread>
 
 namespace airlock {
 
 namespace {
 constexpr int kRebaseTimeoutMs = 30 * 60 * 1000;
+constexpr char kDisk[] = "vda";
+
+// Waits for the disk's block job to end; then the live chain says whether it did its work.
+Status waitForBlockJob(virDomainPtr dom, QDeadlineTimer deadline)
+{
+    for (;;) {
+        virDomainBlockJobInfo info{};
+        const int r = virDomainGetBlockJobInfo(dom, kDisk, &info, 0);
+        if (r == 0)
+            return ok();
+        if (r < 0)
+            return LibvirtConnection::lastError(QStringLiteral("cannot follow the merge"));
+        if (deadline.hasExpired())
+            return Error{QStringLiteral("the merge did not finish in time"), QStringLiteral("it was cancelled; try again")};
+        QThread::msleep(100);
+    }
+}
+
+// Does the running domain's disk still read through `path`?
+Result<bool> liveChainHas(virDomainPtr dom, const QString &path)
+{
+    char *xml = virDomainGetXMLDesc(dom, 0);
+    if (!xml)
+        return LibvirtConnection::lastError(QStringLiteral("cannot read the running disk's chain"));
+    return takeVirString(xml).contains(QStringLiteral("'%1'").arg(path));
+}
 } // namespace
 
 Status SandboxEngine::rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat)
@@ -91,6 +121,11 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         if (state != QLatin1String("stopped") && state != QLatin1String("missing"))
             running << r.value(0).toString();
     }
+    if (running.size() == 1 && affected.size() == 1 && running.first() == sandbox) {
+        const auto top = m_store.firstRow(QStringLiteral("SELECT top_layer FROM sandboxes WHERE id = ?"), {sid});
+        if (top && top.value() && top.value()->value(0).toLongLong() == child)
+            return mergeLayerLive(sandbox, sid, snapshotId, layer, child);
+    }
     if (!running.isEmpty())
         return Error{QStringLiteral("snapshot %1 of %2 cannot be merged away while %3 runs").arg(snapshotId).arg(sandbox, running.join(QStringLiteral(", "))),
                      QStringLiteral("later layers build on it and merging rewrites a disk a running VM reads; "
@@ -129,6 +164,66 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
     return ok();
 }
 
+// The running sandbox's own disk C takes in L's blocks from QEMU (a block pull down to L's
+// parent): the guest reads the same disk throughout, and C's header then names L's parent.
+Status SandboxEngine::mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child)
+{
+    QString basePath, baseFormat;
+    const Result<QVariant> grandparent = mergeBase(sandbox, sid, layer, &basePath, &baseFormat);
+    if (!grandparent)
+        return grandparent.error();
+    auto layerPath = layerVolume(layer);
+    auto childPath = layerVolume(child);
+    if (!layerPath)
+        return layerPath.error();
+    if (!childPath)
+        return childPath.error();
+    const QString domain = objectName(sandbox);
+    VirDomain dom = lookupDomain(m_libvirt.get(), domain);
+    if (!dom.get())
+        return LibvirtConnection::lastError(QStringLiteral("cannot find the domain of %1").arg(sandbox));
+    Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox,
+                                       {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
+                                        {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath.value()},
+                                        {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
+                                        {QStringLiteral("domains"), QJsonArray{domain}}, {QStringLiteral("live"), true},
+                                        {QStringLiteral("layer_path"), layerPath.value()}, {QStringLiteral("volumes"), QJsonArray{}}});
+    if (!op)
+        return op.error();
+    if (virDomainBlockRebase(dom.get(), kDisk, basePath.toUtf8().constData(), 0, 0) < 0) {
+        endOperation(op.value()); // nothing started: C still reads through L
+        return LibvirtConnection::lastError(QStringLiteral("cannot merge snapshot %1 of %2 while it runs").arg(snapshotId).arg(sandbox));
+    }
+    crashPoint("merge:pulling");
+    if (Status s = waitForBlockJob(dom.get(), QDeadlineTimer(kRebaseTimeoutMs)); !s) {
+        virDomainBlockJobAbort(dom.get(), kDisk, 0);
+        endOperation(op.value());
+        return s;
+    }
+    return finishLiveMerge(dom.get(), op.value(), snapshotId, layer, child, grandparent.value(), layerPath.value());
+}
+
+Status SandboxEngine::finishLiveMerge(virDomainPtr dom, qint64 opId, qint64 snapshotId, qint64 layer, qint64 child,
+                                      const QVariant &grandparent, const QString &layerPath)
+{
+    const Result<bool> stillReads = liveChainHas(dom, layerPath);
+    if (!stillReads || stillReads.value()) { // the job failed or was cancelled: nothing changed for the guest
+        endOperation(opId);
+        return stillReads ? Status(Error{QStringLiteral("the merge of snapshot %1 stopped before it finished").arg(snapshotId),
+                                         QStringLiteral("the snapshot is kept; try again, or stop the sandbox first")})
+                          : Status(stillReads.error());
+    }
+    // The next boot reads the new chain from C's header.
+    if (Status s = forgetBackingChain(QString::fromUtf8(virDomainGetName(dom))); !s)
+        qCWarning(lcEngine) << s.error().message();
+    if (Status s = recordMerge(snapshotId, layer, child, grandparent, opId); !s)
+        return s; // the operation stays for reconcile, which records it again
+    m_pool->refresh();
+    collectLayers();
+    qCInfo(lcEngine) << "merged snapshot" << snapshotId << "into the running disk of" << virDomainGetName(dom);
+    return ok();
+}
+
 Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId)
 {
     return m_store.transaction([&]() -> Status {
@@ -146,6 +241,8 @@ Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child,
 }
 
 // After a crash: the safe rebase is repeatable, so it runs again and the store follows.
+// A live merge whose guest still runs is QEMU's to finish: wait for its job, then the running
+// chain says whether it did.
 void SandboxEngine::reconcileMerge(qint64 opId, const QJsonObject &state)
 {
     const qint64 snapshotId = state.value(QLatin1String("snapshot")).toInteger();
@@ -156,6 +253,20 @@ void SandboxEngine::reconcileMerge(qint64 opId, const QJsonObject &state)
     if (!still || !still.value() || !childRow || !childRow.value() || childRow.value()->value(0).toLongLong() != layer) {
         endOperation(opId); // already recorded, or the layers are gone
         return;
+    }
+    if (state.value(QLatin1String("live")).toBool()) {
+        const QJsonArray domains = state.value(QLatin1String("domains")).toArray();
+        VirDomain dom = lookupDomain(m_libvirt.get(), domains.isEmpty() ? QString() : domains.first().toString());
+        if (dom.get() && virDomainIsActive(dom.get()) == 1) {
+            if (Status s = waitForBlockJob(dom.get(), QDeadlineTimer(kRebaseTimeoutMs)); !s)
+                qCWarning(lcEngine) << "reconcile: the live merge of snapshot" << snapshotId << ":" << s.error().message();
+            if (Status s = finishLiveMerge(dom.get(), opId, snapshotId, layer, child, still.value()->value(0),
+                                           state.value(QLatin1String("layer_path")).toString());
+                !s)
+                qCWarning(lcEngine) << "reconcile:" << s.error().message();
+            return;
+        }
+        // Stopped since: its disk is a file again, and the safe rebase below finishes the merge.
     }
     if (Status s = rebaseLayer(state.value(QLatin1String("child_path")).toString(), state.value(QLatin1String("base_path")).toString(),
                                state.value(QLatin1String("base_format")).toString());

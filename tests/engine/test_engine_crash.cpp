@@ -140,6 +140,7 @@ private Q_SLOTS:
     void createInterrupted();
     void forkInterrupted();
     void snapshotInterruptedIsFinished();
+    void liveMergeInterruptedIsFinished();
     void restoreInterruptedIsFinished();
     void crashWindowGuestReachesNothing();
     void stopInterrupted();
@@ -339,6 +340,26 @@ void TestEngineCrash::snapshotInterruptedIsFinished()
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QCOMPARE(m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), before + 2);
     row.rerun(QStringLiteral("snapshot ok"));
+}
+
+void TestEngineCrash::liveMergeInterruptedIsFinished()
+{
+    Row row(QStringLiteral("snapshot rm (live merge)"), QStringLiteral("merge:pulling"));
+    const int before = m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size();
+    const CtlResult made = m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    run(QStringLiteral("echo four > /root/note; sync"));
+    // QEMU's block job goes on without airlockd: reconcile waits for it and records the merge.
+    crashDuring(QStringLiteral("merge:pulling"), {QStringLiteral("snapshot"), QStringLiteral("rm"), m_box,
+                                                  QString::number(made.json().toObject().value(QLatin1String("id")).toInteger())});
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray().size(), before);
+    QCOMPARE(storeRows(db(), QStringLiteral("operations"), QStringLiteral("subject"), m_box), 0);
+    expectWhole(m_box, true);
+    row.after(expectIntegrity(db()) + QStringLiteral(", finished: merged into the running disk"));
+    QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("four\n"));
+    row.rerun(QStringLiteral("guest read on"));
 }
 
 void TestEngineCrash::restoreInterruptedIsFinished()

@@ -146,6 +146,22 @@ void TestEngineSnapshots::removingASnapshotBelowAnotherMergesIt()
     QVERIFY2(started.exitCode == 0, started.err.constData());
     QCOMPARE(run(box, QStringLiteral("cat /root/note /root/b /root/first")), QByteArray("b\nbee\nfirst\n"));
 
+    // The latest snapshot, right under the running disk, merges live: QEMU copies its blocks
+    // into the disk while the guest goes on, and the next boot reads the same files.
+    run(box, QStringLiteral("echo d > /root/note; echo dee > /root/d; sync"));
+    const qint64 d = snapshot(QStringLiteral("d"));
+    QVERIFY(d > 0);
+    run(box, QStringLiteral("echo e > /root/note; sync"));
+    const CtlResult live = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), box, QString::number(d)});
+    QVERIFY2(live.exitCode == 0, QByteArray(live.err + m_daemon.log().right(2000)).constData());
+    QCOMPARE(run(box, QStringLiteral("cat /root/note /root/d /root/b")), QByteArray("e\ndee\nbee\n"));
+    const QJsonArray afterLive = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), box}).json().toArray();
+    QCOMPARE(afterLive.size(), 1);
+    QCOMPARE(afterLive.first().toObject().value(QLatin1String("id")).toInteger(), b);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("stop"), box}).exitCode, 0);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("start"), box}).exitCode, 0);
+    QCOMPARE(run(box, QStringLiteral("cat /root/note /root/d /root/b")), QByteArray("e\ndee\nbee\n"));
+
     m_daemon.ctl({QStringLiteral("kill"), box});
     QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), box}).exitCode, 0);
     const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + box);
