@@ -67,6 +67,16 @@ Status SandboxEngine::rebaseLayer(const QString &childPath, const QString &baseP
     return ok();
 }
 
+// The merge operation's record, as reconcileMerge reads it.
+QJsonObject SandboxEngine::mergeState(qint64 snapshotId, qint64 layer, qint64 child, const QString &childPath, const QString &basePath,
+                                      const QString &baseFormat, const QStringList &domains)
+{
+    return {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
+            {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath},
+            {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
+            {QStringLiteral("domains"), QJsonArray::fromStringList(domains)}, {QStringLiteral("volumes"), QJsonArray{}}};
+}
+
 // What a merged layer's child is rebased onto: the layer's parent layer (returned, with its
 // path and format), or the image's root disk when it has none (a null parent).
 Result<QVariant> SandboxEngine::mergeBase(const QString &sandbox, qint64 sid, qint64 layer, QString *basePath, QString *baseFormat)
@@ -141,11 +151,7 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
         return childPath.error();
 
     Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox,
-                                       {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
-                                        {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath.value()},
-                                        {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
-                                        {QStringLiteral("domains"), QJsonArray::fromStringList(affected)},
-                                        {QStringLiteral("volumes"), QJsonArray{}}});
+                                       mergeState(snapshotId, layer, child, childPath.value(), basePath, baseFormat, affected));
     if (!op)
         return op.error();
     if (Status s = rebaseLayer(childPath.value(), basePath, baseFormat); !s) {
@@ -182,12 +188,10 @@ Status SandboxEngine::mergeLayerLive(const QString &sandbox, qint64 sid, qint64 
     VirDomain dom = lookupDomain(m_libvirt.get(), domain);
     if (!dom.get())
         return LibvirtConnection::lastError(QStringLiteral("cannot find the domain of %1").arg(sandbox));
-    Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox,
-                                       {{QStringLiteral("snapshot"), snapshotId}, {QStringLiteral("layer"), layer},
-                                        {QStringLiteral("child"), child}, {QStringLiteral("child_path"), childPath.value()},
-                                        {QStringLiteral("base_path"), basePath}, {QStringLiteral("base_format"), baseFormat},
-                                        {QStringLiteral("domains"), QJsonArray{domain}}, {QStringLiteral("live"), true},
-                                        {QStringLiteral("layer_path"), layerPath.value()}, {QStringLiteral("volumes"), QJsonArray{}}});
+    QJsonObject state = mergeState(snapshotId, layer, child, childPath.value(), basePath, baseFormat, {domain});
+    state.insert(QStringLiteral("live"), true);
+    state.insert(QStringLiteral("layer_path"), layerPath.value());
+    Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox, state);
     if (!op)
         return op.error();
     if (virDomainBlockRebase(dom.get(), kDisk, basePath.toUtf8().constData(), 0, 0) < 0) {

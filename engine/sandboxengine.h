@@ -214,6 +214,8 @@ private:
     Result<QVariant> mergeBase(const QString &sandbox, qint64 sid, qint64 layer, QString *basePath, QString *baseFormat);
     Status rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat);
     Status recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId);
+    static QJsonObject mergeState(qint64 snapshotId, qint64 layer, qint64 child, const QString &childPath, const QString &basePath,
+                                  const QString &baseFormat, const QStringList &domains);
     Status mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child);
     Status finishLiveMerge(virDomainPtr dom, qint64 opId, qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent,
                            const QString &layerPath);

@@ -499,7 +499,7 @@ void SandboxService::fork(const Call &call)
     const bool startIt = call.params().value(QLatin1String("start")).toBool();
     onEngine([this, call, sandbox, id, newName, startIt](SandboxEngine &e) {
         decltype(CreateRequest::lend) lend;
-        const QStringList ruleNames = forkRuleNames(sandbox);
+        const QStringList ruleNames = ruleNamesInForce(sandbox); // the fork copies the origin's rules
         if (m_secrets)
             lend = [bridge = m_secrets, sandbox, ruleNames](Store &store, qint64 forkId) {
                 return bridge->inherit(store, forkId, sandbox, ruleNames);
@@ -938,11 +938,8 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
         for (const PolicyEntry &e : file->rules)
             plan.rules.append(e.importedRule(plan.request.name, plan.request.owner, plan.policySource));
     }
-    plan.ruleNames = Policy::requestRuleNames(plan.rules);
-    if (m_policy)
-        for (const QString &name : m_policy->requestRuleNames(plan.request.name, QDateTime::currentDateTimeUtc()))
-            if (!plan.ruleNames.contains(name))
-                plan.ruleNames.append(name);
+    plan.ruleNames = Policy::requestRuleNames(plan.rules) + ruleNamesInForce(plan.request.name);
+    plan.ruleNames.removeDuplicates();
     if (!plan.rules.isEmpty() && !m_policy)
         return Error{QStringLiteral("this daemon runs without the egress broker; create the sandbox without presets or a template"),
                      {}, ErrorKind::Unavailable};
@@ -962,9 +959,9 @@ Status SandboxService::planCreate(SandboxCreatePlan &plan) const
     return ok();
 }
 
-QStringList SandboxService::forkRuleNames(const QString &origin) const
+QStringList SandboxService::ruleNamesInForce(const QString &sandbox) const
 {
-    return m_policy ? m_policy->requestRuleNames(origin, QDateTime::currentDateTimeUtc()) : QStringList();
+    return m_policy ? m_policy->requestRuleNames(sandbox, QDateTime::currentDateTimeUtc()) : QStringList();
 }
 
 // Request rules name hosts the sandbox has no CA for (the vault was not unlocked when it was

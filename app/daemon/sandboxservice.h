@@ -134,8 +134,8 @@ private:
     void listPresets(const Call &call);
     void create(const Call &call);
     Status planCreate(SandboxCreatePlan &plan) const;
-    // The names of the request rules a fork of `origin` starts with (it copies the origin's).
-    QStringList forkRuleNames(const QString &origin) const;
+    // The names of the live request rules, global and `sandbox`'s (Policy::requestRuleNames).
+    QStringList ruleNamesInForce(const QString &sandbox) const;
     void warnUnreadRequests(const QString &name, const QStringList &ruleNames);
     void startCreated(const Call &call, SandboxEngine &engine, const SandboxCreatePlan &plan, const QJsonObject &reply);
     // The egress presets `names` as allow rules of `sandbox`; NotFound lists the presets.
