@@ -5,10 +5,16 @@
 // with some of L's blocks copied in: the same content, so reconcile simply retries.
 // With several children (forks, or a restore's old top still in use) the merge would change
 // what the others see, so it is refused. libvirt's storage API cannot rebase a volume, and
-// a running VM must not have its backing files rewritten behind its back: when C is the
-// running sandbox's own disk (the snapshot removed is its latest), QEMU does the same copy
-// live (a block pull down to L's parent, virDomainBlockRebase) and the guest never stops;
-// when C is a frozen layer under a running disk, the sandboxes on C's side must be stopped.
+// a running VM must not have its backing files rewritten behind its back, so for the running
+// sandbox QEMU does the merge live and the guest never stops:
+// - C is the running disk (the snapshot removed is the latest): C pulls L's blocks in (a block
+//   pull down to L's parent, virDomainBlockRebase), as the safe rebase would.
+// - C is a later snapshot's frozen layer under the running disk: QEMU pulls only into the top,
+//   so C's blocks are committed down into L instead (virDomainBlockCommit, top C, base L); L then
+//   holds the later snapshot's disk and stands for it, and C goes. A commit rewrites L, so once
+//   it has started the removed snapshot is gone even if the commit fails: L stays in the chain
+//   (the guest reads the same disk either way) and its space stays with the sandbox.
+// Forks or other sandboxes reading through C must be stopped (or removed) first.
 #include "core/crashpoint.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
@@ -17,6 +23,7 @@
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QThread>
 
@@ -50,6 +57,17 @@ Result<bool> liveChainHas(virDomainPtr dom, const QString &path)
         return LibvirtConnection::lastError(QStringLiteral("cannot read the running disk's chain"));
     return takeVirString(xml).contains(QStringLiteral("'%1'").arg(path));
 }
+
+// The backing file a stopped disk's header names (empty for none).
+Result<QString> backingFileOf(const QString &path)
+{
+    QProcess qemuImg;
+    qemuImg.start(QStringLiteral("qemu-img"), {QStringLiteral("info"), QStringLiteral("-U"), QStringLiteral("--output=json"), path});
+    if (!qemuImg.waitForFinished(60000) || qemuImg.exitStatus() != QProcess::NormalExit || qemuImg.exitCode() != 0)
+        return Error{QStringLiteral("cannot read the header of %1").arg(path), QString::fromLocal8Bit(qemuImg.readAllStandardError()).trimmed()};
+    return QJsonDocument::fromJson(qemuImg.readAllStandardOutput()).object().value(QLatin1String("backing-filename")).toString();
+}
+
 } // namespace
 
 Status SandboxEngine::rebaseLayer(const QString &childPath, const QString &basePath, const QString &baseFormat)
@@ -133,8 +151,11 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
     }
     if (running.size() == 1 && affected.size() == 1 && running.first() == sandbox) {
         const auto top = m_store.firstRow(QStringLiteral("SELECT top_layer FROM sandboxes WHERE id = ?"), {sid});
+        const auto above = m_store.firstRow(QStringLiteral("SELECT count(*) FROM layers WHERE parent_id = ?"), {child});
         if (top && top.value() && top.value()->value(0).toLongLong() == child)
-            return mergeLayerLive(sandbox, sid, snapshotId, layer, child);
+            return mergeLayerLive(sandbox, sid, snapshotId, layer, child, LiveMerge::PullIntoTop);
+        if (above && above.value() && above.value()->value(0).toInt() == 1) // the commit rewrites only the one disk above C
+            return mergeLayerLive(sandbox, sid, snapshotId, layer, child, LiveMerge::CommitIntoLayer);
     }
     if (!running.isEmpty())
         return Error{QStringLiteral("snapshot %1 of %2 cannot be merged away while %3 runs").arg(snapshotId).arg(sandbox, running.join(QStringLiteral(", "))),
@@ -170,9 +191,9 @@ Status SandboxEngine::mergeSnapshotLayer(const QString &sandbox, qint64 sid, qin
     return ok();
 }
 
-// The running sandbox's own disk C takes in L's blocks from QEMU (a block pull down to L's
-// parent): the guest reads the same disk throughout, and C's header then names L's parent.
-Status SandboxEngine::mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child)
+// QEMU merges while the guest runs: C pulls L's blocks in, or C's blocks are committed down
+// into L (see the top of this file); the guest reads the same disk throughout.
+Status SandboxEngine::mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child, LiveMerge how)
 {
     QString basePath, baseFormat;
     const Result<QVariant> grandparent = mergeBase(sandbox, sid, layer, &basePath, &baseFormat);
@@ -188,54 +209,106 @@ Status SandboxEngine::mergeLayerLive(const QString &sandbox, qint64 sid, qint64 
     VirDomain dom = lookupDomain(m_libvirt.get(), domain);
     if (!dom.get())
         return LibvirtConnection::lastError(QStringLiteral("cannot find the domain of %1").arg(sandbox));
+    const bool commit = how == LiveMerge::CommitIntoLayer;
+    if (commit) { // a restore since may have left C on a branch the running disk no longer reads
+        const Result<bool> reads = liveChainHas(dom.get(), childPath.value());
+        if (!reads)
+            return reads.error();
+        if (!reads.value())
+            return Error{QStringLiteral("snapshot %1 of %2 cannot be merged away while it runs").arg(snapshotId).arg(sandbox),
+                         QStringLiteral("the layers building on it are not under the running disk; stop %1 first (airlockctl stop)").arg(sandbox),
+                         ErrorKind::Conflict};
+    }
     QJsonObject state = mergeState(snapshotId, layer, child, childPath.value(), basePath, baseFormat, {domain});
     state.insert(QStringLiteral("live"), true);
+    state.insert(QStringLiteral("commit"), commit);
     state.insert(QStringLiteral("layer_path"), layerPath.value());
+    if (commit) {
+        auto topPath = m_store.firstRow(QStringLiteral("SELECT volume FROM layers WHERE parent_id = ?"), {child});
+        if (!topPath || !topPath.value())
+            return Error{QStringLiteral("cannot read the layer above snapshot %1").arg(snapshotId), topPath ? QString() : topPath.error().why};
+        auto path = m_pool->volumePath(topPath.value()->value(0).toString());
+        if (!path)
+            return path.error();
+        state.insert(QStringLiteral("above_path"), path.value());
+    }
     Result<qint64> op = beginOperation(QStringLiteral("merge"), sandbox, state);
     if (!op)
         return op.error();
-    if (virDomainBlockRebase(dom.get(), kDisk, basePath.toUtf8().constData(), 0, 0) < 0) {
-        endOperation(op.value()); // nothing started: C still reads through L
+    const int started = commit ? virDomainBlockCommit(dom.get(), kDisk, layerPath->toUtf8().constData(), childPath->toUtf8().constData(), 0, 0)
+                               : virDomainBlockRebase(dom.get(), kDisk, basePath.toUtf8().constData(), 0, 0);
+    if (started < 0) {
+        endOperation(op.value()); // nothing started: no file changed
         return LibvirtConnection::lastError(QStringLiteral("cannot merge snapshot %1 of %2 while it runs").arg(snapshotId).arg(sandbox));
     }
-    crashPoint("merge:pulling");
+    crashPoint(commit ? "merge:committing" : "merge:pulling");
     if (Status s = waitForBlockJob(dom.get(), QDeadlineTimer(kRebaseTimeoutMs)); !s) {
+        qCWarning(lcEngine) << s.error().message();
         virDomainBlockJobAbort(dom.get(), kDisk, 0);
-        endOperation(op.value());
-        return s;
     }
-    return finishLiveMerge(dom.get(), op.value(), snapshotId, layer, child, grandparent.value(), layerPath.value());
+    return finishLiveMerge(dom.get(), op.value(), state, grandparent.value());
 }
 
-Status SandboxEngine::finishLiveMerge(virDomainPtr dom, qint64 opId, qint64 snapshotId, qint64 layer, qint64 child,
-                                      const QVariant &grandparent, const QString &layerPath)
+// The job has ended: the running chain says whether it did its work.
+Status SandboxEngine::finishLiveMerge(virDomainPtr dom, qint64 opId, const QJsonObject &state, const QVariant &grandparent)
 {
-    const Result<bool> stillReads = liveChainHas(dom, layerPath);
-    if (!stillReads || stillReads.value()) { // the job failed or was cancelled: nothing changed for the guest
+    const qint64 snapshotId = state.value(QLatin1String("snapshot")).toInteger();
+    const qint64 layer = state.value(QLatin1String("layer")).toInteger();
+    const qint64 child = state.value(QLatin1String("child")).toInteger();
+    const bool commit = state.value(QLatin1String("commit")).toBool();
+    const QString leaving = state.value(QLatin1String(commit ? "child_path" : "layer_path")).toString();
+    const Result<bool> stillReads = liveChainHas(dom, leaving);
+    if (!stillReads || stillReads.value()) {
+        if (!commit) { // the job failed or was cancelled: nothing changed for the guest
+            endOperation(opId);
+            return stillReads ? Status(Error{QStringLiteral("the merge of snapshot %1 stopped before it finished").arg(snapshotId),
+                                             QStringLiteral("the snapshot is kept; try again, or stop the sandbox first")})
+                              : Status(stillReads.error());
+        }
+        // L may hold some of C's blocks now: it no longer is the removed snapshot's disk.
+        if (Status s = m_store.transaction([&] { return forgetSnapshotRow(snapshotId); }); !s)
+            return s; // the operation stays for reconcile, which forgets it again
         endOperation(opId);
-        return stillReads ? Status(Error{QStringLiteral("the merge of snapshot %1 stopped before it finished").arg(snapshotId),
-                                         QStringLiteral("the snapshot is kept; try again, or stop the sandbox first")})
-                          : Status(stillReads.error());
+        return Error{QStringLiteral("snapshot %1 is removed, but merging its layer stopped before it finished").arg(snapshotId),
+                     QStringLiteral("the sandbox reads the same disk; the layer's space stays in use until the sandbox is removed")};
     }
-    // The next boot reads the new chain from C's header.
+    // The next boot reads the new chain from the headers.
     if (Status s = forgetBackingChain(QString::fromUtf8(virDomainGetName(dom))); !s)
         qCWarning(lcEngine) << s.error().message();
-    if (Status s = recordMerge(snapshotId, layer, child, grandparent, opId); !s)
+    if (Status s = commit ? recordCommit(snapshotId, layer, child, opId) : recordMerge(snapshotId, layer, child, grandparent, opId); !s)
         return s; // the operation stays for reconcile, which records it again
     m_pool->refresh();
     collectLayers();
-    qCInfo(lcEngine) << "merged snapshot" << snapshotId << "into the running disk of" << virDomainGetName(dom);
+    qCInfo(lcEngine) << "merged snapshot" << snapshotId << "live under the running disk of" << virDomainGetName(dom);
     return ok();
 }
 
 Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId)
 {
     return m_store.transaction([&]() -> Status {
+        if (Status s = forgetSnapshotRow(snapshotId); !s)
+            return s;
         for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
-                 {"UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?", {snapshotId, snapshotId}},
-                 {"DELETE FROM snapshots WHERE id = ?", {snapshotId}},
                  {"UPDATE layers SET parent_id = ? WHERE id = ?", {grandparent, child}},
                  {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {layer}},
+                 {"DELETE FROM operations WHERE id = ?", {opId}}}) {
+            if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
+                return Error{QStringLiteral("cannot record the merge of snapshot %1").arg(snapshotId), w.error().why};
+        }
+        return ok();
+    });
+}
+
+// After a commit L holds C's disk: C's snapshot and the layer above C move onto L, and C goes.
+Status SandboxEngine::recordCommit(qint64 snapshotId, qint64 layer, qint64 child, qint64 opId)
+{
+    return m_store.transaction([&]() -> Status {
+        if (Status s = forgetSnapshotRow(snapshotId); !s)
+            return s;
+        for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
+                 {"UPDATE snapshots SET layer_id = ? WHERE layer_id = ?", {layer, child}},
+                 {"UPDATE layers SET parent_id = ? WHERE parent_id = ?", {layer, child}},
+                 {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {child}},
                  {"DELETE FROM operations WHERE id = ?", {opId}}}) {
             if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
                 return Error{QStringLiteral("cannot record the merge of snapshot %1").arg(snapshotId), w.error().why};
@@ -264,13 +337,23 @@ void SandboxEngine::reconcileMerge(qint64 opId, const QJsonObject &state)
         if (dom.get() && virDomainIsActive(dom.get()) == 1) {
             if (Status s = waitForBlockJob(dom.get(), QDeadlineTimer(kRebaseTimeoutMs)); !s)
                 qCWarning(lcEngine) << "reconcile: the live merge of snapshot" << snapshotId << ":" << s.error().message();
-            if (Status s = finishLiveMerge(dom.get(), opId, snapshotId, layer, child, still.value()->value(0),
-                                           state.value(QLatin1String("layer_path")).toString());
-                !s)
+            if (Status s = finishLiveMerge(dom.get(), opId, state, still.value()->value(0)); !s)
                 qCWarning(lcEngine) << "reconcile:" << s.error().message();
             return;
         }
-        // Stopped since: its disk is a file again, and the safe rebase below finishes the merge.
+        // Stopped since: its disk is a file again. A commit that finished left the disk above C
+        // naming L; otherwise the safe rebase below finishes the merge (C still reads its own
+        // blocks first, so what a commit copied into L changes nothing C shows).
+        if (state.value(QLatin1String("commit")).toBool()) {
+            const Result<QString> backing = backingFileOf(state.value(QLatin1String("above_path")).toString());
+            if (backing && backing.value() == state.value(QLatin1String("layer_path")).toString()) {
+                for (const QJsonValue &domain : domains)
+                    forgetBackingChain(domain.toString());
+                if (recordCommit(snapshotId, layer, child, opId))
+                    collectLayers();
+                return;
+            }
+        }
     }
     if (Status s = rebaseLayer(state.value(QLatin1String("child_path")).toString(), state.value(QLatin1String("base_path")).toString(),
                                state.value(QLatin1String("base_format")).toString());

@@ -216,9 +216,11 @@ private:
     Status recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId);
     static QJsonObject mergeState(qint64 snapshotId, qint64 layer, qint64 child, const QString &childPath, const QString &basePath,
                                   const QString &baseFormat, const QStringList &domains);
-    Status mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child);
-    Status finishLiveMerge(virDomainPtr dom, qint64 opId, qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent,
-                           const QString &layerPath);
+    enum class LiveMerge { PullIntoTop, CommitIntoLayer };
+    Status mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child, LiveMerge how);
+    Status finishLiveMerge(virDomainPtr dom, qint64 opId, const QJsonObject &state, const QVariant &grandparent);
+    Status recordCommit(qint64 snapshotId, qint64 layer, qint64 child, qint64 opId);
+    Status forgetSnapshotRow(qint64 id);
     void reconcileMerge(qint64 opId, const QJsonObject &state);
     Status reconcileOperations();
     Status forgetRemovedRows(const QString &name);

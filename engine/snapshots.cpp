@@ -580,6 +580,19 @@ Result<Restored> SandboxEngine::restoreSnapshot(const QString &sandbox, qint64 i
     return wasRunning ? Restored::Restart : Restored::Stopped;
 }
 
+// Forgets snapshot `id`, its children moving up to its parent; runs inside the caller's
+// transaction when there is one.
+Status SandboxEngine::forgetSnapshotRow(qint64 id)
+{
+    for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
+             {"UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?", {id, id}},
+             {"DELETE FROM snapshots WHERE id = ?", {id}}}) {
+        if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
+            return Error{QStringLiteral("cannot remove snapshot %1").arg(id), w.error().why};
+    }
+    return ok();
+}
+
 Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t uid)
 {
     qint64 sid = 0;
@@ -592,19 +605,14 @@ Status SandboxEngine::removeSnapshot(const QString &sandbox, qint64 id, uid_t ui
         return Error{QStringLiteral("cannot read the layers of %1").arg(sandbox), built ? QString() : built.error().why};
     if (built.value()->value(0).toInt() > 0) { // the current disk or a later snapshot builds on it: merge (layermerge.cpp)
         Status merged = mergeSnapshotLayer(sandbox, sid, id, layer);
-        if (merged)
-            collectCheckpoints(); // a checkpoint's memory goes with it
+        collectCheckpoints(); // a checkpoint's memory goes with it (a failed live commit removes it too)
         return merged;
     }
     Status stored = m_store.transaction([&]() -> Status {
-        const QString what = QStringLiteral("cannot remove the snapshot");
-        for (const auto &[sql, binds] : std::initializer_list<std::pair<QString, QVariantList>>{
-                 {QStringLiteral("UPDATE snapshots SET parent_id = (SELECT parent_id FROM snapshots WHERE id = ?) WHERE parent_id = ?"), {id, id}},
-                 {QStringLiteral("DELETE FROM snapshots WHERE id = ?"), {id}},
-                 {QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ?"), {layer}}}) {
-            if (Result<qint64> w = m_store.write(sql, binds); !w)
-                return Error{what, w.error().why};
-        }
+        if (Status s = forgetSnapshotRow(id); !s)
+            return s;
+        if (Result<qint64> w = m_store.write(QStringLiteral("UPDATE layers SET sandbox_id = NULL WHERE id = ?"), {layer}); !w)
+            return Error{QStringLiteral("cannot remove the snapshot"), w.error().why};
         return ok();
     });
     if (!stored)

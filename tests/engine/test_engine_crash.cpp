@@ -141,6 +141,7 @@ private Q_SLOTS:
     void forkInterrupted();
     void snapshotInterruptedIsFinished();
     void liveMergeInterruptedIsFinished();
+    void liveCommitInterruptedIsFinished();
     void restoreInterruptedIsFinished();
     void crashWindowGuestReachesNothing();
     void stopInterrupted();
@@ -360,6 +361,44 @@ void TestEngineCrash::liveMergeInterruptedIsFinished()
     row.after(expectIntegrity(db()) + QStringLiteral(", finished: merged into the running disk"));
     QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("four\n"));
     row.rerun(QStringLiteral("guest read on"));
+}
+
+// A snapshot with a later one above it merges by a commit into its own layer: QEMU goes on
+// without airlockd, and reconcile records the later snapshot on the merged layer.
+void TestEngineCrash::liveCommitInterruptedIsFinished()
+{
+    Row row(QStringLiteral("snapshot rm (live commit)"), QStringLiteral("merge:committing"));
+    const auto ids = [&] {
+        QList<qint64> out;
+        for (const QJsonValue &v : m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray())
+            out << v.toObject().value(QLatin1String("id")).toInteger();
+        return out;
+    };
+    const auto snapshot = [&] {
+        const CtlResult made = m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box});
+        return made.exitCode == 0 ? made.json().toObject().value(QLatin1String("id")).toInteger() : qint64(0);
+    };
+    const int before = int(ids().size());
+    const qint64 lower = snapshot();
+    run(QStringLiteral("echo five > /root/note; sync"));
+    const qint64 upper = snapshot();
+    QVERIFY(lower > 0 && upper > 0);
+    run(QStringLiteral("echo six > /root/note; sync"));
+    crashDuring(QStringLiteral("merge:committing"), {QStringLiteral("snapshot"), QStringLiteral("rm"), m_box, QString::number(lower)});
+    if (QTest::currentTestFailed())
+        return;
+    const QList<qint64> after = ids();
+    QCOMPARE(after.size(), before + 1);
+    QVERIFY(after.contains(upper) && !after.contains(lower));
+    QCOMPARE(storeRows(db(), QStringLiteral("operations"), QStringLiteral("subject"), m_box), 0);
+    expectWhole(m_box, true);
+    row.after(expectIntegrity(db()) + QStringLiteral(", finished: committed into the layer below"));
+    QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("six\n"));
+    QCOMPARE(m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, QString::number(upper)}).exitCode, 0);
+    QCOMPARE(run(QStringLiteral("cat /root/note")), QByteArray("five\n"));
+    QCOMPARE(m_daemon->ctl({QStringLiteral("snapshot"), QStringLiteral("rm"), m_box, QString::number(upper)}).exitCode, 0);
+    QCOMPARE(int(ids().size()), before);
+    row.rerun(QStringLiteral("later snapshot restores"));
 }
 
 void TestEngineCrash::restoreInterruptedIsFinished()
