@@ -915,10 +915,11 @@ Status SandboxEngine::recordSandbox(const CreateRequest &r, SandboxSpec &spec, c
     if (!network)
         return sqlFailed(QStringLiteral("cannot record the network of %1").arg(r.name), network);
     const Result<qint64> id = m_store.write(
-        QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created, ephemeral) "
-                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral("INSERT INTO sandboxes(name, owner_uid, image, cpus, memory_mib, disk_gib, mac, network, env_json, created, ephemeral, "
+                       "checkpoint_every_s, checkpoint_keep) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {r.name, qint64(r.owner), r.image, r.cpus, r.memoryMib, r.diskGib, spec.mac, spec.networkName,
-         QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), now(), r.ephemeral ? 1 : 0});
+         QString::fromUtf8(QJsonDocument(envJson).toJson(QJsonDocument::Compact)), now(), r.ephemeral ? 1 : 0,
+         r.checkpointEverySeconds, r.checkpointEverySeconds ? r.checkpointKeep : 0});
     if (!id)
         return sqlFailed(QStringLiteral("cannot record sandbox %1").arg(r.name), id);
     if (Status s = lendSecrets(r, spec, envJson, *id); !s)

@@ -40,6 +40,8 @@ struct CreateRequest {
     uid_t owner = 0;
     qint64 baseLayer = 0; // fork: the frozen layer the new disk builds on (0: the image)
     bool ephemeral = false; // removed, disk and all, once it stops (ephemeral.cpp)
+    qint64 checkpointEverySeconds = 0; // automatic checkpoints while it runs (0: none)
+    int checkpointKeep = 0;            // how many automatic ones retention keeps
     // Called inside create's transaction once the sandbox row exists (the engine's store, the
     // new id): lends the sandbox its secrets and returns variables to add to the guest's
     // environment. A failure undoes the whole create.
@@ -98,7 +100,15 @@ public:
 
     // Snapshots: a tree of layers (tables layers and snapshots; snapshots.cpp).
     // `memory`: a checkpoint of a running sandbox, its RAM and device state saved with the disk.
-    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory = false);
+    Result<QJsonObject> createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory = false,
+                                       bool automatic = false);
+    // Automatic checkpoints (engine/autocheckpoints.cpp): a sandbox's schedule, changed when
+    // `everySeconds` is given; which running sandboxes are due; one checkpoint taken on the
+    // schedule, the oldest automatic ones past `keep` removed after it.
+    Result<QJsonObject> checkpointSchedule(const QString &sandbox, uid_t uid, std::optional<qint64> everySeconds, std::optional<int> keep);
+    static Status checkCheckpointSchedule(qint64 everySeconds, int keep);
+    QStringList checkpointsDue();
+    Result<QJsonObject> takeAutomaticCheckpoint(const QString &sandbox);
     Result<QJsonArray> listSnapshots(const QString &sandbox, uid_t uid);
     // Replaces the top layer with a new one above the snapshot. A checkpoint resumes the guest
     // where it was (the caller sets its clock); a disk-only snapshot of a running sandbox
@@ -204,7 +214,7 @@ private:
     void collectCheckpoints(); // deletes memory files no snapshot or unfinished operation names
     void collectLayers(); // deletes layers nobody owns or builds on
     Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,
-                                  qint64 *parentOut, const QString &memoryFile = {}, qint64 memoryBytes = 0);
+                                  qint64 *parentOut, const QString &memoryFile = {}, qint64 memoryBytes = 0, bool automatic = false);
     Status recordRestore(qint64 sid, qint64 frozen, qint64 oldTop, const QString &newVolume, qint64 opId);
     static QString withoutBackingChain(QString domainXml);
     Status forgetBackingChain(const QString &domain);

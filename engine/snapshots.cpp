@@ -163,7 +163,8 @@ Status finishOperation(Store &store, qint64 opId)
 
 // The store's side of a snapshot: the old top freezes, the new overlay becomes the top.
 Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label,
-                                             qint64 opId, qint64 *parentOut, const QString &memoryFile, qint64 memoryBytes)
+                                             qint64 opId, qint64 *parentOut, const QString &memoryFile, qint64 memoryBytes,
+                                             bool automatic)
 {
     qint64 snapshotId = 0;
     qint64 parentSnapshot = 0;
@@ -181,11 +182,11 @@ Result<qint64> SandboxEngine::recordSnapshot(qint64 sid, qint64 top, const QStri
             return layer.error();
         const QVariant noNumber(QMetaType(QMetaType::LongLong));
         Result<qint64> snapshot = m_store.write(
-            QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created, memory_file, memory_bytes) "
-                           "VALUES(?, ?, ?, ?, ?, ?, ?)"),
+            QStringLiteral("INSERT INTO snapshots(sandbox_id, layer_id, parent_id, label, created, memory_file, memory_bytes, automatic) "
+                           "VALUES(?, ?, ?, COALESCE(?, ''), ?, ?, ?, ?)"),
             {sid, top, parentSnapshot ? QVariant(parentSnapshot) : noNumber, label, now(),
              memoryFile.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(memoryFile),
-             memoryFile.isEmpty() ? noNumber : QVariant(memoryBytes)});
+             memoryFile.isEmpty() ? noNumber : QVariant(memoryBytes), automatic ? 1 : 0});
         if (!snapshot)
             return snapshot.error();
         snapshotId = snapshot.value();
@@ -243,7 +244,8 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
             const QFileInfo memory(checkpointDir() + QLatin1Char('/') + memoryFile);
             const bool haveMemory = !memoryFile.isEmpty() && memory.isFile();
             recordSnapshot(sid, top, newVolume, state.value(QLatin1String("label")).toString(), opId, &parent,
-                           haveMemory ? memoryFile : QString(), haveMemory ? memory.size() : 0);
+                           haveMemory ? memoryFile : QString(), haveMemory ? memory.size() : 0,
+                           state.value(QLatin1String("automatic")).toBool());
         } else {
             recordRestore(sid, state.value(QLatin1String("frozen")).toInteger(), top, newVolume, opId);
             collectLayers();
@@ -363,7 +365,7 @@ Status SandboxEngine::switchToLayer(const QString &sandbox, bool running, const 
     return ok();
 }
 
-Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory)
+Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const QString &label, uid_t uid, bool memory, bool automatic)
 {
     if (Status s = ensureLibvirt(); !s)
         return s.error();
@@ -421,7 +423,8 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
                         {QStringLiteral("domain"), domain},
                         {QStringLiteral("old_path"), topPath.value()},
                         {QStringLiteral("top"), top},
-                        {QStringLiteral("label"), label}};
+                        {QStringLiteral("label"), label},
+                        {QStringLiteral("automatic"), automatic}};
     if (memory)
         opState.insert(QStringLiteral("memory_file"), memoryFile);
     Result<qint64> op = beginOperation(QStringLiteral("snapshot"), sandbox, opState);
@@ -457,7 +460,7 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
     }
 
     qint64 parentSnapshot = 0;
-    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot, memoryFile, savedBytes);
+    Result<qint64> snapshotId = recordSnapshot(sid, top, newVolume, label, op.value(), &parentSnapshot, memoryFile, savedBytes, automatic);
     if (!snapshotId) // the domain already writes into the new layer: leave the operation for reconcile
         return explainDiskFull(snapshotId.error(), m_config.databasePath());
     const qint64 snapshotIdValue = snapshotId.value();
@@ -465,7 +468,8 @@ Result<QJsonObject> SandboxEngine::createSnapshot(const QString &sandbox, const 
                      {QStringLiteral("sandbox"), sandbox},
                      {QStringLiteral("label"), label},
                      {QStringLiteral("parent"), parentSnapshot ? QJsonValue(parentSnapshot) : QJsonValue()},
-                     {QStringLiteral("created"), now()}};
+                     {QStringLiteral("created"), now()},
+                     {QStringLiteral("automatic"), automatic}};
     if (memory) {
         made.insert(QStringLiteral("memory"), true);
         made.insert(QStringLiteral("memory_bytes"), savedBytes);
@@ -481,7 +485,7 @@ Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t ui
     const auto rows = m_store.rows(
         QStringLiteral("SELECT s.id, s.label, s.parent_id, s.created, "
                        "  s.layer_id = (SELECT l.parent_id FROM layers l JOIN sandboxes b ON b.top_layer = l.id WHERE b.id = s.sandbox_id), "
-                       "  s.memory_file IS NOT NULL, s.memory_bytes "
+                       "  s.memory_file IS NOT NULL, s.memory_bytes, s.automatic "
                        "FROM snapshots s WHERE s.sandbox_id = ? ORDER BY s.id"),
         {sid});
     if (!rows)
@@ -493,7 +497,8 @@ Result<QJsonArray> SandboxEngine::listSnapshots(const QString &sandbox, uid_t ui
                         {QStringLiteral("parent"), q.value(2).isNull() ? QJsonValue() : QJsonValue(q.value(2).toLongLong())},
                         {QStringLiteral("created"), q.value(3).toString()},
                         {QStringLiteral("current"), q.value(4).toInt() == 1},
-                        {QStringLiteral("memory"), q.value(5).toInt() == 1}};
+                        {QStringLiteral("memory"), q.value(5).toInt() == 1},
+                        {QStringLiteral("automatic"), q.value(7).toInt() == 1}};
         if (q.value(5).toInt() == 1)
             row.insert(QStringLiteral("memory_bytes"), q.value(6).toLongLong());
         out.append(row);

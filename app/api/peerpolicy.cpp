@@ -66,6 +66,7 @@ const MethodRule kRules[] = {
     {"snapshot.list", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"snapshot.restore", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"snapshot.remove", Need::Owner, ObjectKind::Sandbox, "sandbox"},
+    {"snapshot.schedule", Need::Owner, ObjectKind::Sandbox, "sandbox"},
     {"file.push", Need::Owner, ObjectKind::Sandbox, "name"},
     {"file.pull", Need::Owner, ObjectKind::Sandbox, "name"},
     {"console.attach", Need::Owner, ObjectKind::Sandbox, "name"},

@@ -1,5 +1,6 @@
 // create, ls, start/stop/kill/pause/resume/rm, exec, cp.
 #include "ctl/command.h"
+#include "ctl/duration.h"
 #include "workspace/policyfiles.h"
 #include "protocol/names.h"
 #include "protocol/sandbox.h"
@@ -81,6 +82,20 @@ int addCreateOptions(const Context &ctx, const Args &args, QJsonObject &params)
         params.insert(QStringLiteral("presets"), QJsonArray::fromStringList(presets));
     if (args.has(QStringLiteral("--ephemeral")))
         params.insert(QStringLiteral("ephemeral"), true);
+    if (args.has(QStringLiteral("--checkpoint-every"))) {
+        QString why;
+        const std::optional<qint64> every = parseDuration(args.value(QStringLiteral("--checkpoint-every")), &why);
+        if (!every)
+            return ctx.fail(QStringLiteral("--checkpoint-every: %1").arg(why), kUsage);
+        params.insert(QStringLiteral("checkpoint_every_s"), *every);
+    }
+    if (args.has(QStringLiteral("--keep"))) {
+        bool okNumber = false;
+        const int keep = args.value(QStringLiteral("--keep")).toInt(&okNumber);
+        if (!okNumber || !args.has(QStringLiteral("--checkpoint-every")))
+            return ctx.fail(QStringLiteral("--keep needs a number and --checkpoint-every"), kUsage);
+        params.insert(QStringLiteral("checkpoint_keep"), keep);
+    }
     return 0;
 }
 
@@ -88,7 +103,8 @@ QStringList createValueOptions()
 {
     return {QStringLiteral("--image"), QStringLiteral("--template"), QStringLiteral("--cpus"), QStringLiteral("--memory"),
             QStringLiteral("--disk"), QStringLiteral("--env"), QStringLiteral("--secret"), QStringLiteral("--preset"),
-            QStringLiteral("--workspace"), QStringLiteral("--boot-timeout"), QStringLiteral("--policy")};
+            QStringLiteral("--workspace"), QStringLiteral("--boot-timeout"), QStringLiteral("--policy"),
+            QStringLiteral("--checkpoint-every"), QStringLiteral("--keep")};
 }
 
 namespace {
@@ -247,7 +263,8 @@ void registerSandboxCommands(Registry &registry)
 {
     registry.add({QStringLiteral("create"),
                   QStringLiteral("NAME [--image N] [--template T] [--cpus N] [--memory MIB] [--disk GIB] [--env K=V]... "
-                                 "[--secret SECRET[=ENVVAR]]... [--preset P[:KEY=VALUE,...]]... [--policy FILE] [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S]"),
+                                 "[--secret SECRET[=ENVVAR]]... [--preset P[:KEY=VALUE,...]]... [--policy FILE] [--start] [--ephemeral] [--workspace PATH] [--boot-timeout S] "
+                                 "[--checkpoint-every DURATION [--keep N]]"),
                   QStringLiteral("create a sandbox"),
                   createValueOptions(), {QStringLiteral("--start"), QStringLiteral("--ephemeral")}, 1, 1, true, create});
     registry.add({QStringLiteral("ls"), {}, QStringLiteral("list sandboxes"), {}, {}, 0, 0, true, ls});

@@ -41,6 +41,8 @@ namespace {
 constexpr int kDefaultBootTimeoutS = 120; // TCG on a loaded 2-core machine
 constexpr int kStopTimeoutS = 30;
 constexpr int kDiskWatchMs = 10000; // a guest agent call per running sandbox each time
+constexpr int kCheckpointLookMs = 5000;    // how often due automatic checkpoints are looked for
+constexpr qint64 kCheckpointRetryMs = 60000; // a failed automatic checkpoint is tried again after this
 // Automatic resumes after a full disk less than this apart count as one streak.
 constexpr qint64 kAutoResumeStreakMs = 10 * 60 * 1000;
 constexpr int kAutoResumeMaxDoublings = 6; // the room needed stops growing at 64 × 16 MiB
@@ -126,7 +128,42 @@ Status SandboxService::start()
         });
         m_sweep.start();
     }
+    m_checkpoints.setInterval(kCheckpointLookMs);
+    connect(&m_checkpoints, &QTimer::timeout, this, [this] {
+        if (!m_checkpointsQueued.exchange(true))
+            onEngine([this](SandboxEngine &e) { takeDueCheckpoints(e); });
+    });
+    m_checkpoints.start();
     return ok();
+}
+
+// Each due sandbox gets its checkpoint as if someone had asked: the same progress events, and
+// the guest's clock set again after its pause.
+void SandboxService::takeDueCheckpoints(SandboxEngine &e)
+{
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    for (const QString &sandbox : e.checkpointsDue()) {
+        if (m_stopping)
+            break;
+        if (m_checkpointRetryAt.value(sandbox) > nowMs)
+            continue;
+        m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, QStringLiteral("creating"), 0}.toJson());
+        const Result<QJsonObject> made = e.takeAutomaticCheckpoint(sandbox);
+        m_api.postAbout(sandbox, proto::topic::Snapshot,
+                        proto::SnapshotProgress{sandbox, made ? QStringLiteral("done") : QStringLiteral("failed"), 100}.toJson());
+        if (!made) {
+            qCWarning(lcEngine).noquote() << "automatic checkpoint of" << sandbox << "failed:" << made.error().message();
+            m_api.postAlert(sandbox, QStringLiteral("checkpoint_failed"),
+                            QStringLiteral("the automatic checkpoint of %1 failed (tried again in a minute): %2")
+                                .arg(sandbox, made.error().message()));
+            m_checkpointRetryAt.insert(sandbox, nowMs + kCheckpointRetryMs);
+            continue;
+        }
+        m_checkpointRetryAt.remove(sandbox);
+        if (Result<QString> domain = e.domainOf(sandbox, 0); domain)
+            setGuestClock(domain.value(), sandbox, [](bool) {});
+    }
+    m_checkpointsQueued = false;
 }
 
 void SandboxService::stop()
@@ -136,6 +173,7 @@ void SandboxService::stop()
     m_stopping = true;
     m_sweep.stop();
     m_diskWatch.stop();
+    m_checkpoints.stop();
     m_pool.waitForDone(kStopTimeoutS * 1000);
     m_execPool.waitForDone(kStopTimeoutS * 1000);
     // The engines must be destroyed on their own threads (their Store connections live there).
@@ -443,6 +481,15 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             if (made && memory) // the guest was paused while its memory was saved
                 if (Result<QString> domain = e.domainOf(sandbox, call.peer().uid); domain)
                     setGuestClock(domain.value(), sandbox, [](bool) {});
+        });
+    });
+    api.registerMethod(proto::method::SnapshotSchedule, [this](const Call &call) {
+        Result<proto::CheckpointSchedule> asked = proto::CheckpointSchedule::fromJson(call.params());
+        if (!asked)
+            return call.fail(asked.error());
+        onEngine([call, asked = asked.value()](SandboxEngine &e) {
+            auto r = e.checkpointSchedule(asked.sandbox, call.peer().uid, asked.everySeconds, asked.keep);
+            r ? call.reply(r.value()) : call.fail(r.error());
         });
     });
     api.registerMethod(proto::method::SnapshotList, [this](const Call &call) {
@@ -789,6 +836,8 @@ SandboxCreatePlan readCreate(const Call &call)
     plan.request.ephemeral = p.value(QLatin1String("ephemeral")).toBool();
     plan.signIn = p.value(QLatin1String("sign_in")).toBool();
     plan.bootTimeoutS = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
+    plan.request.checkpointEverySeconds = p.value(QLatin1String("checkpoint_every_s")).toInteger();
+    plan.request.checkpointKeep = p.value(QLatin1String("checkpoint_keep")).toInt(12);
     for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject o = v.toObject();
         const QString secret = o.value(QLatin1String("secret")).toString();
@@ -924,6 +973,11 @@ void SandboxService::create(const Call &call)
 // the broker and the vault, checked before anything is made.
 Status SandboxService::planCreate(SandboxCreatePlan &plan) const
 {
+    if (Status s = SandboxEngine::checkCheckpointSchedule(plan.request.checkpointEverySeconds, plan.request.checkpointKeep); !s)
+        return s;
+    if (plan.request.ephemeral && plan.request.checkpointEverySeconds)
+        return Error{QStringLiteral("an ephemeral sandbox keeps no checkpoints"), QStringLiteral("leave out --ephemeral or --checkpoint-every"),
+                     ErrorKind::InvalidParams};
     if (Status s = applyTemplate(plan); !s)
         return s;
     applyCallerValues(plan);

@@ -103,6 +103,7 @@ private:
     // after the pause of its save or restore), retrying while its agent is slow to answer
     // (up to 60 s), then runs `then` with whether it was set.
     void setGuestClock(const QString &domain, const QString &name, std::function<void(bool)> then);
+    void takeDueCheckpoints(SandboxEngine &e);
 
     // Once the guest's agent answers (pool thread): the sandbox CA in its trust store, which
     // fails the caller, then the sign-in file, which only raises an alert.
@@ -179,6 +180,9 @@ private:
     std::unique_ptr<NetworkHooks> m_hooks;
     QTimer m_sweep; // notices guests that stopped on their own
     QTimer m_diskWatch;
+    QTimer m_checkpoints;                       // asks the engine which sandboxes' automatic checkpoint is due
+    std::atomic<bool> m_checkpointsQueued{false}; // one look at a time on the engine thread
+    QHash<QString, qint64> m_checkpointRetryAt;   // engine thread: after a failure, not before this (ms since the epoch)
     struct DiskReading {
         qint64 used = 0, total = 0;
         bool full = false;

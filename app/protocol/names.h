@@ -35,6 +35,7 @@ namespace airlock::proto {
     X(SnapshotList, "snapshot.list") \
     X(SnapshotRestore, "snapshot.restore") \
     X(SnapshotRemove, "snapshot.remove") \
+    X(SnapshotSchedule, "snapshot.schedule") \
     X(ConsoleAttach, "console.attach") \
     X(ConsoleWrite, "console.write") \
     X(ConsoleResize, "console.resize") \

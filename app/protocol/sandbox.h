@@ -67,8 +67,11 @@ struct SandboxCreateParams {
     std::optional<QString> policy;       // a policy file's text (policy.import's `policy`): its rules come with the sandbox
     std::optional<QString> policySource; // its name, kept in the rules' origin
     bool signIn = false; // "sign_in": the console runs the template's sign-in command; its API key is not lent
+    std::optional<qint64> checkpointEverySeconds; // "checkpoint_every_s": automatic checkpoints while it runs
+    std::optional<int> checkpointKeep;            // "checkpoint_keep": how many automatic ones are kept (default 12)
     static void fields(auto &s, auto &f)
     {
+        f("checkpoint_every_s", s.checkpointEverySeconds)("checkpoint_keep", s.checkpointKeep);
         f("name", s.name)("image", s.image)("template", s.templateName)("cpus", s.cpus)("memory_mib", s.memoryMib);
         f("sign_in", s.signIn, Omitted);
         f("disk_gib", s.diskGib)("env", s.env, Omitted)("secrets", s.secrets, Omitted)("presets", s.presets, Omitted);

@@ -14,10 +14,11 @@ struct SnapshotInfo {
     std::optional<bool> current;
     std::optional<bool> memory;         // true: a checkpoint (RAM and device state saved too)
     std::optional<qint64> memoryBytes;  // "memory_bytes": the size of its memory file
+    std::optional<bool> automatic;      // taken by the sandbox's checkpoint schedule (retention may remove it)
     static void fields(auto &s, auto &f)
     {
         f("id", s.id)("sandbox", s.sandbox)("label", s.label)("parent", s.parent, Nulled)("created", s.created);
-        f("current", s.current)("memory", s.memory)("memory_bytes", s.memoryBytes);
+        f("current", s.current)("memory", s.memory)("memory_bytes", s.memoryBytes)("automatic", s.automatic);
     }
     AIRLOCK_PAYLOAD(SnapshotInfo)
 };
@@ -28,6 +29,16 @@ struct SnapshotCreateParams {
     bool memory = false; // save the running guest's memory too (a checkpoint)
     static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("label", s.label, Defaulted)("memory", s.memory, Omitted); }
     AIRLOCK_PAYLOAD(SnapshotCreateParams)
+};
+
+// snapshot.schedule: a sandbox's automatic checkpoints. Without every_s it only reads the
+// schedule; every_s 0 stops it. The answer is the schedule in force.
+struct CheckpointSchedule {
+    QString sandbox;
+    std::optional<qint64> everySeconds; // "every_s"
+    std::optional<int> keep;
+    static void fields(auto &s, auto &f) { f("sandbox", s.sandbox)("every_s", s.everySeconds)("keep", s.keep); }
+    AIRLOCK_PAYLOAD(CheckpointSchedule)
 };
 
 // snapshot.list params are {sandbox}; restore and remove take {sandbox, id} and remove

@@ -290,6 +290,13 @@ ALTER TABLE rules ADD COLUMN repo TEXT NOT NULL DEFAULT ''
         {13, QStringLiteral("sandbox_cas.hosts"), QStringLiteral(R"SQL(
 ALTER TABLE sandbox_cas ADD COLUMN hosts_json TEXT NOT NULL DEFAULT '[]'
 )SQL")},
+        // Automatic checkpoints: a sandbox's schedule (0: none) and which snapshots the
+        // schedule took (retention removes only those, never a labelled one).
+        {14, QStringLiteral("checkpoint schedule"), QStringLiteral(R"SQL(
+ALTER TABLE sandboxes ADD COLUMN checkpoint_every_s INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sandboxes ADD COLUMN checkpoint_keep INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE snapshots ADD COLUMN automatic INTEGER NOT NULL DEFAULT 0
+)SQL")},
     };
     return steps;
 }

@@ -3,6 +3,8 @@
 // process counts on from where it was, the file is gone and the guest's clock is the host's.
 // A stopped sandbox is refused with what to do, and removing the checkpoint deletes its
 // memory file. An airlockd killed in the middle of a checkpoint finishes it at its next start.
+// A schedule takes checkpoints on its own while the sandbox runs and keeps only the latest,
+// never one a person labelled.
 #include "daemonharness.h"
 #include "libvirtview.h"
 
@@ -12,6 +14,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
 #include <sys/stat.h>
 
@@ -23,6 +26,8 @@ private Q_SLOTS:
     void checkpointInterruptedIsFinished();
     void memoryOfAStoppedSandboxIsRefused();
     void removingTheCheckpointDeletesItsMemoryFile();
+    void automaticCheckpointsKeepTheLatest();
+    void scheduleIsCheckedAndGivenAtCreate();
     void cleanupTestCase();
 
 private:
@@ -177,6 +182,92 @@ void TestEngineCheckpoints::removingTheCheckpointDeletesItsMemoryFile()
                                          QString::number(left.first().toObject().value(QLatin1String("id")).toInteger())});
     QVERIFY2(last.exitCode == 0, last.err.constData());
     QCOMPARE(memoryFiles(), QStringList());
+}
+
+void TestEngineCheckpoints::automaticCheckpointsKeepTheLatest()
+{
+    m_daemon.ctl({QStringLiteral("start"), m_box}); // stopped by the tests before (refused when it already runs)
+    QCOMPARE(sh(QStringLiteral("echo up")), QByteArray("up"));
+    sh(QStringLiteral("echo labelled > /root/state; sync"));
+    const CtlResult labelled = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory"),
+                                             QStringLiteral("--label"), QStringLiteral("keep-me")});
+    QVERIFY2(labelled.exitCode == 0, labelled.err.constData());
+    const qint64 keepMe = labelled.json().toObject().value(QLatin1String("id")).toInteger();
+    sh(QStringLiteral("echo automatic > /root/state; sync"));
+
+    const CtlResult set = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), m_box, QStringLiteral("--every"),
+                                        QStringLiteral("10s"), QStringLiteral("--keep"), QStringLiteral("2")});
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    QCOMPARE(set.json().toObject().value(QLatin1String("every_s")).toInteger(), 10);
+    QCOMPARE(set.json().toObject().value(QLatin1String("keep")).toInt(), 2);
+
+    // Wait until the schedule has taken four: the first two must have been removed by then.
+    QSet<qint64> seen;
+    QList<qint64> automatic;
+    bool labelledStayed = true;
+    QElapsedTimer waited;
+    waited.start();
+    while (seen.size() < 4 && waited.elapsed() < 240000) {
+        QTest::qWait(2000);
+        automatic.clear();
+        bool haveLabelled = false;
+        for (const QJsonValue &v : m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray()) {
+            const QJsonObject o = v.toObject();
+            haveLabelled = haveLabelled || o.value(QLatin1String("id")).toInteger() == keepMe;
+            if (o.value(QLatin1String("automatic")).toBool()) {
+                QVERIFY(o.value(QLatin1String("memory")).toBool());
+                automatic << o.value(QLatin1String("id")).toInteger();
+                seen.insert(automatic.last());
+            }
+        }
+        labelledStayed = labelledStayed && haveLabelled;
+        QVERIFY2(automatic.size() <= 3, "retention let more than keep + the one being taken pile up"); // keep 2, plus one taken before the prune
+    }
+    qInfo() << "the schedule took" << seen.size() << "checkpoints in" << waited.elapsed() << "ms";
+    QVERIFY2(seen.size() >= 4, m_daemon.log().right(3000).constData());
+    QVERIFY(labelledStayed);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), m_box, QStringLiteral("--off")}).exitCode, 0);
+    QTest::qWait(1000); // one taken as --off arrived is still pruned to `keep`
+    automatic.clear();
+    for (const QJsonValue &v : m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("ls"), m_box}).json().toArray())
+        if (v.toObject().value(QLatin1String("automatic")).toBool())
+            automatic << v.toObject().value(QLatin1String("id")).toInteger();
+    QCOMPARE(automatic.size(), 2);
+    QCOMPARE(memoryFiles().size(), 3); // the labelled one's and the two kept
+    const CtlResult off = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), m_box});
+    QCOMPARE(off.json().toObject().value(QLatin1String("every_s")).toInteger(), 0);
+
+    // The newest automatic checkpoint resumes; the labelled one still holds its own disk.
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, QString::number(automatic.last())}).exitCode, 0);
+    QCOMPARE(sh(QStringLiteral("cat /root/state")), QByteArray("automatic"));
+    QCOMPARE(m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("restore"), m_box, QString::number(keepMe)}).exitCode, 0);
+    QCOMPARE(sh(QStringLiteral("cat /root/state")), QByteArray("labelled"));
+}
+
+void TestEngineCheckpoints::scheduleIsCheckedAndGivenAtCreate()
+{
+    const CtlResult tooOften = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), m_box, QStringLiteral("--every"), QStringLiteral("5s")});
+    QVERIFY(tooOften.exitCode != 0);
+    QVERIFY2(tooOften.err.contains("out of range") && tooOften.err.contains("10 s"), tooOften.err.constData());
+    const CtlResult keepAlone = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), m_box, QStringLiteral("--keep"), QStringLiteral("3")});
+    QVERIFY(keepAlone.exitCode != 0);
+    QVERIFY2(keepAlone.err.contains("give --every too"), keepAlone.err.constData());
+
+    const QString other = uniqueName(QStringLiteral("ckauto"));
+    const CtlResult made = m_daemon.ctl({QStringLiteral("create"), other, QStringLiteral("--checkpoint-every"), QStringLiteral("10m"),
+                                         QStringLiteral("--keep"), QStringLiteral("3")});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QJsonObject schedule = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("auto"), other}).json().toObject();
+    QCOMPARE(schedule.value(QLatin1String("every_s")).toInteger(), 600);
+    QCOMPARE(schedule.value(QLatin1String("keep")).toInt(), 3);
+    QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), other}).exitCode, 0);
+
+    const QString ephemeral = uniqueName(QStringLiteral("ckeph"));
+    const CtlResult refused = m_daemon.ctl({QStringLiteral("create"), ephemeral, QStringLiteral("--ephemeral"),
+                                            QStringLiteral("--checkpoint-every"), QStringLiteral("10m")});
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains("ephemeral sandbox keeps no checkpoints"), refused.err.constData());
+    QCOMPARE(m_daemon.ctl({QStringLiteral("ls")}).out.contains(ephemeral.toUtf8()), false);
 }
 
 void TestEngineCheckpoints::cleanupTestCase()
