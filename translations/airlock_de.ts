@@ -2104,6 +2104,89 @@ Adresse: %4</translation>
         <source>Could not delete the snapshot</source>
         <translation>Der Snapshot konnte nicht gelöscht werden</translation>
     </message>
+    <message>
+        <source>Automatic checkpoints</source>
+        <translation>Automatische Checkpoints</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Every 5 minutes</source>
+        <translation>Alle 5 Minuten</translation>
+    </message>
+    <message>
+        <source>Every 10 minutes</source>
+        <translation>Alle 10 Minuten</translation>
+    </message>
+    <message>
+        <source>Every 30 minutes</source>
+        <translation>Alle 30 Minuten</translation>
+    </message>
+    <message>
+        <source>Every hour</source>
+        <translation>Jede Stunde</translation>
+    </message>
+    <message>
+        <source>Automatic checkpoints kept</source>
+        <translation>Behaltene automatische Checkpoints</translation>
+    </message>
+    <message>
+        <source>Automatic &amp;checkpoints:</source>
+        <translation>Automatische &amp;Checkpoints:</translation>
+    </message>
+    <message>
+        <source>&amp;keep the latest</source>
+        <translation>die neuesten &amp;behalten</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Could not change the automatic checkpoints</source>
+        <translation>Die automatischen Checkpoints konnten nicht geändert werden</translation>
+    </message>
+    <message>
+        <source>Could not read the automatic checkpoints</source>
+        <translation>Die automatischen Checkpoints konnten nicht gelesen werden</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation>
+            <numerusform>Jede %n Sekunde</numerusform>
+            <numerusform>Alle %n Sekunden</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(automatic)</source>
+        <translation>(automatisch)</translation>
+    </message>
+    <message>
+        <source>checkpoint, %1</source>
+        <translation>Checkpoint, %1</translation>
+    </message>
+    <message>
+        <source>disk only</source>
+        <translation>nur Festplatte</translation>
+    </message>
+    <message>
+        <source>Disk, memory and devices: a restore resumes its processes where they were</source>
+        <translation>Festplatte, Speicher und Geräte: Das Wiederherstellen setzt die Prozesse dort fort, wo sie waren</translation>
+    </message>
+    <message>
+        <source>Disk only: a restore boots from these files</source>
+        <translation>Nur Festplatte: Das Wiederherstellen bootet von diesen Dateien</translation>
+    </message>
+    <message>
+        <source>Label (optional). Its running processes are saved too: a restore resumes them.</source>
+        <translation>Bezeichnung (optional). Die laufenden Prozesse werden mitgesichert: Das Wiederherstellen setzt sie fort.</translation>
+    </message>
+    <message>
+        <source>%1 is running. Restoring resumes it as it was at this checkpoint, its processes included, and discards every change since. Restore?</source>
+        <translation>%1 läuft. Das Wiederherstellen setzt sie so fort, wie sie bei diesem Checkpoint war, samt ihrer Prozesse, und verwirft alle Änderungen seitdem. Wiederherstellen?</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::TerminalView</name>

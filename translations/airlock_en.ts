@@ -2097,6 +2097,89 @@ Address: %4</source>
         <source>Could not delete the snapshot</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Automatic checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 5 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 10 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 30 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic checkpoints kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic &amp;checkpoints:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;keep the latest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not change the automatic checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the automatic checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(automatic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checkpoint, %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disk only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk, memory and devices: a restore resumes its processes where they were</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disk only: a restore boots from these files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label (optional). Its running processes are saved too: a restore resumes them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is running. Restoring resumes it as it was at this checkpoint, its processes included, and discards every change since. Restore?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::TerminalView</name>

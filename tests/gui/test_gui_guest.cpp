@@ -363,6 +363,19 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
         return snapshot != nullptr;
     };
     QTRY_VERIFY2_WITH_TIMEOUT(findSnapshot(), qPrintable(u"no snapshot in the tree: "_s + view->message()), 180000);
+    // Taken of a running sandbox, it is a checkpoint: the Kind column says so, with its size.
+    QVERIFY2(snapshot->text(1).startsWith(u"checkpoint, "_s), qPrintable(snapshot->text(1)));
+
+    // The schedule control sets the sandbox's automatic checkpoints, and back off.
+    QTRY_VERIFY(view->everyBox()->isEnabled());
+    QCOMPARE(view->everyBox()->currentData().toInt(), 0);
+    view->everyBox()->setFocus();
+    QTest::keyClick(view->everyBox(), Qt::Key_Down);
+    QTRY_COMPARE_WITH_TIMEOUT(m_daemon.ctl({u"snapshot"_s, u"auto"_s, m_box}, 15000).json().toObject().value(u"every_s"_s).toInteger(),
+                              qint64(300), 15000);
+    QTest::keyClick(view->everyBox(), Qt::Key_Up);
+    QTRY_COMPARE_WITH_TIMEOUT(m_daemon.ctl({u"snapshot"_s, u"auto"_s, m_box}, 15000).json().toObject().value(u"every_s"_s).toInteger(),
+                              qint64(0), 15000);
 
     out = guestSh(u"echo after-snapshot > %1 && sync && cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("after-snapshot\n"));

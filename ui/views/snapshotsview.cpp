@@ -5,6 +5,7 @@
 #include "protocol/snapshots.h"
 #include "models/sandboxmodel.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -14,6 +15,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -42,10 +44,35 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
     buttons->addWidget(m_progress);
     layout->addLayout(buttons);
 
+    // The sandbox's checkpoint schedule (snapshot.schedule): a timeline to go back in.
+    auto *schedule = new QHBoxLayout;
+    m_every = new QComboBox(page);
+    m_every->setAccessibleName(tr("Automatic checkpoints"));
+    m_every->addItem(tr("Off"), 0);
+    for (const auto &[seconds, text] : QList<std::pair<int, QString>>{{300, tr("Every 5 minutes")}, {600, tr("Every 10 minutes")},
+                                                                     {1800, tr("Every 30 minutes")}, {3600, tr("Every hour")}})
+        m_every->addItem(text, seconds);
+    m_keep = new QSpinBox(page);
+    m_keep->setRange(1, 100);
+    m_keep->setValue(12);
+    m_keep->setAccessibleName(tr("Automatic checkpoints kept"));
+    auto *everyLabel = new QLabel(tr("Automatic &checkpoints:"), page);
+    everyLabel->setBuddy(m_every);
+    auto *keepLabel = new QLabel(tr("&keep the latest"), page);
+    keepLabel->setBuddy(m_keep);
+    schedule->addWidget(everyLabel);
+    schedule->addWidget(m_every);
+    schedule->addWidget(keepLabel);
+    schedule->addWidget(m_keep);
+    schedule->addStretch();
+    layout->addLayout(schedule);
+
     m_tree = new QTreeWidget(page);
-    m_tree->setHeaderLabels({tr("Snapshot"), tr("Taken"), tr("ID")});
+    m_tree->setHeaderLabels({tr("Snapshot"), tr("Kind"), tr("Taken"), tr("ID")});
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int column : {1, 2, 3})
+        m_tree->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_tree->setAccessibleName(tr("Snapshot tree"));
     layout->addWidget(m_tree, 1);
 
@@ -72,6 +99,11 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
     connect(m_fork, &QPushButton::clicked, this, &SnapshotsView::fork);
     connect(m_delete, &QPushButton::clicked, this, &SnapshotsView::remove);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, &SnapshotsView::updateButtons);
+    connect(m_every, &QComboBox::activated, this, &SnapshotsView::saveSchedule);
+    connect(m_keep, &QSpinBox::editingFinished, this, [this] {
+        if (m_every->currentData().toInt() != 0)
+            saveSchedule();
+    });
     updateButtons();
 }
 
@@ -83,6 +115,53 @@ void SnapshotsView::setSandbox(const QString &sandbox)
     m_sandbox = sandbox;
     m_message->clear();
     reload();
+    callSchedule({});
+}
+
+// Reads the schedule ({} params beyond the sandbox) or sets it, and shows what is in force.
+void SnapshotsView::callSchedule(const QJsonObject &change)
+{
+    if (change.isEmpty()) { // another sandbox's schedule: off until it is read (a change keeps the focus where it is)
+        m_every->setEnabled(false);
+        m_keep->setEnabled(false);
+    }
+    if (!m_client || m_sandbox.isEmpty())
+        return;
+    QJsonObject params = change;
+    params.insert(QStringLiteral("sandbox"), m_sandbox);
+    m_client->call(QStringLiteral("snapshot.schedule"), params, this, [this, sandbox = m_sandbox](const ApiClient::Reply &r) {
+        if (sandbox != m_sandbox)
+            return;
+        if (!r.ok && r.errorCode == -32601)
+            return; // an older airlockd: no schedules, the controls stay off
+        m_every->setEnabled(true);
+        m_keep->setEnabled(true);
+        if (!r.ok) {
+            report(tr("Could not change the automatic checkpoints"), r.errorMessage);
+            return;
+        }
+        const Result<proto::CheckpointSchedule> s = replyAs<proto::CheckpointSchedule>(r);
+        if (!s)
+            return report(tr("Could not read the automatic checkpoints"), s.error().message());
+        const int every = int(s->everySeconds.value_or(0));
+        int index = m_every->findData(every);
+        if (index < 0) { // set elsewhere (airlockctl) to an interval the list does not offer
+            m_every->addItem(tr("Every %n second(s)", nullptr, every), every);
+            index = m_every->count() - 1;
+        }
+        m_every->setCurrentIndex(index);
+        if (every)
+            m_keep->setValue(s->keep.value_or(12));
+    });
+}
+
+void SnapshotsView::saveSchedule()
+{
+    const int every = m_every->currentData().toInt();
+    QJsonObject change{{QStringLiteral("every_s"), every}};
+    if (every)
+        change.insert(QStringLiteral("keep"), m_keep->value());
+    callSchedule(change);
 }
 
 void SnapshotsView::reload()
@@ -110,13 +189,25 @@ void SnapshotsView::reload()
             if (id == m_removingId && sandbox == m_removingSandbox)
                 continue; // hidden while its undo window is open
             auto *item = new QTreeWidgetItem;
-            QString label = s.label.isEmpty() ? tr("(no label)") : s.label;
+            const bool automatic = s.automatic.value_or(false);
+            QString label = !s.label.isEmpty() ? s.label : automatic ? tr("(automatic)") : tr("(no label)");
             if (s.current.value_or(false))
                 label += QStringLiteral("  ") + tr("← current");
             item->setText(0, label);
-            item->setText(1, s.created.isValid() ? QLocale().toString(s.created.toLocalTime(), QLocale::ShortFormat) : QString());
-            item->setText(2, id);
+            const bool memory = s.memory.value_or(false);
+            item->setText(1, memory ? tr("checkpoint, %1").arg(QLocale().formattedDataSize(s.memoryBytes.value_or(0), 0))
+                                    : tr("disk only"));
+            item->setToolTip(1, memory ? tr("Disk, memory and devices: a restore resumes its processes where they were")
+                                       : tr("Disk only: a restore boots from these files"));
+            item->setText(2, s.created.isValid() ? QLocale().toString(s.created.toLocalTime(), QLocale::ShortFormat) : QString());
+            item->setText(3, id);
             item->setData(0, Qt::UserRole, id);
+            item->setData(1, Qt::UserRole, memory);
+            if (automatic) { // the schedule's: retention may remove it
+                QFont italic = item->font(0);
+                italic.setItalic(true);
+                item->setFont(0, italic);
+            }
             items.insert(id, item);
             withParent.append({s.parent ? QString::number(*s.parent) : QString(), item});
         }
@@ -159,11 +250,18 @@ void SnapshotsView::report(const QString &what, const QString &error)
 
 void SnapshotsView::create()
 {
+    // A running sandbox gets a checkpoint: a restore brings its agent back alive.
+    const bool memory = m_sandboxes->isRunning(m_sandbox);
     bool ok = false;
-    const QString label = QInputDialog::getText(this, tr("Take snapshot"), tr("Label (optional):"), QLineEdit::Normal, {}, &ok);
+    const QString label = QInputDialog::getText(
+        this, tr("Take snapshot"),
+        memory ? tr("Label (optional). Its running processes are saved too: a restore resumes them.") : tr("Label (optional):"),
+        QLineEdit::Normal, {}, &ok);
     if (!ok || !m_client)
         return;
     QJsonObject params{{QStringLiteral("sandbox"), m_sandbox}};
+    if (memory)
+        params.insert(QStringLiteral("memory"), true);
     if (!label.isEmpty())
         params.insert(QStringLiteral("label"), label);
     m_progress->setRange(0, 0);
@@ -181,9 +279,12 @@ void SnapshotsView::restore()
     if (id.isEmpty() || !m_client)
         return;
     if (m_sandboxes->isRunning(m_sandbox)) {
+        const bool checkpoint = m_tree->currentItem()->data(1, Qt::UserRole).toBool();
         const auto answer = QMessageBox::question(
             this, tr("Restore snapshot"),
-            tr("%1 is running. Restoring stops it and discards every change since this snapshot. Restore?").arg(m_sandbox),
+            checkpoint ? tr("%1 is running. Restoring resumes it as it was at this checkpoint, its processes included, and "
+                            "discards every change since. Restore?").arg(m_sandbox)
+                       : tr("%1 is running. Restoring stops it and discards every change since this snapshot. Restore?").arg(m_sandbox),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes)
             return;

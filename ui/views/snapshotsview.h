@@ -5,7 +5,10 @@
 #include <QTimer>
 #include <QWidget>
 
+class QComboBox;
+class QJsonObject;
 class QLabel;
+class QSpinBox;
 class QProgressBar;
 class QPushButton;
 class QTreeWidget;
@@ -18,9 +21,11 @@ class AvailabilityStack;
 
 class SandboxModel;
 
-// The Snapshots tab: the layer tree with labels and times; create, restore (confirmed when
-// the sandbox runs), fork, and delete with Undo (the removal is sent only when the undo
-// window closes, as GNOME Boxes does).
+// The Snapshots tab: the layer tree with labels, kinds (checkpoint with its memory size, or
+// disk only; the schedule's own in italics) and times; create (a checkpoint when the sandbox
+// runs), restore (confirmed when the sandbox runs), fork, delete with Undo (the removal is
+// sent only when the undo window closes, as GNOME Boxes does), and the automatic checkpoint
+// schedule.
 class SnapshotsView : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +37,7 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *restoreButton() const { return m_restore; }
+    QComboBox *everyBox() const { return m_every; }
     QString message() const;
 
 private:
@@ -43,6 +49,8 @@ private:
     void commitRemoval();
     void undoRemoval();
     void updateButtons();
+    void callSchedule(const QJsonObject &change);
+    void saveSchedule();
     void report(const QString &what, const QString &error);
 
     QPointer<ApiClient> m_client;
@@ -52,6 +60,8 @@ private:
     QTreeWidget *m_tree;
     QPushButton *m_create, *m_restore, *m_fork, *m_delete;
     QProgressBar *m_progress;
+    QComboBox *m_every;
+    QSpinBox *m_keep;
     QLabel *m_message;
     QWidget *m_undoBar;
     QLabel *m_undoLabel;
