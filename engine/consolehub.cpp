@@ -101,6 +101,20 @@ QByteArray ConsoleHub::history(const QString &sandbox) const
     return c ? c->history : QByteArray();
 }
 
+void ConsoleHub::startOver(const QString &sandbox, const QByteArray &screen)
+{
+    const QByteArray redraw = QByteArrayLiteral("\x1b" "c") + screen.right(kHistory - 2); // RIS: a full reset first
+    {
+        QMutexLocker lock(&m_lock);
+        std::shared_ptr<Console> &slot = m_consoles[sandbox];
+        if (!slot)
+            slot = std::make_shared<Console>(); // not open: the next ensure() keeps this history
+        slot->history = redraw;
+    }
+    if (m_onOutput)
+        m_onOutput(sandbox, redraw);
+}
+
 Status ConsoleHub::write(const QString &sandbox, const QByteArray &data)
 {
     std::shared_ptr<Console> c;

@@ -39,6 +39,9 @@ public:
     // Opens the console of `domain` unless a reader for `sandbox` is already running.
     Status ensure(const QString &sandbox, const QString &domain);
     QByteArray history(const QString &sandbox) const;
+    // Replaces the kept history with a terminal reset and `screen` (a checkpoint's, when the
+    // guest resumed from it) and hands that on as output, so every client redraws it.
+    void startOver(const QString &sandbox, const QByteArray &screen);
     Status write(const QString &sandbox, const QByteArray &data);
     void close(const QString &sandbox);
     void closeAll();

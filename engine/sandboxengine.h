@@ -114,6 +114,10 @@ public:
     // where it was (the caller sets its clock); a disk-only snapshot of a running sandbox
     // leaves it to the caller to start it again.
     Result<Restored> restoreSnapshot(const QString &sandbox, qint64 id, uid_t uid);
+    // The console's output up to a checkpoint, kept beside its memory file: a restore that
+    // resumes the guest shows the screen as it was (empty when none was kept).
+    void keepCheckpointScreen(const QString &sandbox, qint64 id, const QByteArray &screen);
+    QByteArray checkpointScreen(const QString &sandbox, qint64 id);
     Status removeSnapshot(const QString &sandbox, qint64 id, uid_t uid);
     // `lend` as in CreateRequest (the fork borrows what its origin borrows).
     Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,

@@ -4,6 +4,7 @@
 // other layers build on merges its layer into the one above (layermerge.cpp).
 #include "core/crashpoint.h"
 #include "core/diskspace.h"
+#include "consolehub.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
 #include "sandboxengine.h"
@@ -12,6 +13,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QJsonDocument>
 #include <QSqlRecord>
 #include <QUuid>
@@ -24,6 +26,7 @@ namespace airlock {
 namespace {
 
 QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODate); }
+constexpr char kScreenSuffix[] = ".screen"; // beside a memory file: the console up to the checkpoint
 
 constexpr qint64 kSnapshotFreeBytes = 64 * 1024 * 1024;
 
@@ -261,6 +264,42 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
 
 QString SandboxEngine::checkpointDir() const { return m_config.dataDir + QStringLiteral("/checkpoints"); }
 
+namespace {
+// The memory file of checkpoint `id` of sandbox `sid` (empty: none, or not a checkpoint).
+QString memoryFileOf(Store &store, qint64 sid, qint64 id)
+{
+    const auto row = store.firstRow(QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), {id, sid});
+    return row && row.value() ? row.value()->value(0).toString() : QString();
+}
+} // namespace
+
+// Best effort: without it the restore still resumes, only the screen starts from there.
+void SandboxEngine::keepCheckpointScreen(const QString &sandbox, qint64 id, const QByteArray &screen)
+{
+    qint64 sid = 0;
+    if (screen.isEmpty() || !requireSandbox(sandbox, 0, &sid))
+        return;
+    const QString memory = memoryFileOf(m_store, sid, id);
+    if (memory.isEmpty())
+        return;
+    QSaveFile file(checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix));
+    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
+        file.write(screen) != screen.size() || !file.commit())
+        qCWarning(lcEngine) << "cannot keep the screen of checkpoint" << id << "of" << sandbox << ":" << file.errorString();
+}
+
+QByteArray SandboxEngine::checkpointScreen(const QString &sandbox, qint64 id)
+{
+    qint64 sid = 0;
+    if (!requireSandbox(sandbox, 0, &sid))
+        return {};
+    const QString memory = memoryFileOf(m_store, sid, id);
+    if (memory.isEmpty())
+        return {};
+    QFile file(checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix));
+    return file.open(QIODevice::ReadOnly) ? file.read(ConsoleHub::kHistory) : QByteArray();
+}
+
 // Best effort, like collectLayers: a file that stays is collected on the next call.
 void SandboxEngine::collectCheckpoints()
 {
@@ -278,6 +317,8 @@ void SandboxEngine::collectCheckpoints()
         keep.insert(row.value(0).toString());
     for (const QSqlRecord &row : *ops)
         keep.insert(QJsonDocument::fromJson(row.value(0).toString().toUtf8()).object().value(QLatin1String("memory_file")).toString());
+    for (const QString &memory : QSet<QString>(keep)) // a checkpoint's screen goes with its memory
+        keep.insert(memory + QLatin1String(kScreenSuffix));
     for (const QString &file : dir.entryList({volumePrefix() + QLatin1Char('*')}, QDir::Files)) {
         if (keep.contains(file))
             continue;

@@ -160,6 +160,7 @@ void SandboxService::takeDueCheckpoints(SandboxEngine &e)
             continue;
         }
         m_checkpointRetryAt.remove(sandbox);
+        e.keepCheckpointScreen(sandbox, made->value(QLatin1String("id")).toInteger(), m_consoles->history(sandbox));
         if (Result<QString> domain = e.domainOf(sandbox, 0); domain)
             setGuestClock(domain.value(), sandbox, [](bool) {});
     }
@@ -477,6 +478,8 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             const QString phase = r ? QStringLiteral("done") : QStringLiteral("failed");
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, phase, 100}.toJson());
             const Result<proto::SnapshotInfo> made = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
+            if (made && memory)
+                e.keepCheckpointScreen(sandbox, made->id, m_consoles->history(sandbox));
             made ? call.reply(made->toJson()) : call.fail(made.error());
             if (made && memory) // the guest was paused while its memory was saved
                 if (Result<QString> domain = e.domainOf(sandbox, call.peer().uid); domain)
@@ -510,6 +513,8 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             if (r.value() == Restored::Resumed) { // the guest goes on from the checkpoint, its clock behind
                 if (m_egress)
                     m_egress->timelineReplaced(sandbox);
+                if (const QByteArray screen = e.checkpointScreen(sandbox, id); !screen.isEmpty())
+                    m_consoles->startOver(sandbox, screen); // the terminal shows what it showed then
                 consoleAfterStart(e, sandbox, call.peer().uid);
                 const Result<proto::SandboxRow> row = rowOf(e, sandbox, call.peer().uid);
                 Result<QString> domain = e.domainOf(sandbox, call.peer().uid);

@@ -342,6 +342,24 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
     QByteArray out = guestSh(u"echo before-snapshot > %1 && sync"_s.arg(file), &rc);
     QVERIFY2(rc == 0, out.constData());
 
+    // What the console shows at the checkpoint comes back with it: the visible rows only.
+    const auto onScreen = [](const TerminalWidget *t, const QString &text) {
+        for (int row = 0; row < t->rows(); ++row)
+            if (t->lineText(row).contains(text))
+                return true;
+        return false;
+    };
+    const auto type = [](TerminalWidget *t, const QString &line) {
+        t->setFocus();
+        QTest::keyClicks(t, line);
+        QTest::keyClick(t, Qt::Key_Return);
+    };
+    QVERIFY(m_window->showTab(u"terminal"_s));
+    QTRY_VERIFY(m_window->terminalView()->terminal(m_box));
+    TerminalWidget *terminal = m_window->terminalView()->terminal(m_box);
+    type(terminal, u"echo before-$((6*7))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(onScreen(terminal, u"before-42"_s), "the guest's answer did not reach the terminal", 60000);
+
     QVERIFY(m_window->showTab(u"snapshots"_s));
     SnapshotsView *view = m_window->snapshotsView();
     QTRY_VERIFY(view->createButton()->isEnabled());
@@ -379,6 +397,10 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
 
     out = guestSh(u"echo after-snapshot > %1 && sync && cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("after-snapshot\n"));
+    QVERIFY(m_window->showTab(u"terminal"_s));
+    type(terminal, u"printf '\\033[H\\033[2J'; echo after-$((5*5))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(onScreen(terminal, u"after-25"_s) && !onScreen(terminal, u"before-42"_s), "the screen was not cleared", 60000);
+    QVERIFY(m_window->showTab(u"snapshots"_s));
 
     QTest::mouseClick(view->tree()->viewport(), Qt::LeftButton, {}, view->tree()->visualItemRect(snapshot).center());
     QTRY_VERIFY(view->restoreButton()->isEnabled());
@@ -396,6 +418,10 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
                               qPrintable(view->message()), 300000);
     QCOMPARE(view->message(), u"Restored."_s);
     saveScreenshot(m_window.get(), u"snapshot-restored"_s);
+    QVERIFY(m_window->showTab(u"terminal"_s));
+    QTRY_VERIFY2_WITH_TIMEOUT(onScreen(terminal, u"before-42"_s) && !onScreen(terminal, u"after-25"_s),
+                              "the terminal does not show the checkpoint's screen", 30000);
+    saveScreenshot(m_window.get(), u"checkpoint-screen"_s);
 
     out = guestSh(u"cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("before-snapshot\n"));
