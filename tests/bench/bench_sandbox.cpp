@@ -5,16 +5,23 @@
 //   - snapshot create on a running sandbox, restore (stopped: the disk switch), fork
 //   - disk the pool gains for 10 forks of one snapshot
 //   - airlockd's resident memory with those sandboxes defined
+//   - checkpoints of a running 1 GiB guest beside libvirt's own save and restore of the same
+//     domain (virDomainSaveFlags / virDomainRestoreFlags, what `virsh save/restore` call), the
+//     first exec answered after a restore, and what 10 checkpoints of the idle guest weigh
 // Targets: boot overhead within 10% of bare QEMU; snapshot and fork each under 500 ms plus the
 // guest's fsfreeze; 10 forks under 50 MiB; airlockd under 80 MiB RSS with 10 sandboxes.
+// Checkpoint targets: checkpoint and restore within 10% of libvirt's save and restore; the
+// first exec after a restore under 1 s; each of 10 idle checkpoints under 10% of guest RAM.
 // It prints the numbers; it fails only when a measurement cannot be made.
 #include "daemonharness.h"
 #include "libvirtview.h"
 #include "residentmemory.h"
+#include "virhandle.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLocalSocket>
@@ -35,10 +42,11 @@ qint64 allocated(const QString &path)
     return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? qint64(st.st_blocks) * 512 : 0;
 }
 
-void report(const char *what, double airlock, double reference, const char *unit, const char *target)
+void report(const char *what, double airlock, double reference, const char *unit, const char *target,
+            const char *referenceName = "bare")
 {
     if (reference > 0)
-        std::printf("%-34s %10.1f %-4s  bare %10.1f %-4s  ratio %5.2f   target: %s\n", what, airlock, unit, reference, unit,
+        std::printf("%-34s %10.1f %-4s  %s %10.1f %-4s  ratio %5.2f   target: %s\n", what, airlock, unit, referenceName, reference, unit,
                     airlock / reference, target);
     else
         std::printf("%-34s %10.1f %-4s  %s\n", what, airlock, unit, target);
@@ -52,13 +60,14 @@ class BenchSandbox : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void measure();
+    void checkpoints();
     void cleanupTestCase();
 
 private:
     qint64 bareQemuBootMs(const QString &accel, QString *error);
     qint64 timed(const QStringList &args, CtlResult *result = nullptr);
     DaemonHarness m_daemon;
-    QString m_box;
+    QString m_box, m_checkpointed;
     QStringList m_forks;
 };
 
@@ -226,8 +235,81 @@ void BenchSandbox::measure()
     std::fflush(stdout);
 }
 
+void BenchSandbox::checkpoints()
+{
+    constexpr int kGuestMib = 1024;
+    constexpr int kIdleCheckpoints = 10;
+    m_checkpointed = uniqueName(QStringLiteral("bckpt"));
+    CtlResult created;
+    QVERIFY2(timed({QStringLiteral("create"), m_checkpointed, QStringLiteral("--start"), QStringLiteral("--memory"),
+                    QString::number(kGuestMib)}, &created) > 0, created.err.constData());
+    // Something in memory that a checkpoint must carry: 64 MiB written by a running process.
+    m_daemon.ctl({QStringLiteral("exec"), m_checkpointed, QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                  QStringLiteral("dd if=/dev/urandom of=/dev/shm/fill bs=1M count=64 2>/dev/null; sync")});
+
+    // The reference: libvirt saves and restores the same running domain on its own.
+    const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + m_checkpointed);
+    QVERIFY2(view.domains.size() == 1, qPrintable(view.error));
+    airlock::VirConnection conn(virConnectOpen(qPrintable(DaemonHarness::libvirtUri())));
+    QVERIFY(conn);
+    airlock::VirDomain dom(virDomainLookupByName(conn.get(), qPrintable(view.domains.first())));
+    QVERIFY(dom);
+    QTemporaryDir scratch(DaemonHarness::sharedDataDir() + QStringLiteral("/bench-save-XXXXXX"));
+    const QString savePath = scratch.filePath(QStringLiteral("domain.save"));
+    QElapsedTimer t;
+    t.start();
+    QVERIFY2(virDomainSaveFlags(dom.get(), qPrintable(savePath), nullptr, 0) == 0, "libvirt's save failed");
+    const qint64 libvirtSaveMs = t.elapsed();
+    const qint64 libvirtSaveBytes = QFileInfo(savePath).size();
+    t.restart();
+    QVERIFY2(virDomainRestoreFlags(conn.get(), qPrintable(savePath), nullptr, 0) == 0, "libvirt's restore failed");
+    const qint64 libvirtRestoreMs = t.elapsed();
+    QFile::remove(savePath);
+
+    CtlResult made;
+    const qint64 checkpointMs = timed({QStringLiteral("snapshot"), QStringLiteral("create"), m_checkpointed, QStringLiteral("--memory")}, &made);
+    QVERIFY2(checkpointMs > 0, made.err.constData());
+    const qint64 checkpointBytes = made.json().toObject().value(QLatin1String("memory_bytes")).toInteger();
+    const QString id = QString::number(made.json().toObject().value(QLatin1String("id")).toInteger());
+    report("checkpoint (1 GiB guest)", double(checkpointMs), double(libvirtSaveMs), "ms", "within 10% of libvirt's save", "libvirt");
+    std::printf("%-34s %10.1f MiB  libvirt's save %10.1f MiB\n", "  memory file", double(checkpointBytes) / (1 << 20),
+                double(libvirtSaveBytes) / (1 << 20));
+    CtlResult restored;
+    const qint64 restoreMs = timed({QStringLiteral("snapshot"), QStringLiteral("restore"), m_checkpointed, id}, &restored);
+    QVERIFY2(restoreMs > 0, restored.err.constData());
+    report("restore of it, running (resumed)", double(restoreMs), double(libvirtRestoreMs), "ms", "within 10% of libvirt's restore",
+           "libvirt");
+    const qint64 execMs = timed({QStringLiteral("exec"), m_checkpointed, QStringLiteral("--"), QStringLiteral("true")});
+    QVERIFY(execMs > 0);
+    report("first exec after the restore", double(execMs), 0, "ms", "< 1000 ms");
+    // The same restore of a stopped sandbox: without the running guest's destroy, which is
+    // what libvirt's restore above does not have to do either.
+    QVERIFY(timed({QStringLiteral("kill"), m_checkpointed}) > 0);
+    const qint64 stoppedRestoreMs = timed({QStringLiteral("snapshot"), QStringLiteral("restore"), m_checkpointed, id}, &restored);
+    QVERIFY2(stoppedRestoreMs > 0, restored.err.constData());
+    report("restore of it, stopped (resumed)", double(stoppedRestoreMs), double(libvirtRestoreMs), "ms", "within 10% of libvirt's restore",
+           "libvirt");
+
+    // An idle guest, checkpointed again and again: what each memory file weighs.
+    qint64 largest = 0, total = 0;
+    for (int i = 0; i < kIdleCheckpoints; ++i) {
+        CtlResult idle;
+        QVERIFY2(timed({QStringLiteral("snapshot"), QStringLiteral("create"), m_checkpointed, QStringLiteral("--memory")}, &idle) > 0,
+                 idle.err.constData());
+        const qint64 bytes = idle.json().toObject().value(QLatin1String("memory_bytes")).toInteger();
+        largest = qMax(largest, bytes);
+        total += bytes;
+    }
+    std::printf("%-34s %10.1f %%    largest %.1f %% of guest RAM; no compression: pages the guest never touched are "
+                "left out   target: < 10%% each\n", "10 idle checkpoints, mean", 100.0 * double(total) / kIdleCheckpoints / (qint64(kGuestMib) << 20),
+                100.0 * double(largest) / (qint64(kGuestMib) << 20));
+    std::fflush(stdout);
+}
+
 void BenchSandbox::cleanupTestCase()
 {
+    m_daemon.ctl({QStringLiteral("kill"), m_checkpointed});
+    m_daemon.ctl({QStringLiteral("rm"), m_checkpointed});
     for (const QString &name : m_forks)
         m_daemon.ctl({QStringLiteral("rm"), name});
     m_daemon.ctl({QStringLiteral("kill"), m_box});
