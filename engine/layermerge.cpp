@@ -283,15 +283,14 @@ Status SandboxEngine::finishLiveMerge(virDomainPtr dom, qint64 opId, const QJson
     return ok();
 }
 
-Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId)
+// The merge in the store, in one transaction: the snapshot goes, `changes` move the layers,
+// and the merge operation ends.
+Status SandboxEngine::recordMergeRows(qint64 snapshotId, qint64 opId, const QList<std::pair<const char *, QVariantList>> &changes)
 {
     return m_store.transaction([&]() -> Status {
         if (Status s = forgetSnapshotRow(snapshotId); !s)
             return s;
-        for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
-                 {"UPDATE layers SET parent_id = ? WHERE id = ?", {grandparent, child}},
-                 {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {layer}},
-                 {"DELETE FROM operations WHERE id = ?", {opId}}}) {
+        for (const auto &[sql, binds] : changes + QList<std::pair<const char *, QVariantList>>{{"DELETE FROM operations WHERE id = ?", {opId}}}) {
             if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
                 return Error{QStringLiteral("cannot record the merge of snapshot %1").arg(snapshotId), w.error().why};
         }
@@ -299,22 +298,19 @@ Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child,
     });
 }
 
+// After a rebase or a pull C holds L's blocks: C builds on L's parent, and L goes.
+Status SandboxEngine::recordMerge(qint64 snapshotId, qint64 layer, qint64 child, const QVariant &grandparent, qint64 opId)
+{
+    return recordMergeRows(snapshotId, opId, {{"UPDATE layers SET parent_id = ? WHERE id = ?", {grandparent, child}},
+                                              {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {layer}}});
+}
+
 // After a commit L holds C's disk: C's snapshot and the layer above C move onto L, and C goes.
 Status SandboxEngine::recordCommit(qint64 snapshotId, qint64 layer, qint64 child, qint64 opId)
 {
-    return m_store.transaction([&]() -> Status {
-        if (Status s = forgetSnapshotRow(snapshotId); !s)
-            return s;
-        for (const auto &[sql, binds] : QList<std::pair<const char *, QVariantList>>{
-                 {"UPDATE snapshots SET layer_id = ? WHERE layer_id = ?", {layer, child}},
-                 {"UPDATE layers SET parent_id = ? WHERE parent_id = ?", {layer, child}},
-                 {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {child}},
-                 {"DELETE FROM operations WHERE id = ?", {opId}}}) {
-            if (Result<qint64> w = m_store.write(QString::fromLatin1(sql), binds); !w)
-                return Error{QStringLiteral("cannot record the merge of snapshot %1").arg(snapshotId), w.error().why};
-        }
-        return ok();
-    });
+    return recordMergeRows(snapshotId, opId, {{"UPDATE snapshots SET layer_id = ? WHERE layer_id = ?", {layer, child}},
+                                              {"UPDATE layers SET parent_id = ? WHERE parent_id = ?", {layer, child}},
+                                              {"UPDATE layers SET sandbox_id = NULL WHERE id = ?", {child}}});
 }
 
 // After a crash: the safe rebase is repeatable, so it runs again and the store follows.

@@ -234,6 +234,7 @@ private:
     Status mergeLayerLive(const QString &sandbox, qint64 sid, qint64 snapshotId, qint64 layer, qint64 child, LiveMerge how);
     Status finishLiveMerge(virDomainPtr dom, qint64 opId, const QJsonObject &state, const QVariant &grandparent);
     Status recordCommit(qint64 snapshotId, qint64 layer, qint64 child, qint64 opId);
+    Status recordMergeRows(qint64 snapshotId, qint64 opId, const QList<std::pair<const char *, QVariantList>> &changes);
     Status forgetSnapshotRow(qint64 id);
     void reconcileMerge(qint64 opId, const QJsonObject &state);
     Status reconcileOperations();
