@@ -12,7 +12,6 @@ namespace airlock {
 namespace {
 constexpr qint64 kMinEverySeconds = 10;
 constexpr qint64 kMaxEverySeconds = 7 * 24 * 3600;
-constexpr int kDefaultKeep = 12;
 constexpr int kMaxKeep = 100;
 } // namespace
 
@@ -36,7 +35,7 @@ Result<QJsonObject> SandboxEngine::checkpointSchedule(const QString &sandbox, ui
         return s.error();
     if (everySeconds) {
         const qint64 every = *everySeconds;
-        const int kept = keep.value_or(kDefaultKeep);
+        const int kept = keep.value_or(kDefaultCheckpointKeep);
         if (Status s = checkCheckpointSchedule(every, kept); !s)
             return s.error();
         if (every != 0)

@@ -106,6 +106,7 @@ public:
     // `everySeconds` is given; which running sandboxes are due; one checkpoint taken on the
     // schedule, the oldest automatic ones past `keep` removed after it.
     Result<QJsonObject> checkpointSchedule(const QString &sandbox, uid_t uid, std::optional<qint64> everySeconds, std::optional<int> keep);
+    static constexpr int kDefaultCheckpointKeep = 12; // when a schedule names no number to keep
     static Status checkCheckpointSchedule(qint64 everySeconds, int keep);
     QStringList checkpointsDue();
     Result<QJsonObject> takeAutomaticCheckpoint(const QString &sandbox);
@@ -214,6 +215,7 @@ private:
     Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath,
                          const QString &memoryPath = {});
     QString checkpointDir() const; // <dataDir>/checkpoints: the memory files of checkpoints
+    QString checkpointScreenPath(const QString &sandbox, qint64 id);
     Status resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath);
     void collectCheckpoints(); // deletes memory files no snapshot or unfinished operation names
     void collectLayers(); // deletes layers nobody owns or builds on

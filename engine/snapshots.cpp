@@ -264,25 +264,24 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
 
 QString SandboxEngine::checkpointDir() const { return m_config.dataDir + QStringLiteral("/checkpoints"); }
 
-namespace {
-// The memory file of checkpoint `id` of sandbox `sid` (empty: none, or not a checkpoint).
-QString memoryFileOf(Store &store, qint64 sid, qint64 id)
+// Where checkpoint `id` of `sandbox` keeps its screen (empty: no such checkpoint).
+QString SandboxEngine::checkpointScreenPath(const QString &sandbox, qint64 id)
 {
-    const auto row = store.firstRow(QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), {id, sid});
-    return row && row.value() ? row.value()->value(0).toString() : QString();
+    qint64 sid = 0;
+    if (!requireSandbox(sandbox, 0, &sid))
+        return {};
+    const auto row = m_store.firstRow(QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), {id, sid});
+    const QString memory = row && row.value() ? row.value()->value(0).toString() : QString();
+    return memory.isEmpty() ? QString() : checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix);
 }
-} // namespace
 
 // Best effort: without it the restore still resumes, only the screen starts from there.
 void SandboxEngine::keepCheckpointScreen(const QString &sandbox, qint64 id, const QByteArray &screen)
 {
-    qint64 sid = 0;
-    if (screen.isEmpty() || !requireSandbox(sandbox, 0, &sid))
+    const QString path = screen.isEmpty() ? QString() : checkpointScreenPath(sandbox, id);
+    if (path.isEmpty())
         return;
-    const QString memory = memoryFileOf(m_store, sid, id);
-    if (memory.isEmpty())
-        return;
-    QSaveFile file(checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix));
+    QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
         file.write(screen) != screen.size() || !file.commit())
         qCWarning(lcEngine) << "cannot keep the screen of checkpoint" << id << "of" << sandbox << ":" << file.errorString();
@@ -290,14 +289,9 @@ void SandboxEngine::keepCheckpointScreen(const QString &sandbox, qint64 id, cons
 
 QByteArray SandboxEngine::checkpointScreen(const QString &sandbox, qint64 id)
 {
-    qint64 sid = 0;
-    if (!requireSandbox(sandbox, 0, &sid))
-        return {};
-    const QString memory = memoryFileOf(m_store, sid, id);
-    if (memory.isEmpty())
-        return {};
-    QFile file(checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix));
-    return file.open(QIODevice::ReadOnly) ? file.read(ConsoleHub::kHistory) : QByteArray();
+    const QString path = checkpointScreenPath(sandbox, id);
+    QFile file(path);
+    return !path.isEmpty() && file.open(QIODevice::ReadOnly) ? file.read(ConsoleHub::kHistory) : QByteArray();
 }
 
 // Best effort, like collectLayers: a file that stays is collected on the next call.

@@ -160,11 +160,18 @@ void SandboxService::takeDueCheckpoints(SandboxEngine &e)
             continue;
         }
         m_checkpointRetryAt.remove(sandbox);
-        e.keepCheckpointScreen(sandbox, made->value(QLatin1String("id")).toInteger(), m_consoles->history(sandbox));
-        if (Result<QString> domain = e.domainOf(sandbox, 0); domain)
-            setGuestClock(domain.value(), sandbox, [](bool) {});
+        afterCheckpoint(e, sandbox, made->value(QLatin1String("id")).toInteger());
     }
     m_checkpointsQueued = false;
+}
+
+// A checkpoint was taken (asked for or on the schedule): its screen is kept with it, and the
+// guest, paused while its memory was saved, gets its clock set again (on the pool).
+void SandboxService::afterCheckpoint(SandboxEngine &e, const QString &sandbox, qint64 id)
+{
+    e.keepCheckpointScreen(sandbox, id, m_consoles->history(sandbox));
+    if (Result<QString> domain = e.domainOf(sandbox, 0); domain)
+        setGuestClock(domain.value(), sandbox, [](bool) {});
 }
 
 void SandboxService::stop()
@@ -479,11 +486,8 @@ void SandboxService::registerSnapshotMethods(ApiServer &api)
             m_api.postAbout(sandbox, proto::topic::Snapshot, proto::SnapshotProgress{sandbox, phase, 100}.toJson());
             const Result<proto::SnapshotInfo> made = r ? fromEngine<proto::SnapshotInfo>(r.value()) : r.error();
             if (made && memory)
-                e.keepCheckpointScreen(sandbox, made->id, m_consoles->history(sandbox));
+                afterCheckpoint(e, sandbox, made->id);
             made ? call.reply(made->toJson()) : call.fail(made.error());
-            if (made && memory) // the guest was paused while its memory was saved
-                if (Result<QString> domain = e.domainOf(sandbox, call.peer().uid); domain)
-                    setGuestClock(domain.value(), sandbox, [](bool) {});
         });
     });
     api.registerMethod(proto::method::SnapshotSchedule, [this](const Call &call) {
@@ -842,7 +846,7 @@ SandboxCreatePlan readCreate(const Call &call)
     plan.signIn = p.value(QLatin1String("sign_in")).toBool();
     plan.bootTimeoutS = p.value(QLatin1String("boot_timeout_s")).toInt(kDefaultBootTimeoutS);
     plan.request.checkpointEverySeconds = p.value(QLatin1String("checkpoint_every_s")).toInteger();
-    plan.request.checkpointKeep = p.value(QLatin1String("checkpoint_keep")).toInt(12);
+    plan.request.checkpointKeep = p.value(QLatin1String("checkpoint_keep")).toInt(SandboxEngine::kDefaultCheckpointKeep);
     for (const QJsonValue &v : p.value(QLatin1String("secrets")).toArray()) {
         const QJsonObject o = v.toObject();
         const QString secret = o.value(QLatin1String("secret")).toString();

@@ -104,6 +104,7 @@ private:
     // (up to 60 s), then runs `then` with whether it was set.
     void setGuestClock(const QString &domain, const QString &name, std::function<void(bool)> then);
     void takeDueCheckpoints(SandboxEngine &e);
+    void afterCheckpoint(SandboxEngine &e, const QString &sandbox, qint64 id);
 
     // Once the guest's agent answers (pool thread): the sandbox CA in its trust store, which
     // fails the caller, then the sign-in file, which only raises an alert.
