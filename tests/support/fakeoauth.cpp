@@ -158,6 +158,15 @@ FakeOAuth::Issued FakeOAuth::lastIssued(Cli cli)
     return {};
 }
 
+bool FakeOAuth::isIssuedAccess(Cli cli, const QByteArray &authorization)
+{
+    std::lock_guard lock(m_mutex);
+    for (const Issued &i : m_issued)
+        if (i.cli == cli && !i.access.isEmpty() && authorization == "Bearer " + i.access)
+            return true;
+    return false;
+}
+
 QList<QByteArray> FakeOAuth::issuedValues()
 {
     QList<QByteArray> values;
@@ -209,8 +218,14 @@ QByteArray FakeOAuth::answer(const TlsTestServer::Request &r)
         return notFound();
     }
     if (host == "chatgpt.com") {
-        if (r.method == "POST" && path == "/backend-api/codex/responses")
+        if (r.method == "POST" && path == "/backend-api/codex/responses") {
+            // As the real backend: a token it did not issue (a guest's own or altered one) is
+            // refused, and Codex answers a 401 by refreshing.
+            if (!isIssuedAccess(Cli::Codex, r.header("authorization")))
+                return httpAnswer(401, "application/json",
+                                  R"({"error":{"message":"Provided authentication token is expired.","code":"token_expired"}})");
             return codexResponsesAnswer(r, m_reply);
+        }
         return notFound();
     }
     return {};

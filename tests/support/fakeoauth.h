@@ -4,7 +4,8 @@
 //   platform.claude.com /v1/oauth/token  (JSON: authorization_code, refresh_token)
 //   api.anthropic.com   /v1/messages, /api/oauth/profile, /api/oauth/claude_cli/roles
 //   auth.openai.com     /oauth/token     (form: authorization_code, token-exchange; JSON: refresh_token)
-//   chatgpt.com         /backend-api/codex/responses, /backend-api/wham/accounts/check
+//   chatgpt.com         /backend-api/codex/responses (401 for a token it did not issue),
+//                       /backend-api/wham/accounts/check
 // Every token it issues is new (a counter and random bytes), kept in issued(), so a test can
 // assert which one reached an API and search a guest for all of them. Codex's tokens are
 // well-formed JWTs (header.claims.signature, base64url) with the claims Codex reads.
@@ -46,6 +47,8 @@ public:
 
     QList<Issued> issued();
     Issued lastIssued(Cli cli);
+    // Whether `authorization` is "Bearer " and an access token issued to `cli`.
+    bool isIssuedAccess(Cli cli, const QByteArray &authorization);
     // Every secret value handed out so far (tokens, the API key, the JWTs' signatures).
     QList<QByteArray> issuedValues();
     static QByteArray field(const TlsTestServer::Request &r, const QByteArray &name); // JSON or form body
