@@ -52,6 +52,48 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::CheckpointScheduleFields</name>
+    <message>
+        <source>Automatic checkpoints</source>
+        <translation>Automatische Checkpoints</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>Aus</translation>
+    </message>
+    <message>
+        <source>Every 5 minutes</source>
+        <translation>Alle 5 Minuten</translation>
+    </message>
+    <message>
+        <source>Every 10 minutes</source>
+        <translation>Alle 10 Minuten</translation>
+    </message>
+    <message>
+        <source>Every 30 minutes</source>
+        <translation>Alle 30 Minuten</translation>
+    </message>
+    <message>
+        <source>Every hour</source>
+        <translation>Jede Stunde</translation>
+    </message>
+    <message>
+        <source>Automatic checkpoints kept</source>
+        <translation>Behaltene automatische Checkpoints</translation>
+    </message>
+    <message>
+        <source>&amp;keep the latest</source>
+        <translation>die neuesten &amp;behalten</translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation>
+            <numerusform>Jede %n Sekunde</numerusform>
+            <numerusform>Alle %n Sekunden</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::ConnectionBanner</name>
     <message>
         <source>&amp;Retry</source>
@@ -1219,6 +1261,14 @@ Aktualisieren Sie airlockd; Versuche erscheinen hier, sobald sie geschehen.</tra
         <source>Preset &amp;values:</source>
         <translation>&amp;Werte der Voreinstellung:</translation>
     </message>
+    <message>
+        <source>While it runs, Airlock checkpoints it (memory and disk) this often and keeps the latest few: a timeline on the Snapshots tab to go back in, with the agent still running.</source>
+        <translation>Solange sie läuft, legt Airlock so oft einen Checkpoint an (Speicher und Festplatte) und behält die neuesten: eine Zeitleiste im Reiter Snapshots, in der man zurückgehen kann, während der Agent weiterläuft.</translation>
+    </message>
+    <message>
+        <source>Automatic c&amp;heckpoints:</source>
+        <translation>Automatische C&amp;heckpoints:</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PendingModel</name>
@@ -2105,40 +2155,8 @@ Adresse: %4</translation>
         <translation>Der Snapshot konnte nicht gelöscht werden</translation>
     </message>
     <message>
-        <source>Automatic checkpoints</source>
-        <translation>Automatische Checkpoints</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>Aus</translation>
-    </message>
-    <message>
-        <source>Every 5 minutes</source>
-        <translation>Alle 5 Minuten</translation>
-    </message>
-    <message>
-        <source>Every 10 minutes</source>
-        <translation>Alle 10 Minuten</translation>
-    </message>
-    <message>
-        <source>Every 30 minutes</source>
-        <translation>Alle 30 Minuten</translation>
-    </message>
-    <message>
-        <source>Every hour</source>
-        <translation>Jede Stunde</translation>
-    </message>
-    <message>
-        <source>Automatic checkpoints kept</source>
-        <translation>Behaltene automatische Checkpoints</translation>
-    </message>
-    <message>
         <source>Automatic &amp;checkpoints:</source>
         <translation>Automatische &amp;Checkpoints:</translation>
-    </message>
-    <message>
-        <source>&amp;keep the latest</source>
-        <translation>die neuesten &amp;behalten</translation>
     </message>
     <message>
         <source>Kind</source>
@@ -2151,13 +2169,6 @@ Adresse: %4</translation>
     <message>
         <source>Could not read the automatic checkpoints</source>
         <translation>Die automatischen Checkpoints konnten nicht gelesen werden</translation>
-    </message>
-    <message numerus="yes">
-        <source>Every %n second(s)</source>
-        <translation>
-            <numerusform>Jede %n Sekunde</numerusform>
-            <numerusform>Alle %n Sekunden</numerusform>
-        </translation>
     </message>
     <message>
         <source>(automatic)</source>

@@ -52,6 +52,48 @@
     </message>
 </context>
 <context>
+    <name>airlock::ui::CheckpointScheduleFields</name>
+    <message>
+        <source>Automatic checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 5 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 10 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every 30 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic checkpoints kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;keep the latest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Every %n second(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>airlock::ui::ConnectionBanner</name>
     <message>
         <source>&amp;Retry</source>
@@ -1215,6 +1257,14 @@ Update airlockd; attempts appear here as they happen.</source>
         <source>Preset &amp;values:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>While it runs, Airlock checkpoints it (memory and disk) this often and keeps the latest few: a timeline on the Snapshots tab to go back in, with the agent still running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic c&amp;heckpoints:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::PendingModel</name>
@@ -2098,39 +2148,7 @@ Address: %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Automatic checkpoints</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every 5 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every 10 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every 30 minutes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every hour</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Automatic checkpoints kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Automatic &amp;checkpoints:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;keep the latest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2144,13 +2162,6 @@ Address: %4</source>
     <message>
         <source>Could not read the automatic checkpoints</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Every %n second(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
     </message>
     <message>
         <source>(automatic)</source>

@@ -5,6 +5,7 @@
 #include "connection/daemonconnection.h"
 #include "daemonprocess.h"
 #include "dialogs/newsandboxdialog.h"
+#include "widgets/checkpointschedulefields.h"
 #include "dialogs/vaultdialog.h"
 #include "views/mainwindow.h"
 #include "views/networkview.h"
@@ -27,6 +28,7 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -356,13 +358,31 @@ void TestGuiViews::newSandboxDialogBuildsTheRequest()
     QVERIFY(!withTemplate.contains(QLatin1String("presets")));
     presets->setCurrentIndex(npm);
     QCOMPARE(dialog.createParams().value(QLatin1String("presets")).toArray(), QJsonArray{QStringLiteral("npm")});
+    // Automatic checkpoints are off unless chosen; chosen, the request carries the interval
+    // and how many to keep. An ephemeral sandbox keeps no snapshots: the choice goes grey
+    // and is not sent.
+    CheckpointScheduleFields *schedule = dialog.scheduleFields();
+    QVERIFY(!dialog.createParams().contains(QLatin1String("checkpoint_every_s")));
+    QVERIFY(!schedule->keepBox()->isEnabled());
+    schedule->everyBox()->setFocus();
+    QTest::keyClick(schedule->everyBox(), Qt::Key_Down);
+    QTest::keyClick(schedule->everyBox(), Qt::Key_Down);
+    QVERIFY(schedule->keepBox()->isEnabled());
+    schedule->keepBox()->setValue(6);
+    QCOMPARE(dialog.createParams().value(QLatin1String("checkpoint_every_s")).toInt(), 600);
+    QCOMPARE(dialog.createParams().value(QLatin1String("checkpoint_keep")).toInt(), 6);
+    dialog.ephemeralCheck()->setChecked(true);
+    QVERIFY(!schedule->isEnabled());
+    QVERIFY(!dialog.createParams().contains(QLatin1String("checkpoint_every_s")));
+    dialog.ephemeralCheck()->setChecked(false);
+    QCOMPARE(dialog.createParams().value(QLatin1String("checkpoint_every_s")).toInt(), 600);
     // Shown at its own size, every label is whole (long preset descriptions once squeezed
     // "Egress preset:" to "Egress pres").
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     auto *form = qobject_cast<QFormLayout *>(dialog.layout());
     QVERIFY(form);
-    for (QWidget *field : {static_cast<QWidget *>(dialog.presetCombo()), static_cast<QWidget *>(templates)}) {
+    for (QWidget *field : {static_cast<QWidget *>(dialog.presetCombo()), static_cast<QWidget *>(templates), static_cast<QWidget *>(schedule)}) {
         auto *label = qobject_cast<QLabel *>(form->labelForField(field));
         QVERIFY(label);
         QVERIFY2(label->width() >= label->sizeHint().width(), qPrintable(label->text() + QStringLiteral(" is clipped")));

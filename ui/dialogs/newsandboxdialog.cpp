@@ -5,6 +5,7 @@
 #include "protocol/names.h"
 #include "protocol/sandbox.h"
 #include "protocol/vault.h"
+#include "widgets/checkpointschedulefields.h"
 #include "workspace/workspaceimport.h"
 
 #include <QCheckBox>
@@ -71,6 +72,11 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     m_ephemeral = new QCheckBox(tr("E&phemeral: removed, disk and all, once it stops"), this);
     m_ephemeral->setToolTip(tr("Nothing of it is kept after it stops, not even snapshots. Take its commits before you stop it "
                                "(Sandbox > Export changes…)."));
+    m_schedule = new CheckpointScheduleFields(this);
+    m_schedule->setToolTip(tr("While it runs, Airlock checkpoints it (memory and disk) this often and keeps the latest few: "
+                              "a timeline on the Snapshots tab to go back in, with the agent still running."));
+    // An ephemeral sandbox keeps no snapshots, so it has no schedule.
+    connect(m_ephemeral, &QCheckBox::toggled, m_schedule, &QWidget::setDisabled);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 100);
     m_progress->hide();
@@ -102,6 +108,9 @@ NewSandboxDialog::NewSandboxDialog(ApiClient *client, QWidget *parent) : QDialog
     auto *workspaceLabel = new QLabel(tr("&Workspace:"), this);
     form->addRow(workspaceLabel, buildWorkspaceRow());
     workspaceLabel->setBuddy(m_workspace);
+    auto *scheduleLabel = new QLabel(tr("Automatic c&heckpoints:"), this);
+    scheduleLabel->setBuddy(m_schedule->everyBox());
+    form->addRow(scheduleLabel, m_schedule);
     form->addRow(QString(), m_start);
     form->addRow(QString(), m_ephemeral);
     form->addRow(m_progress);
@@ -226,6 +235,10 @@ QJsonObject NewSandboxDialog::createParams() const
     p.diskGib = m_disk->value();
     p.start = m_start->isChecked();
     p.ephemeral = m_ephemeral->isChecked();
+    if (const int every = m_schedule->everySeconds(); every && !p.ephemeral) {
+        p.checkpointEverySeconds = every;
+        p.checkpointKeep = m_schedule->keep();
+    }
     if (const QString t = m_template->currentData().toString(); !t.isEmpty())
         p.templateName = t;
     if (const QString image = m_image->currentData().toString(); !image.isEmpty())

@@ -21,8 +21,10 @@ namespace airlock { class ApiClient; }
 
 namespace airlock::ui {
 
+class CheckpointScheduleFields;
+
 // New sandbox: name, agent template, image, resources, the connected daemon's egress
-// preset (preset.list), secrets to lend, start now, ephemeral, and a host repository to copy
+// preset (preset.list), secrets to lend, automatic checkpoints, start now, ephemeral, and a host repository to copy
 // in as the workspace (File > Run agent on a folder… opens it with the folder filled in). Sends one sandbox.create with the preset in `presets`, so the daemon opens
 // its rules in the same step as the create (with a workspace: the client-side copy of
 // app/workspace/ on a worker thread, as airlockctl create --workspace), and stays open
@@ -43,6 +45,7 @@ public:
     QLineEdit *presetValuesEdit() const { return m_presetValues; }
     QComboBox *templateCombo() const { return m_template; }
     QCheckBox *ephemeralCheck() const { return m_ephemeral; }
+    CheckpointScheduleFields *scheduleFields() const { return m_schedule; }
     QString errorText() const;
 
     void accept() override;
@@ -68,6 +71,7 @@ private:
     QListWidget *m_secrets;
     QCheckBox *m_start;
     QCheckBox *m_ephemeral;
+    CheckpointScheduleFields *m_schedule;
     QLineEdit *m_workspace;
     QPushButton *m_browse;
     QProgressBar *m_progress;

@@ -1,4 +1,5 @@
 #include "views/snapshotsview.h"
+#include "widgets/checkpointschedulefields.h"
 #include "widgets/availabilitystack.h"
 #include "api/apiclient.h"
 #include "common/replies.h"
@@ -15,7 +16,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -46,25 +46,11 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
 
     // The sandbox's checkpoint schedule (snapshot.schedule): a timeline to go back in.
     auto *schedule = new QHBoxLayout;
-    m_every = new QComboBox(page);
-    m_every->setAccessibleName(tr("Automatic checkpoints"));
-    m_every->addItem(tr("Off"), 0);
-    for (const auto &[seconds, text] : QList<std::pair<int, QString>>{{300, tr("Every 5 minutes")}, {600, tr("Every 10 minutes")},
-                                                                     {1800, tr("Every 30 minutes")}, {3600, tr("Every hour")}})
-        m_every->addItem(text, seconds);
-    m_keep = new QSpinBox(page);
-    m_keep->setRange(1, 100);
-    m_keep->setValue(12);
-    m_keep->setAccessibleName(tr("Automatic checkpoints kept"));
+    m_schedule = new CheckpointScheduleFields(page);
     auto *everyLabel = new QLabel(tr("Automatic &checkpoints:"), page);
-    everyLabel->setBuddy(m_every);
-    auto *keepLabel = new QLabel(tr("&keep the latest"), page);
-    keepLabel->setBuddy(m_keep);
+    everyLabel->setBuddy(m_schedule->everyBox());
     schedule->addWidget(everyLabel);
-    schedule->addWidget(m_every);
-    schedule->addWidget(keepLabel);
-    schedule->addWidget(m_keep);
-    schedule->addStretch();
+    schedule->addWidget(m_schedule, 1);
     layout->addLayout(schedule);
 
     m_tree = new QTreeWidget(page);
@@ -99,13 +85,11 @@ SnapshotsView::SnapshotsView(ApiClient *client, SandboxModel *sandboxes, QWidget
     connect(m_fork, &QPushButton::clicked, this, &SnapshotsView::fork);
     connect(m_delete, &QPushButton::clicked, this, &SnapshotsView::remove);
     connect(m_tree, &QTreeWidget::currentItemChanged, this, &SnapshotsView::updateButtons);
-    connect(m_every, &QComboBox::activated, this, &SnapshotsView::saveSchedule);
-    connect(m_keep, &QSpinBox::editingFinished, this, [this] {
-        if (m_every->currentData().toInt() != 0)
-            saveSchedule();
-    });
+    connect(m_schedule, &CheckpointScheduleFields::edited, this, &SnapshotsView::saveSchedule);
     updateButtons();
 }
+
+QComboBox *SnapshotsView::everyBox() const { return m_schedule->everyBox(); }
 
 void SnapshotsView::setSandbox(const QString &sandbox)
 {
@@ -121,10 +105,8 @@ void SnapshotsView::setSandbox(const QString &sandbox)
 // Reads the schedule ({} params beyond the sandbox) or sets it, and shows what is in force.
 void SnapshotsView::callSchedule(const QJsonObject &change)
 {
-    if (change.isEmpty()) { // another sandbox's schedule: off until it is read (a change keeps the focus where it is)
-        m_every->setEnabled(false);
-        m_keep->setEnabled(false);
-    }
+    if (change.isEmpty()) // another sandbox's schedule: off until it is read (a change keeps the focus where it is)
+        m_schedule->setEnabled(false);
     if (!m_client || m_sandbox.isEmpty())
         return;
     QJsonObject params = change;
@@ -134,8 +116,7 @@ void SnapshotsView::callSchedule(const QJsonObject &change)
             return;
         if (!r.ok && r.errorCode == -32601)
             return; // an older airlockd: no schedules, the controls stay off
-        m_every->setEnabled(true);
-        m_keep->setEnabled(true);
+        m_schedule->setEnabled(true);
         if (!r.ok) {
             report(tr("Could not change the automatic checkpoints"), r.errorMessage);
             return;
@@ -143,24 +124,16 @@ void SnapshotsView::callSchedule(const QJsonObject &change)
         const Result<proto::CheckpointSchedule> s = replyAs<proto::CheckpointSchedule>(r);
         if (!s)
             return report(tr("Could not read the automatic checkpoints"), s.error().message());
-        const int every = int(s->everySeconds.value_or(0));
-        int index = m_every->findData(every);
-        if (index < 0) { // set elsewhere (airlockctl) to an interval the list does not offer
-            m_every->addItem(tr("Every %n second(s)", nullptr, every), every);
-            index = m_every->count() - 1;
-        }
-        m_every->setCurrentIndex(index);
-        if (every)
-            m_keep->setValue(s->keep.value_or(12));
+        m_schedule->showSchedule(int(s->everySeconds.value_or(0)), int(s->keep.value_or(0)));
     });
 }
 
 void SnapshotsView::saveSchedule()
 {
-    const int every = m_every->currentData().toInt();
+    const int every = m_schedule->everySeconds();
     QJsonObject change{{QStringLiteral("every_s"), every}};
     if (every)
-        change.insert(QStringLiteral("keep"), m_keep->value());
+        change.insert(QStringLiteral("keep"), m_schedule->keep());
     callSchedule(change);
 }
 

@@ -8,7 +8,6 @@
 class QComboBox;
 class QJsonObject;
 class QLabel;
-class QSpinBox;
 class QProgressBar;
 class QPushButton;
 class QTreeWidget;
@@ -18,6 +17,7 @@ namespace airlock { class ApiClient; }
 namespace airlock::ui {
 
 class AvailabilityStack;
+class CheckpointScheduleFields;
 
 class SandboxModel;
 
@@ -37,7 +37,7 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *restoreButton() const { return m_restore; }
-    QComboBox *everyBox() const { return m_every; }
+    QComboBox *everyBox() const;
     QString message() const;
 
 private:
@@ -60,8 +60,7 @@ private:
     QTreeWidget *m_tree;
     QPushButton *m_create, *m_restore, *m_fork, *m_delete;
     QProgressBar *m_progress;
-    QComboBox *m_every;
-    QSpinBox *m_keep;
+    CheckpointScheduleFields *m_schedule;
     QLabel *m_message;
     QWidget *m_undoBar;
     QLabel *m_undoLabel;
