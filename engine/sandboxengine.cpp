@@ -261,6 +261,7 @@ Status SandboxEngine::reconcile()
         return s;
     if (Result<QStringList> gone = discardEphemerals(true); !gone)
         qCWarning(lcEngine) << "reconcile:" << gone.error().message();
+    stopHalfResumedForks();
     return removeOrphans();
 }
 

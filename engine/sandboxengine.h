@@ -4,6 +4,7 @@
 #include "store/store.h"
 #include "libvirtconnection.h"
 #include "networkhooks.h"
+#include "saveddefinition.h"
 #include "sandboxspec.h"
 #include "storagepool.h"
 
@@ -123,6 +124,14 @@ public:
     // `lend` as in CreateRequest (the fork borrows what its origin borrows).
     Result<QJsonObject> fork(const QString &sandbox, qint64 id, const QString &newName, uid_t uid,
                              const decltype(CreateRequest::lend) &lend = {});
+    // Starts a fork made of `origin`'s snapshot `id` (liveforks.cpp). Of a checkpoint, the
+    // copy resumes from its memory, still with the origin's MAC and address and its link
+    // down: the caller hands the returned network to moveGuestToItsNetwork. Of a disk-only
+    // snapshot it boots (startSandbox) and nothing is returned.
+    Result<std::optional<GuestNetwork>> startFork(const QString &fork, const QString &origin, qint64 id, uid_t uid);
+    // On a pool thread: the resumed fork's guest takes its own MAC, address, route, resolver
+    // and name (guest agent), then its link comes up and its clock is set.
+    static Status moveGuestToItsNetwork(virDomainPtr dom, const GuestNetwork &network);
 
     Status reconcile();
     int sandboxCount();
@@ -217,6 +226,8 @@ private:
     QString checkpointDir() const; // <dataDir>/checkpoints: the memory files of checkpoints
     QString checkpointScreenPath(const QString &sandbox, qint64 id);
     Status resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath);
+    Result<GuestNetwork> resumeLiveFork(const QString &fork, const QString &memoryPath);
+    void stopHalfResumedForks();
     void collectCheckpoints(); // deletes memory files no snapshot or unfinished operation names
     void collectLayers(); // deletes layers nobody owns or builds on
     Result<qint64> recordSnapshot(qint64 sid, qint64 top, const QString &newVolume, const QString &label, qint64 opId,

@@ -7,6 +7,7 @@
 #include "consolehub.h"
 #include "core/logging.h"
 #include "libvirtconnection.h"
+#include "saveddefinition.h"
 #include "sandboxengine.h"
 #include "virhandle.h"
 
@@ -322,28 +323,6 @@ void SandboxEngine::collectCheckpoints()
     }
 }
 
-namespace {
-
-// The saved definition of a checkpoint with its disk on `newPath`: the source of the disk
-// that has target vda, and no backing chain (withoutBackingChain says why).
-Result<QString> pointSavedDisk(QString xml, const QString &newPath)
-{
-    const qsizetype target = xml.indexOf(QLatin1String("<target dev='vda'"));
-    const qsizetype disk = target < 0 ? -1 : xml.lastIndexOf(QLatin1String("<disk "), target);
-    const QLatin1String sourceAttr("<source file='");
-    const qsizetype source = disk < 0 ? -1 : xml.indexOf(sourceAttr, disk);
-    if (source < 0 || source > target)
-        return Error{QStringLiteral("the checkpoint's saved definition has no disk vda"),
-                     QStringLiteral("its memory file was not written by Airlock; remove the snapshot")};
-    const qsizetype valueStart = source + sourceAttr.size();
-    const qsizetype valueEnd = xml.indexOf(QLatin1Char('\''), valueStart);
-    if (valueEnd < 0 || valueEnd > target)
-        return Error{QStringLiteral("the checkpoint's saved definition is damaged"), QStringLiteral("remove the snapshot")};
-    xml.replace(valueStart, valueEnd - valueStart, newPath.toHtmlEscaped());
-    return xml;
-}
-
-} // namespace
 
 // The guard and the network as a start sets them up, then the guest back from its memory
 // file, its disk on the new overlay.

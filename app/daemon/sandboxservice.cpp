@@ -581,10 +581,15 @@ void SandboxService::fork(const Call &call)
             return call.fail(forked.error());
         if (!startIt)
             return call.reply(forked->toJson());
-        if (Status s = e.startSandbox(newName, call.peer().uid); !s)
-            return call.fail(s.error());
+        Result<std::optional<GuestNetwork>> started = e.startFork(newName, sandbox, id, call.peer().uid);
+        if (!started)
+            return call.fail(started.error());
+        if (started.value()) // resumed from a checkpoint: its terminal shows what the origin's showed then
+            if (const QByteArray screen = e.checkpointScreen(sandbox, id); !screen.isEmpty())
+                m_consoles->startOver(newName, screen);
         consoleAfterStart(e, newName, call.peer().uid);
-        waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, forked->toJson());
+        waitForAgent(call, e.domainOf(newName, call.peer().uid).value(), newName, kDefaultBootTimeoutS, forked->toJson(), false,
+                     started.value());
     });
 }
 
@@ -640,11 +645,11 @@ void SandboxService::setGuestClock(const QString &domain, const QString &name, s
 }
 
 void SandboxService::waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS,
-                                  const QJsonObject &reply, bool removeOnFailure)
+                                  const QJsonObject &reply, bool removeOnFailure, const std::optional<GuestNetwork> &resumedFork)
 {
     virConnectPtr conn = m_engine->connection();
     const GuestSetup setup = m_secrets ? m_secrets->guestSetup(name) : GuestSetup{}; // read on the engine thread
-    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure, setup] {
+    inPool([this, call, conn, domain, name, timeoutS, reply, removeOnFailure, setup, resumedFork] {
         auto failed = [this, call, name, removeOnFailure](const QString &why) {
             onEngine([this, call, name, why, removeOnFailure](SandboxEngine &e) {
                 e.releaseStoppedNetworks();
@@ -660,6 +665,12 @@ void SandboxService::waitForAgent(const Call &call, const QString &domain, const
         VirDomain dom = lookupDomain(conn, domain);
         switch (SandboxEngine::waitForGuestAgent(dom.get(), QDeadlineTimer(qint64(timeoutS) * 1000), m_stopping)) {
         case AgentWait::Answered: {
+            if (resumedFork) {
+                if (Status s = SandboxEngine::moveGuestToItsNetwork(dom.get(), *resumedFork); !s) {
+                    virDomainDestroy(dom.get()); // its guard drops the origin's address: nothing got out
+                    return failed(s.error().message() + QStringLiteral("; %1 was stopped").arg(name));
+                }
+            }
             if (Status s = setUpGuest(dom.get(), name, setup); !s)
                 return failed(s.error().message());
             QJsonObject r = reply;

@@ -6,6 +6,7 @@
 #include "daemon/service.h"
 #include "core/config.h"
 #include "core/result.h"
+#include "saveddefinition.h"
 #include "policy.h"
 #include "protocol/images.h"
 #include "protocol/sandbox.h"
@@ -20,6 +21,7 @@
 #include <QTimer>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <libvirt/libvirt.h>
 #include <memory>
 
@@ -97,8 +99,9 @@ private:
     // Resumes `name` when QEMU paused it for a full disk and the disk has room again.
     bool resumeAfterFullDisk(SandboxEngine &e, const QString &name);
     void addDisks(QList<proto::SandboxRow> &rows) const;
+    // `resumedFork`: a fork resumed from a checkpoint, moved to its own network first.
     void waitForAgent(const Call &call, const QString &domain, const QString &name, int timeoutS, const QJsonObject &reply,
-                      bool removeOnFailure = false);
+                      bool removeOnFailure = false, const std::optional<GuestNetwork> &resumedFork = std::nullopt);
     // On a pool thread: sets a guest's clock to the host's (a checkpoint's guest is behind
     // after the pause of its save or restore), retrying while its agent is slow to answer
     // (up to 60 s), then runs `then` with whether it was set.

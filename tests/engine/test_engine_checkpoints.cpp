@@ -23,6 +23,8 @@ class TestEngineCheckpoints : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void restoreResumesTheCountingProcess();
+    void aLiveForkCountsOnAtItsOwnAddress();
+    void aLiveForkInterruptedIsStopped();
     void checkpointInterruptedIsFinished();
     void memoryOfAStoppedSandboxIsRefused();
     void removingTheCheckpointDeletesItsMemoryFile();
@@ -31,12 +33,15 @@ private Q_SLOTS:
     void cleanupTestCase();
 
 private:
-    QByteArray sh(const QString &script);
-    qint64 count(); // the guest's /tmp/n, -1 when unreadable
+    QByteArray sh(const QString &script, const QString &sandbox = {});
+    qint64 count(const QString &sandbox = {}); // the guest's /tmp/n, -1 when unreadable
     QStringList memoryFiles() const;
     DaemonHarness m_daemon;
     QString m_box;
+    QString m_ip; // the sandbox's address
+    QString m_fork; // a live fork while it lives
     qint64 m_checkpoint = 0;
+    qint64 m_atCheckpoint = 0; // the count when the checkpoint was taken (at least)
     QByteArray m_pid; // the counting process
 };
 
@@ -47,20 +52,21 @@ void TestEngineCheckpoints::initTestCase()
     m_box = uniqueName(QStringLiteral("ckpt"));
     const CtlResult created = m_daemon.ctl({QStringLiteral("create"), m_box, QStringLiteral("--start")});
     QVERIFY2(created.exitCode == 0, created.err.constData());
+    m_ip = created.json().toObject().value(QLatin1String("ip")).toString();
 }
 
-QByteArray TestEngineCheckpoints::sh(const QString &script)
+QByteArray TestEngineCheckpoints::sh(const QString &script, const QString &sandbox)
 {
-    const CtlResult r = m_daemon.guestSh(m_box, script);
+    const CtlResult r = m_daemon.guestSh(sandbox.isEmpty() ? m_box : sandbox, script);
     if (r.exitCode != 0)
         qWarning() << "exec failed:" << r.err;
     return r.out.trimmed(); // guestSh prints the guest's own output
 }
 
-qint64 TestEngineCheckpoints::count()
+qint64 TestEngineCheckpoints::count(const QString &sandbox)
 {
     bool okNumber = false;
-    const qint64 n = sh(QStringLiteral("cat /tmp/n")).toLongLong(&okNumber);
+    const qint64 n = sh(QStringLiteral("cat /tmp/n"), sandbox).toLongLong(&okNumber);
     return okNumber ? n : -1;
 }
 
@@ -80,6 +86,7 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     QTRY_VERIFY_WITH_TIMEOUT(count() >= 3, 60000);
 
     const qint64 before = count();
+    m_atCheckpoint = before;
     QElapsedTimer saving;
     saving.start();
     const CtlResult snap = m_daemon.ctl({QStringLiteral("snapshot"), QStringLiteral("create"), m_box, QStringLiteral("--memory"),
@@ -129,6 +136,97 @@ void TestEngineCheckpoints::restoreResumesTheCountingProcess()
     const qint64 guestNow = sh(QStringLiteral("date +%s")).toLongLong();
     const qint64 hostNow = QDateTime::currentSecsSinceEpoch();
     QVERIFY2(qAbs(guestNow - hostNow) <= 5, qPrintable(QStringLiteral("guest %1, host %2").arg(guestNow).arg(hostNow)));
+}
+
+// A fork of the checkpoint, started: the same process counts on in the copy from the
+// checkpoint's count, while the origin counts on too; the copy has its own MAC, address and
+// name, its connections are its own egress attempts, and the origin is out of its reach.
+void TestEngineCheckpoints::aLiveForkCountsOnAtItsOwnAddress()
+{
+    QVERIFY(m_checkpoint > 0 && !m_pid.isEmpty());
+    const QString pid = QString::fromLatin1(m_pid);
+    // The origin listens; whatever reaches it lands in /tmp/got.
+    sh(QStringLiteral("(nc -l -p 8080 > /tmp/got 2>&1 &) ; echo listening"));
+    const QByteArray originMac = sh(QStringLiteral("cat /sys/class/net/eth0/address"));
+    // The origin counts well past the checkpoint (a restore above took it back there).
+    QTRY_VERIFY_WITH_TIMEOUT(count() >= m_atCheckpoint + 20, 90000);
+    const qint64 originCount = count();
+
+    m_fork = uniqueName(QStringLiteral("ckfork"));
+    const QString &fork = m_fork;
+    QElapsedTimer forking;
+    forking.start();
+    const CtlResult forked = m_daemon.ctl({QStringLiteral("fork"), m_box, QString::number(m_checkpoint), fork, QStringLiteral("--start")});
+    QVERIFY2(forked.exitCode == 0, forked.err.constData());
+    qInfo() << "live fork running in" << forking.elapsed() << "ms";
+    const QJsonObject row = forked.json().toObject();
+    QCOMPARE(row.value(QLatin1String("state")).toString(), QStringLiteral("running"));
+    const QString forkIp = row.value(QLatin1String("ip")).toString();
+    QVERIFY2(!forkIp.isEmpty() && forkIp != m_ip, qPrintable(forkIp));
+
+    // Not a boot: the checkpoint's process, counting on from where it was then.
+    QCOMPARE(sh(QStringLiteral("kill -0 %1 2>/dev/null && echo alive || echo dead").arg(pid), fork), QByteArray("alive"));
+    const qint64 resumed = count(fork);
+    QVERIFY2(resumed >= m_atCheckpoint && resumed < originCount,
+             qPrintable(QStringLiteral("fork counts %1; %2 at the checkpoint, the origin at %3").arg(resumed).arg(m_atCheckpoint).arg(originCount)));
+    QTRY_VERIFY_WITH_TIMEOUT(count(fork) > resumed, 30000);
+    QVERIFY(count() >= originCount); // the origin runs on
+
+    // Its own MAC, address, route and name.
+    QVERIFY(sh(QStringLiteral("cat /sys/class/net/eth0/address"), fork) != originMac);
+    const QByteArray addresses = sh(QStringLiteral("ip -4 -o addr show dev eth0"), fork);
+    QVERIFY2(addresses.contains(QByteArray(' ' + forkIp.toLatin1() + '/')) && !addresses.contains(QByteArray(' ' + m_ip.toLatin1() + '/')), addresses.constData());
+    QCOMPARE(sh(QStringLiteral("hostname"), fork), fork.toLatin1());
+
+    // Its attempt on the origin is its own egress attempt (its guard took the new MAC and
+    // address), decided by the broker, and never reaches the origin.
+    sh(QStringLiteral("curl -s -m 5 http://%1:8080/ >/dev/null 2>&1; echo tried").arg(m_ip), fork);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QJsonArray attempts = m_daemon.ctl({QStringLiteral("egress"), QStringLiteral("ls"), fork}).json().toArray();
+            for (const QJsonValue &a : attempts)
+                if (a.toObject().value(QLatin1String("ip")).toString() == m_ip && a.toObject().value(QLatin1String("port")).toInt() == 8080)
+                    return a.toObject().value(QLatin1String("decision")).toString() != QLatin1String("allowed");
+            return false;
+        }(),
+        30000);
+    QCOMPARE(sh(QStringLiteral("cat /tmp/got; echo end")), QByteArray("end"));
+    const QStringList resumeCopies =
+        QDir(DaemonHarness::sharedDataDir() + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.resume")}, QDir::Files);
+    QCOMPARE(resumeCopies, QStringList());
+    QVERIFY(m_daemon.killAndRemove(fork));
+    m_fork.clear();
+}
+
+// airlockd dies once the fork's guest is resumed, before it took its own address: the next
+// start stops it (with its origin's address it reached nothing, and nothing would move it
+// now) and removes the copy of the memory file; a start then boots it as itself.
+void TestEngineCheckpoints::aLiveForkInterruptedIsStopped()
+{
+    QVERIFY(m_checkpoint > 0);
+    m_daemon.stop();
+    QString error;
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error, {}, {QStringLiteral("AIRLOCK_TEST_CRASH_AT=fork:resumed")}),
+             qPrintable(error));
+    m_fork = uniqueName(QStringLiteral("ckcut"));
+    const CtlResult crashed = m_daemon.ctl({QStringLiteral("fork"), m_box, QString::number(m_checkpoint), m_fork, QStringLiteral("--start")});
+    QVERIFY2(crashed.exitCode == 1, crashed.err.constData()); // the daemon went away mid-call
+    QVERIFY(m_daemon.waitForExit(10000));
+    QVERIFY2(m_daemon.start(DaemonHarness::sharedDataDir(), &error), qPrintable(error)); // reconcile runs here
+
+    const QJsonArray rows = m_daemon.ctl({QStringLiteral("ls")}).json().toArray();
+    QString state;
+    for (const QJsonValue &r : rows)
+        if (r.toObject().value(QLatin1String("name")).toString() == m_fork)
+            state = r.toObject().value(QLatin1String("state")).toString();
+    QCOMPARE(state, QStringLiteral("stopped"));
+    QCOMPARE(QDir(DaemonHarness::sharedDataDir() + QStringLiteral("/checkpoints")).entryList({QStringLiteral("*.resume")}, QDir::Files),
+             QStringList());
+    const CtlResult started = m_daemon.ctl({QStringLiteral("start"), m_fork});
+    QVERIFY2(started.exitCode == 0, started.err.constData());
+    QCOMPARE(sh(QStringLiteral("hostname"), m_fork), m_fork.toLatin1());
+    QVERIFY(m_daemon.killAndRemove(m_fork));
+    m_fork.clear();
 }
 
 // airlockd dies once libvirt has saved the memory and switched the disk: the next start
@@ -272,6 +370,8 @@ void TestEngineCheckpoints::scheduleIsCheckedAndGivenAtCreate()
 
 void TestEngineCheckpoints::cleanupTestCase()
 {
+    if (!m_fork.isEmpty())
+        m_daemon.killAndRemove(m_fork);
     QVERIFY(m_daemon.killAndRemove(m_box));
     QCOMPARE(memoryFiles(), QStringList());
     const LibvirtView view = libvirtObjectsMatching(DaemonHarness::libvirtUri(), QStringLiteral("-") + m_box);
