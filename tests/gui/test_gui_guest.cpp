@@ -381,6 +381,14 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
         return snapshot != nullptr;
     };
     QTRY_VERIFY2_WITH_TIMEOUT(findSnapshot(), qPrintable(u"no snapshot in the tree: "_s + view->message()), 180000);
+    // The tree is read again whenever a snapshot comes or goes (an automatic one too): the
+    // item is found again right before each click.
+    auto selectSnapshot = [&] {
+        if (!findSnapshot())
+            return false;
+        QTest::mouseClick(view->tree()->viewport(), Qt::LeftButton, {}, view->tree()->visualItemRect(snapshot).center());
+        return view->tree()->currentItem() == snapshot && view->restoreButton()->isEnabled();
+    };
     // Taken of a running sandbox, it is a checkpoint: the Kind column says so, with its size.
     QVERIFY2(snapshot->text(1).startsWith(u"checkpoint, "_s), qPrintable(snapshot->text(1)));
 
@@ -402,8 +410,7 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
     QTRY_VERIFY2_WITH_TIMEOUT(onScreen(terminal, u"after-25"_s) && !onScreen(terminal, u"before-42"_s), "the screen was not cleared", 60000);
     QVERIFY(m_window->showTab(u"snapshots"_s));
 
-    QTest::mouseClick(view->tree()->viewport(), Qt::LeftButton, {}, view->tree()->visualItemRect(snapshot).center());
-    QTRY_VERIFY(view->restoreButton()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(selectSnapshot(), 30000);
     QString question;
     answerNextDialog(this, [&question](QWidget *dialog) {
         auto *box = qobject_cast<QMessageBox *>(dialog);
@@ -425,6 +432,25 @@ void TestGuiGuest::restoreFromTheSnapshotsTabBringsTheOldFileBack()
 
     out = guestSh(u"cat %1"_s.arg(file), &rc);
     QCOMPARE(out, QByteArray("before-snapshot\n"));
+
+    // Fork… of the checkpoint: the copy runs on from it at once, at its own address.
+    QVERIFY(m_window->showTab(u"snapshots"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(selectSnapshot(), 30000);
+    const QString fork = m_box + u"-live"_s;
+    answerNextDialog(this, [&fork](QWidget *dialog) {
+        if (auto *input = qobject_cast<QInputDialog *>(dialog)) {
+            input->setTextValue(fork);
+            input->accept();
+        }
+    });
+    QTest::mouseClick(view->forkButton(), Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(view->message().startsWith(u"Forked into"_s) || view->message().startsWith(u"Could not"_s),
+                              qPrintable(view->message()), 300000);
+    QVERIFY2(view->message().contains(u"runs on from the checkpoint"_s), qPrintable(view->message()));
+    const CtlResult inFork = m_daemon.guestSh(fork, u"cat %1; hostname"_s.arg(file), 60000);
+    QCOMPARE(inFork.out, QByteArray("before-snapshot\n") + fork.toLatin1() + '\n');
+    saveScreenshot(m_window.get(), u"live-fork"_s);
+    QVERIFY(m_daemon.killAndRemove(fork));
 }
 
 void TestGuiGuest::resizingTheTerminalResizesTheGuestsConsole()

@@ -279,10 +279,20 @@ void SnapshotsView::fork()
                                                m_sandbox + QStringLiteral("-fork"), &ok);
     if (!ok || name.isEmpty())
         return;
+    // A checkpoint's fork starts at once: it resumes where the origin was, processes and all,
+    // at its own address. A disk-only snapshot's fork waits, stopped, to be started.
+    const bool live = m_tree->currentItem() && m_tree->currentItem()->data(1, Qt::UserRole).toBool();
+    if (live)
+        m_message->setText(tr("Forking into %1: it resumes from the checkpoint…").arg(name));
     m_client->call(QStringLiteral("sandbox.fork"),
-                   {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id.toLongLong()}, {QStringLiteral("new_name"), name}}, this,
-                   [this, name](const ApiClient::Reply &r) {
-                       report(r.ok ? tr("Forked into %1.").arg(name) : tr("Could not fork"), r.ok ? QString() : r.errorMessage);
+                   {{QStringLiteral("sandbox"), m_sandbox}, {QStringLiteral("id"), id.toLongLong()}, {QStringLiteral("new_name"), name},
+                    {QStringLiteral("start"), live}},
+                   this, [this, name, live](const ApiClient::Reply &r) {
+                       if (!r.ok)
+                           return report(tr("Could not fork"), r.errorMessage);
+                       report(live ? tr("Forked into %1: it runs on from the checkpoint at its own address.").arg(name)
+                                   : tr("Forked into %1.").arg(name),
+                              QString());
                    });
 }
 

@@ -37,6 +37,7 @@ public:
     QTreeWidget *tree() const { return m_tree; }
     QPushButton *createButton() const { return m_create; }
     QPushButton *restoreButton() const { return m_restore; }
+    QPushButton *forkButton() const { return m_fork; }
     QComboBox *everyBox() const;
     QString message() const;
 
