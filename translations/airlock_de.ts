@@ -2198,6 +2198,14 @@ Adresse: %4</translation>
         <source>%1 is running. Restoring resumes it as it was at this checkpoint, its processes included, and discards every change since. Restore?</source>
         <translation>%1 läuft. Das Wiederherstellen setzt sie so fort, wie sie bei diesem Checkpoint war, samt ihrer Prozesse, und verwirft alle Änderungen seitdem. Wiederherstellen?</translation>
     </message>
+    <message>
+        <source>Forking into %1: it resumes from the checkpoint…</source>
+        <translation>Abzweigen nach %1: sie setzt beim Checkpoint fort…</translation>
+    </message>
+    <message>
+        <source>Forked into %1: it runs on from the checkpoint at its own address.</source>
+        <translation>Nach %1 abgezweigt: sie läuft ab dem Checkpoint unter eigener Adresse weiter.</translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::TerminalView</name>

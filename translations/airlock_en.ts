@@ -2191,6 +2191,14 @@ Address: %4</source>
         <source>%1 is running. Restoring resumes it as it was at this checkpoint, its processes included, and discards every change since. Restore?</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Forking into %1: it resumes from the checkpoint…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forked into %1: it runs on from the checkpoint at its own address.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>airlock::ui::TerminalView</name>

@@ -120,7 +120,8 @@ void registerSnapshotCommands(Registry &registry)
                   QStringLiteral("remove a snapshot (its layer merges into the one above, live if it runs)"), {}, {}, 2, 2, true,
                   [](Context &ctx, const Args &args) { return byId<proto::SnapshotRef>(ctx, args, proto::method::SnapshotRemove); }});
     registry.add({QStringLiteral("fork"), QStringLiteral("NAME ID NEWNAME [--start]"),
-                  QStringLiteral("a new sandbox from a snapshot (fresh name, MAC and address)"), {}, {QStringLiteral("--start")},
+                  QStringLiteral("a new sandbox from a snapshot (fresh name, MAC and address); "
+                                 "of a checkpoint with --start, it runs on from the checkpoint"), {}, {QStringLiteral("--start")},
                   3, 3, true, fork});
 }
 
