@@ -282,6 +282,18 @@ void BenchSandbox::checkpoints()
     const qint64 execMs = timed({QStringLiteral("exec"), m_checkpointed, QStringLiteral("--"), QStringLiteral("true")});
     QVERIFY(execMs > 0);
     report("first exec after the restore", double(execMs), 0, "ms", "< 1000 ms");
+    // A live fork of the same checkpoint: the copy of the memory file, libvirt's restore of
+    // it and the guest's move to its own address, beside libvirt's bare restore.
+    const QString liveFork = uniqueName(QStringLiteral("bfork"));
+    CtlResult forked;
+    const qint64 liveForkMs = timed({QStringLiteral("fork"), m_checkpointed, id, liveFork, QStringLiteral("--start")}, &forked);
+    QVERIFY2(liveForkMs > 0, forked.err.constData());
+    report("live fork of it (running)", double(liveForkMs), double(libvirtRestoreMs), "ms", "within 10% of libvirt's restore", "libvirt");
+    const qint64 forkExecMs = timed({QStringLiteral("exec"), liveFork, QStringLiteral("--"), QStringLiteral("true")});
+    QVERIFY(forkExecMs > 0);
+    report("first exec in the live fork", double(forkExecMs), 0, "ms", "< 1000 ms");
+    m_daemon.ctl({QStringLiteral("kill"), liveFork});
+    QCOMPARE(m_daemon.ctl({QStringLiteral("rm"), liveFork}).exitCode, 0);
     // The same restore of a stopped sandbox: without the running guest's destroy, which is
     // what libvirt's restore above does not have to do either.
     QVERIFY(timed({QStringLiteral("kill"), m_checkpointed}) > 0);
