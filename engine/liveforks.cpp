@@ -78,24 +78,12 @@ Result<GuestNetwork> SandboxEngine::resumeLiveFork(const QString &fork, const QS
     QFile::remove(copy);
     if (Status s = saveimage::copyWithXml(memoryPath, copy, withoutBackingChain(def.value()).toUtf8()); !s)
         return s.error();
-    Status started = [&]() -> Status {
-        if (Status s = activateNetwork(fork); !s)
-            return s;
-        // Its next packet must already meet the fork's own egress rules.
-        if (Status s = guardNetwork(fork); !s)
-            return s;
-        if (virDomainRestoreFlags(m_libvirt.get(), QFile::encodeName(copy).constData(), nullptr, VIR_DOMAIN_SAVE_RUNNING) < 0) {
-            Error e = LibvirtConnection::lastError(QStringLiteral("cannot resume %1 from the checkpoint").arg(fork));
-            releaseNetwork(fork);
-            return e;
-        }
+    Status started = restoreGuarded(fork, copy, {});
+    if (started)
         crashPoint("fork:resumed");
-        return ok();
-    }();
     QFile::remove(copy);
     if (!started)
         return started.error();
-    m_startedAt.insert(fork, QDateTime::currentMSecsSinceEpoch());
     return network;
 }
 

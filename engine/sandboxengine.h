@@ -227,6 +227,7 @@ private:
     QString checkpointScreenPath(const QString &sandbox, qint64 id);
     Status resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath);
     Result<GuestNetwork> resumeLiveFork(const QString &fork, const QString &memoryPath);
+    Status restoreGuarded(const QString &sandbox, const QString &savedPath, const QByteArray &dxml);
     void stopHalfResumedForks();
     void collectCheckpoints(); // deletes memory files no snapshot or unfinished operation names
     void collectLayers(); // deletes layers nobody owns or builds on

@@ -334,13 +334,20 @@ Status SandboxEngine::resumeCheckpoint(const QString &sandbox, const QString &me
     Result<QString> def = pointSavedDisk(takeVirString(saved), newPath);
     if (!def)
         return def.error();
+    return restoreGuarded(sandbox, memoryPath, withoutBackingChain(def.value()).toUtf8());
+}
+
+// The guard and the network as a start sets them up, then libvirt's restore of `savedPath`
+// (with `dxml` in place of its saved definition, unless empty).
+Status SandboxEngine::restoreGuarded(const QString &sandbox, const QString &savedPath, const QByteArray &dxml)
+{
     if (Status s = activateNetwork(sandbox); !s)
         return s;
     // The resumed guest's next packet must already meet the egress rules.
     if (Status s = guardNetwork(sandbox); !s)
         return s;
-    const QByteArray dxml = withoutBackingChain(def.value()).toUtf8();
-    if (virDomainRestoreFlags(m_libvirt.get(), memoryPath.toLocal8Bit().constData(), dxml.constData(), VIR_DOMAIN_SAVE_RUNNING) < 0) {
+    if (virDomainRestoreFlags(m_libvirt.get(), QFile::encodeName(savedPath).constData(), dxml.isEmpty() ? nullptr : dxml.constData(),
+                              VIR_DOMAIN_SAVE_RUNNING) < 0) {
         Error e = LibvirtConnection::lastError(QStringLiteral("cannot resume %1 from its checkpoint").arg(sandbox));
         releaseNetwork(sandbox);
         return e;
