@@ -37,17 +37,15 @@ hostname "$4"
 
 Result<std::optional<GuestNetwork>> SandboxEngine::startFork(const QString &fork, const QString &origin, qint64 id, uid_t uid)
 {
-    qint64 sid = 0;
-    const auto row = snapshotOf(origin, id, uid, QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), &sid);
-    if (!row)
-        return row.error();
-    const QString memoryFile = row->value(0).toString();
-    if (memoryFile.isEmpty()) { // a disk-only snapshot: the fork boots from it
+    const Result<QString> memoryPath = checkpointMemoryPath(origin, id, uid);
+    if (!memoryPath)
+        return memoryPath.error();
+    if (memoryPath->isEmpty()) { // a disk-only snapshot: the fork boots from it
         if (Status s = startSandbox(fork, uid); !s)
             return s.error();
         return std::optional<GuestNetwork>();
     }
-    Result<GuestNetwork> network = resumeLiveFork(fork, checkpointDir() + QLatin1Char('/') + memoryFile);
+    Result<GuestNetwork> network = resumeLiveFork(fork, memoryPath.value());
     if (!network)
         return network.error();
     return std::optional<GuestNetwork>(network.value());

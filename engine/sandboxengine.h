@@ -224,6 +224,7 @@ private:
     Status switchToLayer(const QString &sandbox, bool running, const QString &oldPath, const QString &newPath,
                          const QString &memoryPath = {});
     QString checkpointDir() const; // <dataDir>/checkpoints: the memory files of checkpoints
+    Result<QString> checkpointMemoryPath(const QString &sandbox, qint64 id, uid_t uid);
     QString checkpointScreenPath(const QString &sandbox, qint64 id);
     Status resumeCheckpoint(const QString &sandbox, const QString &memoryPath, const QString &newPath);
     Result<GuestNetwork> resumeLiveFork(const QString &fork, const QString &memoryPath);

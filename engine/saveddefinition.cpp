@@ -13,11 +13,11 @@ Error notOurs(const QString &what)
                  QStringLiteral("its memory file was not written by Airlock; remove the snapshot")};
 }
 
-// [start, end) of the first `<tag …>…</tag>` (or `<tag …/>`) at or after `from`; {-1, -1} if none.
-std::pair<qsizetype, qsizetype> elementSpan(const QString &xml, const QString &tag, qsizetype from = 0)
+// [start, end) of the first `<tag …>…</tag>` (or `<tag …/>`); {-1, -1} if none.
+std::pair<qsizetype, qsizetype> elementSpan(const QString &xml, const QString &tag)
 {
     const QString open = QLatin1Char('<') + tag;
-    qsizetype start = xml.indexOf(open, from);
+    qsizetype start = xml.indexOf(open);
     while (start >= 0 && start + open.size() < xml.size() && !QStringLiteral(" />").contains(xml.at(start + open.size())))
         start = xml.indexOf(open, start + 1); // <name> is not <nameserver>
     if (start < 0)
@@ -32,9 +32,9 @@ std::pair<qsizetype, qsizetype> elementSpan(const QString &xml, const QString &t
     return end < 0 ? std::pair<qsizetype, qsizetype>{-1, -1} : std::pair<qsizetype, qsizetype>{start, end + close.size()};
 }
 
-QString elementOf(const QString &xml, const QString &tag, qsizetype from = 0)
+QString elementOf(const QString &xml, const QString &tag)
 {
-    const auto [start, end] = elementSpan(xml, tag, from);
+    const auto [start, end] = elementSpan(xml, tag);
     return start < 0 ? QString() : xml.mid(start, end - start);
 }
 
@@ -103,9 +103,8 @@ Result<QString> liveForkDefinition(const QString &saved, const QString &forkDefi
     nic = replaceElement(nic, QStringLiteral("target"), QString()); // the origin's tap device
     out.replace(nicStart, nicEnd - nicStart, withLink(nic, "down"));
     // The fork's disk: where its own definition has it.
-    const auto [diskStart, diskEnd] = elementSpan(forkDefinition, QStringLiteral("disk"));
-    const QString forkDisk = diskStart < 0 ? QString() : forkDefinition.mid(diskStart, diskEnd - diskStart);
-    const QString diskPath = attribute(elementOf(forkDisk, QStringLiteral("source")), QStringLiteral("file"));
+    const QString diskPath =
+        attribute(elementOf(elementOf(forkDefinition, QStringLiteral("disk")), QStringLiteral("source")), QStringLiteral("file"));
     if (diskPath.isEmpty())
         return notOurs(QStringLiteral("or the fork's has no disk"));
     return pointSavedDisk(out, diskPath);

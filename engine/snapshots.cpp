@@ -265,15 +265,22 @@ void SandboxEngine::reconcileLayerOperation(qint64 opId, const QString &kind, co
 
 QString SandboxEngine::checkpointDir() const { return m_config.dataDir + QStringLiteral("/checkpoints"); }
 
+// The memory file of snapshot `id` of `sandbox` (empty: a disk-only snapshot).
+Result<QString> SandboxEngine::checkpointMemoryPath(const QString &sandbox, qint64 id, uid_t uid)
+{
+    qint64 sid = 0;
+    const auto row = snapshotOf(sandbox, id, uid, QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), &sid);
+    if (!row)
+        return row.error();
+    const QString memory = row->value(0).toString();
+    return memory.isEmpty() ? QString() : checkpointDir() + QLatin1Char('/') + memory;
+}
+
 // Where checkpoint `id` of `sandbox` keeps its screen (empty: no such checkpoint).
 QString SandboxEngine::checkpointScreenPath(const QString &sandbox, qint64 id)
 {
-    qint64 sid = 0;
-    if (!requireSandbox(sandbox, 0, &sid))
-        return {};
-    const auto row = m_store.firstRow(QStringLiteral("SELECT memory_file FROM snapshots WHERE id = ? AND sandbox_id = ?"), {id, sid});
-    const QString memory = row && row.value() ? row.value()->value(0).toString() : QString();
-    return memory.isEmpty() ? QString() : checkpointDir() + QLatin1Char('/') + memory + QLatin1String(kScreenSuffix);
+    const Result<QString> memory = checkpointMemoryPath(sandbox, id, 0);
+    return !memory || memory->isEmpty() ? QString() : memory.value() + QLatin1String(kScreenSuffix);
 }
 
 // Best effort: without it the restore still resumes, only the screen starts from there.
